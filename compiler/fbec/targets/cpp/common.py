@@ -254,14 +254,6 @@ def apart(decoder: str, call: str) -> str:
     return f"return call_apart(d, [&]({decoder}& c) {{ return {call}; }});"
 
 
-def return_sum(w: CppWriter, terms: list[str]) -> None:
-    """`return a` and `+ b` on a line each, the terms a size adds up."""
-    w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
-    with w.indented():
-        for i, term in enumerate(terms[1:], 1):
-            w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
-
-
 def arguments(w: CppWriter, call: str, args: list[str], end: str) -> None:
     """`call` (a function call up to its opening parenthesis or its first arguments) with more arguments `args`,
     each on a line of its own."""

@@ -1,34 +1,33 @@
 """`<package>_models.h` and `<package>_final_models.h`: the versioned model (docs/format.md 3) and
 the final (compact) model (docs/format.md 4), one walk over the plan's structs each (`generate`).
 
-The versioned model: per struct, a specialisation of the runtime's `FBE::VBody<T>` with four
-straight-line functions over the fields, each at the offset the IR gives:
+The versioned model: per struct, a specialisation of the runtime's `FBE::VBody<T>` with its table
+`fields` (each own field's data member, offset from the IR and name: the runtime's
+`detail::VFields<T>`, its base, writes over it: `extra`, the bytes of out-of-line data, and `write`,
+the field slots in allocation order, docs/format.md 3.5) and two straight-line functions:
 
-* `extra`  - bytes of out-of-line data (the size is computed once);
-* `write`  - the field slots, in order (allocation order of docs/format.md 3.5);
-* `read`   - each field if the body holds it (`size` = the body size found
-             in the buffer), else its schema default (docs/format.md 3.6);
+* `read`   - each field at its offset (docs/format.md 3.6);
 * `verify` - the fields that can fail, in order (docs/format.md 5.1).
-* `cost`   - what a value costs the decode budget (docs/limits.md 3); a
-             body of an older writer charges its defaulted struct values
-             too, and checks the budget (read_older, verify_older).
+* `cost`   - what a value costs the decode budget (docs/limits.md 3).
 
-`verify` and `verify_older` take any decoder: the runtime's `Decoder`, or
-its `ExactDecoder`, which charges every value exactly (the runtime's Model
-uses it when the decoder's count from above exceeds the budget).
+A body shorter than the schema's (an older writer's) takes the runtime's out-of-line
+`detail::read_older` or `verify_older` over `fields`, which charges the defaulted struct values
+the body lacks (`field_ends`) and checks the budget first. `verify` and `verify_older` take any
+decoder: the runtime's `Decoder`, or its `ExactDecoder`, which charges every value exactly (the
+runtime's Model uses it when the decoder's count from above exceeds the budget).
 Inherited fields are one block, handled by the base struct's functions.
 The model class `FBE::<package>::<Struct>Model<TBuffer = FBE::WriteBuffer>`
 is the runtime's `FBE::ViewModel<T, TBuffer>`.
 
-The final model: per struct, a specialisation of the runtime's `FBE::FBody<T>` whose
-functions walk the plan's final steps, inherited fields first, in place:
-`size`, `write`, `read` (best effort: a field that cannot be read takes its
+The final model: per struct, a specialisation of the runtime's `FBE::FBody<T>`, whose base
+`detail::FFields<T, the data members...>` gives `size` and `write`, and whose functions walk the
+plan's final steps, inherited fields first, in place: `read` (best effort: a field that cannot be read takes its
 schema default) and `verify` (of any decoder: the runtime's FinalDecoder, or
 its ExactFinalDecoder, which charges every value exactly), with `cost`, what
 a value costs the decode budget; a run of fixed-size fields (the plan's `Run`)
 is claimed with one bounds check and read at its offsets. A struct of fixed
-size (scalars and such structs only) also gets `read_fixed`, the unchecked
-reader of its vector elements. The model class is
+size (scalars and such structs only, `fixed_size`) is read as a vector's element by the unchecked
+`read_fixed` of `detail::FFields`. The model class is
 `FBE::<package>::<Struct>FinalModel<TBuffer = FBE::WriteBuffer>`.
 """
 
@@ -60,7 +59,6 @@ from .common import (
     qualified,
     read_scalars,
     reader_inline,
-    return_sum,
     specialisation,
 )
 from .names import escape
@@ -103,43 +101,22 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
 def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
-    # fixed_fields: no field (inherited ones included) points out of the body, so a vector of such
-    # structs may take VSequence's packed path
-    with specialisation(w, f"VBody<{t}>", f"{s.qualified}: type {s.type_id}, body {s.body_size} bytes", [
+    comment = f"{s.qualified}: type {s.type_id}, body {s.body_size} bytes"
+    # extra and write: the runtime's detail::VFields over `fields`. fixed_fields: no field (inherited ones
+    # included) points out of the body, so a vector of such structs may take VSequence's packed path
+    with specialisation(w, f"VBody<{t}> : detail::VFields<{t}>", comment, [
             ("uint32_t type_id", s.type_id), ("uint32_t body_size", s.body_size), ("bool fixed_fields", p.fixed),
             ("bool inlined", s.qualified in m.inlined), ("uint64_t cost", s.decode_cost)]):
-        w.line(f"static std::size_t extra(const {t}& value) noexcept;")
-        w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
         w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
         w.line("template <class D>")
         w.line("static bool verify(D& d, std::size_t body, uint32_t size);")
-        if s.base or s.fields:     # what the older writer's path (detail::read_older, verify_older) walks
-            if s.base:
-                w.line(f"using base = {qualified(s.base)};")
-            w.line(f'static constexpr const char* name = "{s.qualified}";')
-            arguments(w, "static constexpr auto fields = std::make_tuple(",
-                      [f'FBE::detail::slot(&{t}::{field_ident(f)}, {f.offset}, "{f.name}")' for f in s.fields], ";")
-            _field_ends(w, m, p)
-
-
-def _extra(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    s = p.struct
-    t = qualified(s.qualified)
-    terms = [f"VBody<{qualified(s.base)}>::extra(value)"] if s.base else []
-    terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f)})"
-              for f in s.fields if not ir.is_fixed(f.type)]
-    with w.function(f"inline std::size_t VBody<{t}>::extra(const {t}& value) noexcept"):
-        return_sum(w, terms or ["0"])
-
-
-def _write(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    s = p.struct
-    t = qualified(s.qualified)
-    with w.function(f"inline void VBody<{t}>::write(Encoder& e, std::size_t body, const {t}& value) noexcept"):
         if s.base:
-            w.line(f"VBody<{qualified(s.base)}>::write(e, body, value);")
-        for f in s.fields:
-            w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{field_ident(f)});")
+            w.line(f"using base = {qualified(s.base)};")
+        w.line(f'static constexpr const char* name = "{s.qualified}";')
+        arguments(w, "static constexpr auto fields = std::make_tuple(",
+                  [f'FBE::detail::slot(&{t}::{field_ident(f)}, {f.offset}, "{f.name}")' for f in s.fields], ";")
+        if s.base or s.fields:     # (the older writer's path: detail::read_older, verify_older)
+            _field_ends(w, m, p)
 
 
 def _field_ends(w: CppWriter, m: Walk, p: StructPlan) -> None:
@@ -296,39 +273,19 @@ def _fast_readers(p: StructPlan, m: Walk) -> list[tuple[str, list[Step]]]:
 def _declaration_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
-    with specialisation(w, f"FBody<{t}>", f"{s.qualified}: type {s.type_id}", [
+    # size, write and (fixed_size not 0) read_fixed: the runtime's detail::FFields over the data members
+    members = "".join(f", &{qualified(f.field.owner)}::{field_ident(f.field)}" for f in p.fields)
+    with specialisation(w, f"FBody<{t}> : detail::FFields<{t}{members}>", f"{s.qualified}: type {s.type_id}", [
             ("uint32_t type_id", s.type_id), ("bool inlined", s.qualified in m.inlined),
             ("std::size_t fixed_size", m.fixed_size(p)), ("std::size_t min_size", s.final_min_size),
             ("uint64_t cost", s.decode_cost)]):
-        w.line(f"static std::size_t size(const {t}& value) noexcept;")
-        w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
-        if m.fixed_size(p):
-            w.line(f"static void read_fixed(const uint8_t* p, {t}& value) noexcept;")
         for name, _ in _fast_readers(p, m):
             w.line(f"static bool {name}(const uint8_t*& p, const uint8_t* end, std::size_t rest, {t}& value);")
         if m.struct_fast(s.qualified):
             w.line(f"static bool read_fields(FinalDecoder& d, {t}& value);")
         w.line("template <class D>")
         w.line("static bool verify(D& d);")
-
-
-def _size(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    t = qualified(p.struct.qualified)
-    terms = [f"FCodec<{cpp_type(f.type)}>::size(value.{field_ident(f.field)})"
-             for f in p.fields if f.type.final_size is None]
-    if p.final_fixed_size or not terms:
-        terms.insert(0, str(p.final_fixed_size))
-    with w.function(f"inline std::size_t FBody<{t}>::size(const {t}& value) noexcept"):
-        return_sum(w, terms)
-
-
-def _write_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    t = qualified(p.struct.qualified)
-    with w.function(f"inline uint8_t* FBody<{t}>::write(uint8_t* p, const {t}& value) noexcept"):
-        for f in p.fields:
-            w.line(f"p = FCodec<{cpp_type(f.type)}>::write(p, value.{field_ident(f.field)});")
-        w.line("return p;")
 
 
 def _read_run(w: CppWriter, run: Run) -> None:
@@ -430,20 +387,6 @@ def _read_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
             w.line("return ok;")
 
 
-def _read_fixed(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    """The fields of a fixed-size struct at their offsets, without checks:
-    the vector that holds it has checked its elements are in the buffer."""
-    s = p.struct
-    if not m.fixed_size(p):
-        return
-    t = qualified(s.qualified)
-    with w.function(f"FBE_INLINE void FBody<{t}>::read_fixed(const uint8_t* p, {t}& value) noexcept"):
-        for f in p.fields:
-            if f.type.final_size:   # an empty struct or array (0 bytes) has nothing to read
-                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.field.final_offset}, "
-                       f"value.{field_ident(f.field)});")
-
-
 def _else_each(w: CppWriter, items: Sequence[Any], one: Callable[[Any], None]) -> None:
     """Closes a fast branch: `} else {`, then the items one by one (the best-effort path)."""
     with w.block("} else {", "}"):
@@ -473,6 +416,6 @@ def _verify_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
 # Per model: the declaration of a struct's body, then the parts that define its functions.
 Part = Callable[[CppWriter, Walk, StructPlan], None]
 PARTS: dict[bool, tuple[Part, tuple[Part, ...]]] = {
-    False: (_declaration, (_extra, _write, _read, _verify)),
-    True: (_declaration_final, (_size, _write_final, _read_final, _read_fixed, _verify_final)),
+    False: (_declaration, (_read, _verify)),
+    True: (_declaration_final, (_read_final, _verify_final)),
 }

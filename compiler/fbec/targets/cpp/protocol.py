@@ -197,7 +197,7 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
     name = _cls("Client", final)
     requests = [s for s in package.structs if s.request]
     imp_packages = imports(schema, package)
-    imp_clients = [f"FBE::{escape(imp.name)}::{name}<TBuffer>" for imp in imp_packages]
+    imp_clients = _bases(schema, package, "Client", final)
 
     # Response types (one pending table each) and, per reject type, the
     # response tables it can fail.

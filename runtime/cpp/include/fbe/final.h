@@ -16,6 +16,7 @@
 
 #include <cassert>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace FBE {
@@ -158,11 +159,11 @@ public:
 //!   static constexpr uint32_t type_id;
 //!   static constexpr bool inlined;            // read/verify are FBE_INLINE
 //!   static constexpr std::size_t fixed_size;  // bytes of every value, 0 if they vary
-//!   static void read_fixed(const uint8_t*, T&); // only if fixed_size != 0: unchecked
 //!   static constexpr std::size_t min_size;    // the fewest bytes a value takes
 //!   static constexpr uint64_t cost;           // what a value costs the decode budget (docs/limits.md 3)
-//!   static std::size_t size(const T&);
-//!   static uint8_t* write(uint8_t*, const T&);    // may store kWriteSlack bytes past its end
+//!   size(const T&), write(uint8_t*, const T&) (may store kWriteSlack bytes past its end) and, only if
+//!   fixed_size != 0, read_fixed(const uint8_t*, T&) (unchecked) from its base
+//!   detail::FFields<T, the data members...>;
 //!   static bool read(FinalDecoder&, T&);      // best effort, see FinalModel
 //!   template <class D> static bool verify(D&);  // D: FinalDecoder or ExactFinalDecoder
 //! and the fast path of read (docs/cpp.md, "How reading works"): for a
@@ -813,6 +814,44 @@ struct FMapping {
         return true;
     }
 };
+
+namespace detail {
+//! The type of the data member a member pointer points to.
+template <typename P>
+struct MemberOf;
+template <typename C, typename M>
+struct MemberOf<M C::*> {
+    using type = M;
+};
+template <typename P>
+using FCodecOfMember = FCodec<typename MemberOf<std::decay_t<P>>::type>;
+
+//! The writer of a struct's final value over its data members `Members`, inherited ones first (the generated
+//! FBody<T> derives from it): the fields one after the other (docs/format.md 4.2).
+template <typename T, auto... Members>
+struct FFields {
+    static std::size_t size(const T& value) noexcept {
+        return (std::size_t(0) + ... + FCodecOfMember<decltype(Members)>::size(value.*Members));
+    }
+    static uint8_t* write(uint8_t* p, const T& value) noexcept {
+        ((p = FCodecOfMember<decltype(Members)>::write(p, value.*Members)), ...);
+        return p;
+    }
+    //! The fields of a struct of fixed size (FBody<T>::fixed_size != 0) at `p`, one after the other, without
+    //! checks: the vector that holds it has checked its elements are in the buffer.
+    FBE_INLINE static void read_fixed(const uint8_t* p, T& value) noexcept {
+        static_assert(FBody<T>::fixed_size != 0, "read_fixed of a struct without a fixed size");
+        ((read_member<Members>(p, value), p += FCodecOfMember<decltype(Members)>::fixed_size), ...);
+    }
+
+private:
+    template <auto Member>
+    FBE_INLINE static void read_member(const uint8_t* p, T& value) noexcept {
+        if constexpr (FCodecOfMember<decltype(Member)>::fixed_size != 0)     // (an empty struct or array: nothing)
+            FCodecOfMember<decltype(Member)>::read_fixed(p, value.*Member);
+    }
+};
+} // namespace detail
 
 //! The final model of a root struct T (docs/format.md 4.1): u32 size, u32 type
 //! id, the fields. (FinalModel of a type that is not a struct is the

@@ -293,17 +293,20 @@ public:
 };
 
 //! Specialised by generated code for every struct:
-//!   static constexpr uint32_t type_id, body_size, base_size;
+//!   static constexpr uint32_t type_id, body_size;
 //!   static constexpr bool inlined;                  // read/verify are FBE_INLINE
 //!   static constexpr bool fixed_fields;             // no field points out of the body
-//!   static std::size_t extra(const T&);            // out-of-line bytes of the fields
-//!   static void write(Encoder&, std::size_t body, const T&);
 //!   static bool read(Decoder&, std::size_t body, uint32_t size, T&);
 //!   template <class D> static bool verify(D&, std::size_t body, uint32_t size);
-//! (plus read_older/verify_older, the out-of-line path for a body shorter
-//! than the schema's, i.e. from an older writer, and field_ends, their table
-//! of the fields it may lack). verify() and the codecs' verify() take any
-//! decoder D: Decoder, or ExactDecoder for the exact count.
+//!   using base = B;                                 // a derived struct's base
+//!   static constexpr const char* name;              // the struct's schema name
+//!   static constexpr auto fields;                   // its own fields: a tuple of detail::Slot
+//! and extra(const T&) (out-of-line bytes of the fields) and write(Encoder&,
+//! std::size_t body, const T&) from its base detail::VFields<T>, over
+//! `fields`. A struct with fields also has field_ends, the table of the
+//! fields an older writer's shorter body may lack: its read and verify take
+//! detail::read_older/verify_older (below) for such a body. verify() and the
+//! codecs' verify() take any decoder D: Decoder, or ExactDecoder for the exact count.
 template <typename T>
 struct VBody;
 
@@ -949,10 +952,11 @@ struct VMapping {
 };
 
 namespace detail {
-//! A field of a struct's body as the older writer's path reads it (VBody<T>::fields): the data member, the
-//! slot's offset in the body and the field's name. The slot ends at offset + VCodec<M>::inline_size.
+//! A field of a struct's body (VBody<T>::fields): the data member, the slot's offset in the body, the field's
+//! name, and its slot codec. The slot ends at offset + Codec::inline_size.
 template <typename T, typename M>
 struct Slot {
+    using Codec = VCodec<M>;
     M T::*member;
     uint32_t offset;
     const char* name;
@@ -961,6 +965,8 @@ template <typename T, typename M>
 constexpr Slot<T, M> slot(M T::*member, uint32_t offset, const char* name) noexcept {
     return {member, offset, name};
 }
+template <typename S>
+using CodecOfSlot = typename std::decay_t<S>::Codec;
 
 //! The base struct of T (VBody<T>::base), or void.
 template <typename Body, typename = void>
@@ -970,6 +976,35 @@ struct BaseOf {
 template <typename Body>
 struct BaseOf<Body, std::void_t<typename Body::base>> {
     using type = typename Body::base;
+};
+
+//! The writer of a struct's body over its table VBody<T>::fields (the generated VBody<T> derives from it): the
+//! base's fields first, then each own field's slot at its offset, in order (docs/format.md 3.5).
+template <typename T>
+struct VFields {
+    //! The bytes of out-of-line data of the fields.
+    static std::size_t extra(const T& value) noexcept {
+        return std::apply([&](const auto&... slot) {
+            return (base_extra(value) + ... + CodecOfSlot<decltype(slot)>::extra(value.*slot.member));
+        }, VBody<T>::fields);
+    }
+    static void write(Encoder& e, std::size_t body, const T& value) noexcept {
+        using B = typename BaseOf<VBody<T>>::type;
+        if constexpr (!std::is_void_v<B>)
+            VBody<B>::write(e, body, value);
+        std::apply([&](const auto&... slot) {
+            (CodecOfSlot<decltype(slot)>::write(e, body, body + slot.offset, value.*slot.member), ...);
+        }, VBody<T>::fields);
+    }
+
+private:
+    static std::size_t base_extra(const T& value) noexcept {
+        using B = typename BaseOf<VBody<T>>::type;
+        if constexpr (std::is_void_v<B>)
+            return 0;
+        else
+            return VBody<B>::extra(value);
+    }
 };
 
 //! The body of an older writer, shorter than this schema's (VBody<T>::read's out-of-line path): charges what it
@@ -985,7 +1020,7 @@ FBE_NOINLINE bool read_older(Decoder& d, std::size_t body, uint32_t size, T& val
         if (size >= VBody<B>::body_size && !read_body<B>(d, body, size, value))
             return false;
     const auto field = [&](const auto& slot) {
-        using C = VCodec<std::remove_reference_t<decltype(value.*slot.member)>>;
+        using C = CodecOfSlot<decltype(slot)>;
         return size < slot.offset + C::inline_size || C::read(d, body, body + slot.offset, value.*slot.member) ||
                d.fail_in(VBody<T>::name, slot.name);
     };
@@ -1003,7 +1038,7 @@ FBE_NOINLINE bool verify_older(D& d, std::size_t body, uint32_t size) {
         if (size >= VBody<B>::body_size && !verify_body<B>(d, body, size))
             return false;
     const auto field = [&](const auto& slot) {
-        using C = VCodec<std::remove_reference_t<decltype(std::declval<T&>().*slot.member)>>;
+        using C = CodecOfSlot<decltype(slot)>;
         if constexpr (C::fixed)     // (nothing to check)
             return true;
         else

@@ -11,15 +11,13 @@ namespace FBE {
 
 // graph.Node: type 1
 template <>
-struct FBody<::graph::Node>
+struct FBody<::graph::Node> : detail::FFields<::graph::Node, &::graph::Node::id, &::graph::Node::name, &::graph::Node::value, &::graph::Node::out_edges>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
     static constexpr uint64_t cost = 20;
-    static std::size_t size(const ::graph::Node& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::graph::Node& value) noexcept;
     static bool read(FinalDecoder& d, ::graph::Node& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Node& value);
     static bool read_fields(FinalDecoder& d, ::graph::Node& value);
@@ -29,17 +27,14 @@ struct FBody<::graph::Node>
 
 // graph.Edge: type 2
 template <>
-struct FBody<::graph::Edge>
+struct FBody<::graph::Edge> : detail::FFields<::graph::Edge, &::graph::Edge::source, &::graph::Edge::target, &::graph::Edge::weight>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 12;
     static constexpr std::size_t min_size = 12;
     static constexpr uint64_t cost = 12;
-    static std::size_t size(const ::graph::Edge& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::graph::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::graph::Edge& value);
-    static void read_fixed(const uint8_t* p, ::graph::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Edge& value);
     static bool read_fields(FinalDecoder& d, ::graph::Edge& value);
     template <class D>
@@ -48,37 +43,19 @@ struct FBody<::graph::Edge>
 
 // graph.Graph: type 3
 template <>
-struct FBody<::graph::Graph>
+struct FBody<::graph::Graph> : detail::FFields<::graph::Graph, &::graph::Graph::nodes, &::graph::Graph::edges>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::graph::Graph& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::graph::Graph& value) noexcept;
     static bool read(FinalDecoder& d, ::graph::Graph& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Graph& value);
     static bool read_fields(FinalDecoder& d, ::graph::Graph& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::graph::Node>::size(const ::graph::Node& value) noexcept
-{
-    return 12
-        + FCodec<std::string>::size(value.name)
-        + FCodec<std::vector<int32_t>>::size(value.out_edges);
-}
-
-inline uint8_t* FBody<::graph::Node>::write(uint8_t* p, const ::graph::Node& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<std::string>::write(p, value.name);
-    p = FCodec<int64_t>::write(p, value.value);
-    p = FCodec<std::vector<int32_t>>::write(p, value.out_edges);
-    return p;
-}
 
 FBE_INLINE bool FBody<::graph::Node>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Node& value)
 {
@@ -140,19 +117,6 @@ FBE_INLINE bool FBody<::graph::Node>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::graph::Edge>::size(const ::graph::Edge& /*value*/) noexcept
-{
-    return 12;
-}
-
-inline uint8_t* FBody<::graph::Edge>::write(uint8_t* p, const ::graph::Edge& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.source);
-    p = FCodec<int32_t>::write(p, value.target);
-    p = FCodec<int32_t>::write(p, value.weight);
-    return p;
-}
-
 FBE_INLINE bool FBody<::graph::Edge>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::graph::Edge& value)
 {
     const auto fbe_source = Scalar<int32_t>::get(p);
@@ -194,13 +158,6 @@ FBE_NOINLINE inline bool FBody<::graph::Edge>::read_fields(FinalDecoder& d, ::gr
     return ok;
 }
 
-FBE_INLINE void FBody<::graph::Edge>::read_fixed(const uint8_t* p, ::graph::Edge& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.source);
-    FCodec<int32_t>::read_fixed(p + 4, value.target);
-    FCodec<int32_t>::read_fixed(p + 8, value.weight);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::graph::Edge>::verify(D& d)
 {
@@ -215,19 +172,6 @@ FBE_INLINE bool FBody<::graph::Edge>::verify(D& d)
             return d.fail_in("graph.Edge", "weight");
     }
     return true;
-}
-
-inline std::size_t FBody<::graph::Graph>::size(const ::graph::Graph& value) noexcept
-{
-    return FCodec<std::vector<::graph::Node>>::size(value.nodes)
-        + FCodec<std::vector<::graph::Edge>>::size(value.edges);
-}
-
-inline uint8_t* FBody<::graph::Graph>::write(uint8_t* p, const ::graph::Graph& value) noexcept
-{
-    p = FCodec<std::vector<::graph::Node>>::write(p, value.nodes);
-    p = FCodec<std::vector<::graph::Edge>>::write(p, value.edges);
-    return p;
 }
 
 FBE_INLINE bool FBody<::graph::Graph>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Graph& value)

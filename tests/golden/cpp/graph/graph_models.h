@@ -12,15 +12,13 @@ namespace FBE {
 
 // graph.Node: type 1, body 28 bytes
 template <>
-struct VBody<::graph::Node>
+struct VBody<::graph::Node> : detail::VFields<::graph::Node>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 20;
-    static std::size_t extra(const ::graph::Node& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::graph::Node& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -37,15 +35,13 @@ struct VBody<::graph::Node>
 
 // graph.Edge: type 2, body 20 bytes
 template <>
-struct VBody<::graph::Edge>
+struct VBody<::graph::Edge> : detail::VFields<::graph::Edge>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
-    static std::size_t extra(const ::graph::Edge& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::graph::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -61,15 +57,13 @@ struct VBody<::graph::Edge>
 
 // graph.Graph: type 3, body 16 bytes
 template <>
-struct VBody<::graph::Graph>
+struct VBody<::graph::Graph> : detail::VFields<::graph::Graph>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::graph::Graph& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::graph::Graph& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -81,20 +75,6 @@ struct VBody<::graph::Graph>
         {16, 0, "graph.Graph"},
     };
 };
-
-inline std::size_t VBody<::graph::Node>::extra(const ::graph::Node& value) noexcept
-{
-    return VCodec<std::string>::extra(value.name)
-        + VCodec<std::vector<int32_t>>::extra(value.out_edges);
-}
-
-inline void VBody<::graph::Node>::write(Encoder& e, std::size_t body, const ::graph::Node& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<std::string>::write(e, body, body + 12, value.name);
-    VCodec<int64_t>::write(e, body, body + 16, value.value);
-    VCodec<std::vector<int32_t>>::write(e, body, body + 24, value.out_edges);
-}
 
 FBE_INLINE bool VBody<::graph::Node>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value)
 {
@@ -121,18 +101,6 @@ FBE_INLINE bool VBody<::graph::Node>::verify(D& d, std::size_t body, uint32_t si
     return true;
 }
 
-inline std::size_t VBody<::graph::Edge>::extra(const ::graph::Edge& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::graph::Edge>::write(Encoder& e, std::size_t body, const ::graph::Edge& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.source);
-    VCodec<int32_t>::write(e, body, body + 12, value.target);
-    VCodec<int32_t>::write(e, body, body + 16, value.weight);
-}
-
 FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value)
 {
     if (FBE_UNLIKELY(size < 20))
@@ -152,18 +120,6 @@ FBE_INLINE bool VBody<::graph::Edge>::verify(D& d, std::size_t body, uint32_t si
     if (FBE_UNLIKELY(size < 20))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::graph::Edge>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::graph::Graph>::extra(const ::graph::Graph& value) noexcept
-{
-    return VCodec<std::vector<::graph::Node>>::extra(value.nodes)
-        + VCodec<std::vector<::graph::Edge>>::extra(value.edges);
-}
-
-inline void VBody<::graph::Graph>::write(Encoder& e, std::size_t body, const ::graph::Graph& value) noexcept
-{
-    VCodec<std::vector<::graph::Node>>::write(e, body, body + 8, value.nodes);
-    VCodec<std::vector<::graph::Edge>>::write(e, body, body + 12, value.edges);
 }
 
 FBE_INLINE bool VBody<::graph::Graph>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value)

@@ -11,35 +11,18 @@ namespace FBE {
 
 // recursive.Node: type 1
 template <>
-struct FBody<::recursive::Node>
+struct FBody<::recursive::Node> : detail::FFields<::recursive::Node, &::recursive::Node::id, &::recursive::Node::label, &::recursive::Node::children>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 12;
     static constexpr uint64_t cost = 12;
-    static std::size_t size(const ::recursive::Node& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::recursive::Node& value) noexcept;
     static bool read(FinalDecoder& d, ::recursive::Node& value);
     static bool read_fast_id_to_label(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::recursive::Node& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::recursive::Node>::size(const ::recursive::Node& value) noexcept
-{
-    return 4
-        + FCodec<std::string>::size(value.label)
-        + FCodec<std::vector<::recursive::Node>>::size(value.children);
-}
-
-inline uint8_t* FBody<::recursive::Node>::write(uint8_t* p, const ::recursive::Node& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<std::string>::write(p, value.label);
-    p = FCodec<std::vector<::recursive::Node>>::write(p, value.children);
-    return p;
-}
 
 inline bool FBody<::recursive::Node>::read_fast_id_to_label(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::recursive::Node& value)
 {

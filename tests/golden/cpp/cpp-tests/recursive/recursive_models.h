@@ -12,15 +12,13 @@ namespace FBE {
 
 // recursive.Node: type 1, body 20 bytes
 template <>
-struct VBody<::recursive::Node>
+struct VBody<::recursive::Node> : detail::VFields<::recursive::Node>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 12;
-    static std::size_t extra(const ::recursive::Node& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::recursive::Node& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -33,19 +31,6 @@ struct VBody<::recursive::Node>
         {20, 0, "recursive.Node"},
     };
 };
-
-inline std::size_t VBody<::recursive::Node>::extra(const ::recursive::Node& value) noexcept
-{
-    return VCodec<std::string>::extra(value.label)
-        + VCodec<std::vector<::recursive::Node>>::extra(value.children);
-}
-
-inline void VBody<::recursive::Node>::write(Encoder& e, std::size_t body, const ::recursive::Node& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<std::string>::write(e, body, body + 12, value.label);
-    VCodec<std::vector<::recursive::Node>>::write(e, body, body + 16, value.children);
-}
 
 inline bool VBody<::recursive::Node>::read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value)
 {

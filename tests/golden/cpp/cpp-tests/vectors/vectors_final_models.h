@@ -11,17 +11,14 @@ namespace FBE {
 
 // vectors.Edge: type 1
 template <>
-struct FBody<::vectors::Edge>
+struct FBody<::vectors::Edge> : detail::FFields<::vectors::Edge, &::vectors::Edge::source, &::vectors::Edge::target, &::vectors::Edge::weight>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 12;
     static constexpr std::size_t min_size = 12;
     static constexpr uint64_t cost = 12;
-    static std::size_t size(const ::vectors::Edge& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Edge& value);
-    static void read_fixed(const uint8_t* p, ::vectors::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Edge& value);
     static bool read_fields(FinalDecoder& d, ::vectors::Edge& value);
     template <class D>
@@ -30,17 +27,14 @@ struct FBody<::vectors::Edge>
 
 // vectors.Point: type 2
 template <>
-struct FBody<::vectors::Point>
+struct FBody<::vectors::Point> : detail::FFields<::vectors::Point, &::vectors::Point::flag, &::vectors::Point::x, &::vectors::Point::y>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 11;
     static constexpr std::size_t min_size = 11;
     static constexpr uint64_t cost = 11;
-    static std::size_t size(const ::vectors::Point& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors::Point& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Point& value);
-    static void read_fixed(const uint8_t* p, ::vectors::Point& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point& value);
     static bool read_fields(FinalDecoder& d, ::vectors::Point& value);
     template <class D>
@@ -49,17 +43,14 @@ struct FBody<::vectors::Point>
 
 // vectors.Point3: type 3
 template <>
-struct FBody<::vectors::Point3>
+struct FBody<::vectors::Point3> : detail::FFields<::vectors::Point3, &::vectors::Point::flag, &::vectors::Point::x, &::vectors::Point::y, &::vectors::Point3::z>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 19;
     static constexpr std::size_t min_size = 19;
     static constexpr uint64_t cost = 19;
-    static std::size_t size(const ::vectors::Point3& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors::Point3& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Point3& value);
-    static void read_fixed(const uint8_t* p, ::vectors::Point3& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point3& value);
     static bool read_fields(FinalDecoder& d, ::vectors::Point3& value);
     template <class D>
@@ -68,15 +59,13 @@ struct FBody<::vectors::Point3>
 
 // vectors.Named: type 4
 template <>
-struct FBody<::vectors::Named>
+struct FBody<::vectors::Named> : detail::FFields<::vectors::Named, &::vectors::Named::name, &::vectors::Named::values>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::vectors::Named& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors::Named& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Named& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Named& value);
     static bool read_fields(FinalDecoder& d, ::vectors::Named& value);
@@ -86,34 +75,19 @@ struct FBody<::vectors::Named>
 
 // vectors.Holder: type 10
 template <>
-struct FBody<::vectors::Holder>
+struct FBody<::vectors::Holder> : detail::FFields<::vectors::Holder, &::vectors::Holder::edges, &::vectors::Holder::points, &::vectors::Holder::ints, &::vectors::Holder::switches, &::vectors::Holder::reals, &::vectors::Holder::named>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 24;
     static constexpr uint64_t cost = 24;
-    static std::size_t size(const ::vectors::Holder& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Holder& value);
     static bool read_fast_edges_to_ints(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value);
     static bool read_fast_reals_to_named(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::vectors::Edge>::size(const ::vectors::Edge& /*value*/) noexcept
-{
-    return 12;
-}
-
-inline uint8_t* FBody<::vectors::Edge>::write(uint8_t* p, const ::vectors::Edge& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.source);
-    p = FCodec<int32_t>::write(p, value.target);
-    p = FCodec<int32_t>::write(p, value.weight);
-    return p;
-}
 
 FBE_INLINE bool FBody<::vectors::Edge>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Edge& value)
 {
@@ -156,13 +130,6 @@ FBE_NOINLINE inline bool FBody<::vectors::Edge>::read_fields(FinalDecoder& d, ::
     return ok;
 }
 
-FBE_INLINE void FBody<::vectors::Edge>::read_fixed(const uint8_t* p, ::vectors::Edge& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.source);
-    FCodec<int32_t>::read_fixed(p + 4, value.target);
-    FCodec<int32_t>::read_fixed(p + 8, value.weight);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::vectors::Edge>::verify(D& d)
 {
@@ -177,19 +144,6 @@ FBE_INLINE bool FBody<::vectors::Edge>::verify(D& d)
             return d.fail_in("vectors.Edge", "weight");
     }
     return true;
-}
-
-inline std::size_t FBody<::vectors::Point>::size(const ::vectors::Point& /*value*/) noexcept
-{
-    return 11;
-}
-
-inline uint8_t* FBody<::vectors::Point>::write(uint8_t* p, const ::vectors::Point& value) noexcept
-{
-    p = FCodec<bool>::write(p, value.flag);
-    p = FCodec<int64_t>::write(p, value.x);
-    p = FCodec<int16_t>::write(p, value.y);
-    return p;
 }
 
 FBE_INLINE bool FBody<::vectors::Point>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Point& value)
@@ -233,13 +187,6 @@ FBE_NOINLINE inline bool FBody<::vectors::Point>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::vectors::Point>::read_fixed(const uint8_t* p, ::vectors::Point& value) noexcept
-{
-    FCodec<bool>::read_fixed(p + 0, value.flag);
-    FCodec<int64_t>::read_fixed(p + 1, value.x);
-    FCodec<int16_t>::read_fixed(p + 9, value.y);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::vectors::Point>::verify(D& d)
 {
@@ -254,20 +201,6 @@ FBE_INLINE bool FBody<::vectors::Point>::verify(D& d)
             return d.fail_in("vectors.Point", "y");
     }
     return true;
-}
-
-inline std::size_t FBody<::vectors::Point3>::size(const ::vectors::Point3& /*value*/) noexcept
-{
-    return 19;
-}
-
-inline uint8_t* FBody<::vectors::Point3>::write(uint8_t* p, const ::vectors::Point3& value) noexcept
-{
-    p = FCodec<bool>::write(p, value.flag);
-    p = FCodec<int64_t>::write(p, value.x);
-    p = FCodec<int16_t>::write(p, value.y);
-    p = FCodec<double>::write(p, value.z);
-    return p;
 }
 
 FBE_INLINE bool FBody<::vectors::Point3>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Point3& value)
@@ -317,14 +250,6 @@ FBE_NOINLINE inline bool FBody<::vectors::Point3>::read_fields(FinalDecoder& d, 
     return ok;
 }
 
-FBE_INLINE void FBody<::vectors::Point3>::read_fixed(const uint8_t* p, ::vectors::Point3& value) noexcept
-{
-    FCodec<bool>::read_fixed(p + 0, value.flag);
-    FCodec<int64_t>::read_fixed(p + 1, value.x);
-    FCodec<int16_t>::read_fixed(p + 9, value.y);
-    FCodec<double>::read_fixed(p + 11, value.z);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::vectors::Point3>::verify(D& d)
 {
@@ -341,19 +266,6 @@ FBE_INLINE bool FBody<::vectors::Point3>::verify(D& d)
             return d.fail_in("vectors.Point3", "z");
     }
     return true;
-}
-
-inline std::size_t FBody<::vectors::Named>::size(const ::vectors::Named& value) noexcept
-{
-    return FCodec<std::string>::size(value.name)
-        + FCodec<std::vector<int32_t>>::size(value.values);
-}
-
-inline uint8_t* FBody<::vectors::Named>::write(uint8_t* p, const ::vectors::Named& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.name);
-    p = FCodec<std::vector<int32_t>>::write(p, value.values);
-    return p;
 }
 
 FBE_INLINE bool FBody<::vectors::Named>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Named& value)
@@ -398,27 +310,6 @@ FBE_INLINE bool FBody<::vectors::Named>::verify(D& d)
     if (!FCodec<std::vector<int32_t>>::verify(d))
         return d.fail_in("vectors.Named", "values");
     return true;
-}
-
-inline std::size_t FBody<::vectors::Holder>::size(const ::vectors::Holder& value) noexcept
-{
-    return FCodec<std::vector<::vectors::Edge>>::size(value.edges)
-        + FCodec<std::vector<::vectors::Point3>>::size(value.points)
-        + FCodec<std::vector<int32_t>>::size(value.ints)
-        + FCodec<std::vector<bool>>::size(value.switches)
-        + FCodec<std::vector<double>>::size(value.reals)
-        + FCodec<std::vector<::vectors::Named>>::size(value.named);
-}
-
-inline uint8_t* FBody<::vectors::Holder>::write(uint8_t* p, const ::vectors::Holder& value) noexcept
-{
-    p = FCodec<std::vector<::vectors::Edge>>::write(p, value.edges);
-    p = FCodec<std::vector<::vectors::Point3>>::write(p, value.points);
-    p = FCodec<std::vector<int32_t>>::write(p, value.ints);
-    p = FCodec<std::vector<bool>>::write(p, value.switches);
-    p = FCodec<std::vector<double>>::write(p, value.reals);
-    p = FCodec<std::vector<::vectors::Named>>::write(p, value.named);
-    return p;
 }
 
 FBE_INLINE bool FBody<::vectors::Holder>::read_fast_edges_to_ints(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value)

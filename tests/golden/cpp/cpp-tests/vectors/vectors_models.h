@@ -12,15 +12,13 @@ namespace FBE {
 
 // vectors.Edge: type 1, body 20 bytes
 template <>
-struct VBody<::vectors::Edge>
+struct VBody<::vectors::Edge> : detail::VFields<::vectors::Edge>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
-    static std::size_t extra(const ::vectors::Edge& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -36,15 +34,13 @@ struct VBody<::vectors::Edge>
 
 // vectors.Point: type 2, body 19 bytes
 template <>
-struct VBody<::vectors::Point>
+struct VBody<::vectors::Point> : detail::VFields<::vectors::Point>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 19;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 11;
-    static std::size_t extra(const ::vectors::Point& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors::Point& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -60,15 +56,13 @@ struct VBody<::vectors::Point>
 
 // vectors.Point3: type 3, body 27 bytes
 template <>
-struct VBody<::vectors::Point3>
+struct VBody<::vectors::Point3> : detail::VFields<::vectors::Point3>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 27;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 19;
-    static std::size_t extra(const ::vectors::Point3& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors::Point3& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -83,15 +77,13 @@ struct VBody<::vectors::Point3>
 
 // vectors.Named: type 4, body 16 bytes
 template <>
-struct VBody<::vectors::Named>
+struct VBody<::vectors::Named> : detail::VFields<::vectors::Named>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::vectors::Named& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors::Named& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -106,15 +98,13 @@ struct VBody<::vectors::Named>
 
 // vectors.Holder: type 10, body 32 bytes
 template <>
-struct VBody<::vectors::Holder>
+struct VBody<::vectors::Holder> : detail::VFields<::vectors::Holder>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr uint32_t body_size = 32;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 24;
-    static std::size_t extra(const ::vectors::Holder& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -130,18 +120,6 @@ struct VBody<::vectors::Holder>
         {32, 0, "vectors.Holder"},
     };
 };
-
-inline std::size_t VBody<::vectors::Edge>::extra(const ::vectors::Edge& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::vectors::Edge>::write(Encoder& e, std::size_t body, const ::vectors::Edge& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.source);
-    VCodec<int32_t>::write(e, body, body + 12, value.target);
-    VCodec<int32_t>::write(e, body, body + 16, value.weight);
-}
 
 FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value)
 {
@@ -162,18 +140,6 @@ FBE_INLINE bool VBody<::vectors::Edge>::verify(D& d, std::size_t body, uint32_t 
     if (FBE_UNLIKELY(size < 20))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Edge>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::vectors::Point>::extra(const ::vectors::Point& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::vectors::Point>::write(Encoder& e, std::size_t body, const ::vectors::Point& value) noexcept
-{
-    VCodec<bool>::write(e, body, body + 8, value.flag);
-    VCodec<int64_t>::write(e, body, body + 9, value.x);
-    VCodec<int16_t>::write(e, body, body + 17, value.y);
 }
 
 FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value)
@@ -197,17 +163,6 @@ FBE_INLINE bool VBody<::vectors::Point>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::vectors::Point3>::extra(const ::vectors::Point3& value) noexcept
-{
-    return VBody<::vectors::Point>::extra(value);
-}
-
-inline void VBody<::vectors::Point3>::write(Encoder& e, std::size_t body, const ::vectors::Point3& value) noexcept
-{
-    VBody<::vectors::Point>::write(e, body, value);
-    VCodec<double>::write(e, body, body + 19, value.z);
-}
-
 FBE_INLINE bool VBody<::vectors::Point3>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value)
 {
     if (FBE_UNLIKELY(size < 27))
@@ -226,18 +181,6 @@ FBE_INLINE bool VBody<::vectors::Point3>::verify(D& d, std::size_t body, uint32_
     if (!verify_body<::vectors::Point>(d, body, size))
         return false;
     return true;
-}
-
-inline std::size_t VBody<::vectors::Named>::extra(const ::vectors::Named& value) noexcept
-{
-    return VCodec<std::string>::extra(value.name)
-        + VCodec<std::vector<int32_t>>::extra(value.values);
-}
-
-inline void VBody<::vectors::Named>::write(Encoder& e, std::size_t body, const ::vectors::Named& value) noexcept
-{
-    VCodec<std::string>::write(e, body, body + 8, value.name);
-    VCodec<std::vector<int32_t>>::write(e, body, body + 12, value.values);
 }
 
 FBE_INLINE bool VBody<::vectors::Named>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value)
@@ -261,26 +204,6 @@ FBE_INLINE bool VBody<::vectors::Named>::verify(D& d, std::size_t body, uint32_t
     if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 12))
         return d.fail_in("vectors.Named", "values");
     return true;
-}
-
-inline std::size_t VBody<::vectors::Holder>::extra(const ::vectors::Holder& value) noexcept
-{
-    return VCodec<std::vector<::vectors::Edge>>::extra(value.edges)
-        + VCodec<std::vector<::vectors::Point3>>::extra(value.points)
-        + VCodec<std::vector<int32_t>>::extra(value.ints)
-        + VCodec<std::vector<bool>>::extra(value.switches)
-        + VCodec<std::vector<double>>::extra(value.reals)
-        + VCodec<std::vector<::vectors::Named>>::extra(value.named);
-}
-
-inline void VBody<::vectors::Holder>::write(Encoder& e, std::size_t body, const ::vectors::Holder& value) noexcept
-{
-    VCodec<std::vector<::vectors::Edge>>::write(e, body, body + 8, value.edges);
-    VCodec<std::vector<::vectors::Point3>>::write(e, body, body + 12, value.points);
-    VCodec<std::vector<int32_t>>::write(e, body, body + 16, value.ints);
-    VCodec<std::vector<bool>>::write(e, body, body + 20, value.switches);
-    VCodec<std::vector<double>>::write(e, body, body + 24, value.reals);
-    VCodec<std::vector<::vectors::Named>>::write(e, body, body + 28, value.named);
 }
 
 FBE_INLINE bool VBody<::vectors::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value)

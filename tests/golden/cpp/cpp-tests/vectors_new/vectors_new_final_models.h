@@ -11,15 +11,13 @@ namespace FBE {
 
 // vectors_new.Edge: type 1
 template <>
-struct FBody<::vectors_new::Edge>
+struct FBody<::vectors_new::Edge> : detail::FFields<::vectors_new::Edge, &::vectors_new::Edge::source, &::vectors_new::Edge::target, &::vectors_new::Edge::weight, &::vectors_new::Edge::note>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
     static constexpr uint64_t cost = 16;
-    static std::size_t size(const ::vectors_new::Edge& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors_new::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_new::Edge& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Edge& value);
     static bool read_fields(FinalDecoder& d, ::vectors_new::Edge& value);
@@ -29,36 +27,19 @@ struct FBody<::vectors_new::Edge>
 
 // vectors_new.Holder: type 10
 template <>
-struct FBody<::vectors_new::Holder>
+struct FBody<::vectors_new::Holder> : detail::FFields<::vectors_new::Holder, &::vectors_new::Holder::edges>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::vectors_new::Holder& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors_new::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_new::Holder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Holder& value);
     static bool read_fields(FinalDecoder& d, ::vectors_new::Holder& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::vectors_new::Edge>::size(const ::vectors_new::Edge& value) noexcept
-{
-    return 12
-        + FCodec<std::string>::size(value.note);
-}
-
-inline uint8_t* FBody<::vectors_new::Edge>::write(uint8_t* p, const ::vectors_new::Edge& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.source);
-    p = FCodec<int32_t>::write(p, value.target);
-    p = FCodec<int32_t>::write(p, value.weight);
-    p = FCodec<std::string>::write(p, value.note);
-    return p;
-}
 
 FBE_INLINE bool FBody<::vectors_new::Edge>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Edge& value)
 {
@@ -123,17 +104,6 @@ FBE_INLINE bool FBody<::vectors_new::Edge>::verify(D& d)
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("vectors_new.Edge", "note");
     return true;
-}
-
-inline std::size_t FBody<::vectors_new::Holder>::size(const ::vectors_new::Holder& value) noexcept
-{
-    return FCodec<std::vector<::vectors_new::Edge>>::size(value.edges);
-}
-
-inline uint8_t* FBody<::vectors_new::Holder>::write(uint8_t* p, const ::vectors_new::Holder& value) noexcept
-{
-    p = FCodec<std::vector<::vectors_new::Edge>>::write(p, value.edges);
-    return p;
 }
 
 FBE_INLINE bool FBody<::vectors_new::Holder>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Holder& value)

@@ -12,15 +12,13 @@ namespace FBE {
 
 // vectors_new.Edge: type 1, body 24 bytes
 template <>
-struct VBody<::vectors_new::Edge>
+struct VBody<::vectors_new::Edge> : detail::VFields<::vectors_new::Edge>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
-    static std::size_t extra(const ::vectors_new::Edge& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors_new::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -37,15 +35,13 @@ struct VBody<::vectors_new::Edge>
 
 // vectors_new.Holder: type 10, body 12 bytes
 template <>
-struct VBody<::vectors_new::Holder>
+struct VBody<::vectors_new::Holder> : detail::VFields<::vectors_new::Holder>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::vectors_new::Holder& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors_new::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -56,19 +52,6 @@ struct VBody<::vectors_new::Holder>
         {12, 0, "vectors_new.Holder"},
     };
 };
-
-inline std::size_t VBody<::vectors_new::Edge>::extra(const ::vectors_new::Edge& value) noexcept
-{
-    return VCodec<std::string>::extra(value.note);
-}
-
-inline void VBody<::vectors_new::Edge>::write(Encoder& e, std::size_t body, const ::vectors_new::Edge& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.source);
-    VCodec<int32_t>::write(e, body, body + 12, value.target);
-    VCodec<int32_t>::write(e, body, body + 16, value.weight);
-    VCodec<std::string>::write(e, body, body + 20, value.note);
-}
 
 FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value)
 {
@@ -93,16 +76,6 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::verify(D& d, std::size_t body, uint3
     if (!VCodec<std::string>::verify(d, body, body + 20))
         return d.fail_in("vectors_new.Edge", "note");
     return true;
-}
-
-inline std::size_t VBody<::vectors_new::Holder>::extra(const ::vectors_new::Holder& value) noexcept
-{
-    return VCodec<std::vector<::vectors_new::Edge>>::extra(value.edges);
-}
-
-inline void VBody<::vectors_new::Holder>::write(Encoder& e, std::size_t body, const ::vectors_new::Holder& value) noexcept
-{
-    VCodec<std::vector<::vectors_new::Edge>>::write(e, body, body + 8, value.edges);
 }
 
 FBE_INLINE bool VBody<::vectors_new::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value)

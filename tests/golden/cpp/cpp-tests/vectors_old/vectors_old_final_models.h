@@ -11,17 +11,14 @@ namespace FBE {
 
 // vectors_old.Edge: type 1
 template <>
-struct FBody<::vectors_old::Edge>
+struct FBody<::vectors_old::Edge> : detail::FFields<::vectors_old::Edge, &::vectors_old::Edge::source>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::vectors_old::Edge& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors_old::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_old::Edge& value);
-    static void read_fixed(const uint8_t* p, ::vectors_old::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Edge& value);
     static bool read_fields(FinalDecoder& d, ::vectors_old::Edge& value);
     template <class D>
@@ -30,32 +27,19 @@ struct FBody<::vectors_old::Edge>
 
 // vectors_old.Holder: type 10
 template <>
-struct FBody<::vectors_old::Holder>
+struct FBody<::vectors_old::Holder> : detail::FFields<::vectors_old::Holder, &::vectors_old::Holder::edges>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::vectors_old::Holder& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::vectors_old::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_old::Holder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Holder& value);
     static bool read_fields(FinalDecoder& d, ::vectors_old::Holder& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::vectors_old::Edge>::size(const ::vectors_old::Edge& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::vectors_old::Edge>::write(uint8_t* p, const ::vectors_old::Edge& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.source);
-    return p;
-}
 
 FBE_INLINE bool FBody<::vectors_old::Edge>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors_old::Edge& value)
 {
@@ -85,28 +69,12 @@ FBE_NOINLINE inline bool FBody<::vectors_old::Edge>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE void FBody<::vectors_old::Edge>::read_fixed(const uint8_t* p, ::vectors_old::Edge& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.source);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::vectors_old::Edge>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("vectors_old.Edge", "source");
     return true;
-}
-
-inline std::size_t FBody<::vectors_old::Holder>::size(const ::vectors_old::Holder& value) noexcept
-{
-    return FCodec<std::vector<::vectors_old::Edge>>::size(value.edges);
-}
-
-inline uint8_t* FBody<::vectors_old::Holder>::write(uint8_t* p, const ::vectors_old::Holder& value) noexcept
-{
-    p = FCodec<std::vector<::vectors_old::Edge>>::write(p, value.edges);
-    return p;
 }
 
 FBE_INLINE bool FBody<::vectors_old::Holder>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Holder& value)

@@ -12,15 +12,13 @@ namespace FBE {
 
 // vectors_old.Edge: type 1, body 12 bytes
 template <>
-struct VBody<::vectors_old::Edge>
+struct VBody<::vectors_old::Edge> : detail::VFields<::vectors_old::Edge>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::vectors_old::Edge& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors_old::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -34,15 +32,13 @@ struct VBody<::vectors_old::Edge>
 
 // vectors_old.Holder: type 10, body 12 bytes
 template <>
-struct VBody<::vectors_old::Holder>
+struct VBody<::vectors_old::Holder> : detail::VFields<::vectors_old::Holder>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::vectors_old::Holder& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::vectors_old::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -53,16 +49,6 @@ struct VBody<::vectors_old::Holder>
         {12, 0, "vectors_old.Holder"},
     };
 };
-
-inline std::size_t VBody<::vectors_old::Edge>::extra(const ::vectors_old::Edge& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::vectors_old::Edge>::write(Encoder& e, std::size_t body, const ::vectors_old::Edge& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.source);
-}
 
 FBE_INLINE bool VBody<::vectors_old::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value)
 {
@@ -78,16 +64,6 @@ FBE_INLINE bool VBody<::vectors_old::Edge>::verify(D& d, std::size_t body, uint3
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_old::Edge>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::vectors_old::Holder>::extra(const ::vectors_old::Holder& value) noexcept
-{
-    return VCodec<std::vector<::vectors_old::Edge>>::extra(value.edges);
-}
-
-inline void VBody<::vectors_old::Holder>::write(Encoder& e, std::size_t body, const ::vectors_old::Holder& value) noexcept
-{
-    VCodec<std::vector<::vectors_old::Edge>>::write(e, body, body + 8, value.edges);
 }
 
 FBE_INLINE bool VBody<::vectors_old::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value)

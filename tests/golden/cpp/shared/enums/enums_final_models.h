@@ -11,98 +11,19 @@ namespace FBE {
 
 // enums.Enums: type 1
 template <>
-struct FBody<::enums::Enums>
+struct FBody<::enums::Enums> : detail::FFields<::enums::Enums, &::enums::Enums::byte0, &::enums::Enums::byte1, &::enums::Enums::byte2, &::enums::Enums::byte3, &::enums::Enums::byte4, &::enums::Enums::byte5, &::enums::Enums::char0, &::enums::Enums::char1, &::enums::Enums::char2, &::enums::Enums::char3, &::enums::Enums::char4, &::enums::Enums::char5, &::enums::Enums::wchar0, &::enums::Enums::wchar1, &::enums::Enums::wchar2, &::enums::Enums::wchar3, &::enums::Enums::wchar4, &::enums::Enums::wchar5, &::enums::Enums::int8b0, &::enums::Enums::int8b1, &::enums::Enums::int8b2, &::enums::Enums::int8b3, &::enums::Enums::int8b4, &::enums::Enums::int8b5, &::enums::Enums::uint8b0, &::enums::Enums::uint8b1, &::enums::Enums::uint8b2, &::enums::Enums::uint8b3, &::enums::Enums::uint8b4, &::enums::Enums::uint8b5, &::enums::Enums::int16b0, &::enums::Enums::int16b1, &::enums::Enums::int16b2, &::enums::Enums::int16b3, &::enums::Enums::int16b4, &::enums::Enums::int16b5, &::enums::Enums::uint16b0, &::enums::Enums::uint16b1, &::enums::Enums::uint16b2, &::enums::Enums::uint16b3, &::enums::Enums::uint16b4, &::enums::Enums::uint16b5, &::enums::Enums::int32b0, &::enums::Enums::int32b1, &::enums::Enums::int32b2, &::enums::Enums::int32b3, &::enums::Enums::int32b4, &::enums::Enums::int32b5, &::enums::Enums::uint32b0, &::enums::Enums::uint32b1, &::enums::Enums::uint32b2, &::enums::Enums::uint32b3, &::enums::Enums::uint32b4, &::enums::Enums::uint32b5, &::enums::Enums::int64b0, &::enums::Enums::int64b1, &::enums::Enums::int64b2, &::enums::Enums::int64b3, &::enums::Enums::int64b4, &::enums::Enums::int64b5, &::enums::Enums::uint64b0, &::enums::Enums::uint64b1, &::enums::Enums::uint64b2, &::enums::Enums::uint64b3, &::enums::Enums::uint64b4, &::enums::Enums::uint64b5>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 216;
     static constexpr std::size_t min_size = 216;
     static constexpr uint64_t cost = 216;
-    static std::size_t size(const ::enums::Enums& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::enums::Enums& value) noexcept;
     static bool read(FinalDecoder& d, ::enums::Enums& value);
-    static void read_fixed(const uint8_t* p, ::enums::Enums& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::enums::Enums& value);
     static bool read_fields(FinalDecoder& d, ::enums::Enums& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::enums::Enums>::size(const ::enums::Enums& /*value*/) noexcept
-{
-    return 216;
-}
-
-inline uint8_t* FBody<::enums::Enums>::write(uint8_t* p, const ::enums::Enums& value) noexcept
-{
-    p = FCodec<::enums::EnumByte>::write(p, value.byte0);
-    p = FCodec<::enums::EnumByte>::write(p, value.byte1);
-    p = FCodec<::enums::EnumByte>::write(p, value.byte2);
-    p = FCodec<::enums::EnumByte>::write(p, value.byte3);
-    p = FCodec<::enums::EnumByte>::write(p, value.byte4);
-    p = FCodec<::enums::EnumByte>::write(p, value.byte5);
-    p = FCodec<::enums::EnumChar>::write(p, value.char0);
-    p = FCodec<::enums::EnumChar>::write(p, value.char1);
-    p = FCodec<::enums::EnumChar>::write(p, value.char2);
-    p = FCodec<::enums::EnumChar>::write(p, value.char3);
-    p = FCodec<::enums::EnumChar>::write(p, value.char4);
-    p = FCodec<::enums::EnumChar>::write(p, value.char5);
-    p = FCodec<::enums::EnumWChar>::write(p, value.wchar0);
-    p = FCodec<::enums::EnumWChar>::write(p, value.wchar1);
-    p = FCodec<::enums::EnumWChar>::write(p, value.wchar2);
-    p = FCodec<::enums::EnumWChar>::write(p, value.wchar3);
-    p = FCodec<::enums::EnumWChar>::write(p, value.wchar4);
-    p = FCodec<::enums::EnumWChar>::write(p, value.wchar5);
-    p = FCodec<::enums::EnumInt8>::write(p, value.int8b0);
-    p = FCodec<::enums::EnumInt8>::write(p, value.int8b1);
-    p = FCodec<::enums::EnumInt8>::write(p, value.int8b2);
-    p = FCodec<::enums::EnumInt8>::write(p, value.int8b3);
-    p = FCodec<::enums::EnumInt8>::write(p, value.int8b4);
-    p = FCodec<::enums::EnumInt8>::write(p, value.int8b5);
-    p = FCodec<::enums::EnumUInt8>::write(p, value.uint8b0);
-    p = FCodec<::enums::EnumUInt8>::write(p, value.uint8b1);
-    p = FCodec<::enums::EnumUInt8>::write(p, value.uint8b2);
-    p = FCodec<::enums::EnumUInt8>::write(p, value.uint8b3);
-    p = FCodec<::enums::EnumUInt8>::write(p, value.uint8b4);
-    p = FCodec<::enums::EnumUInt8>::write(p, value.uint8b5);
-    p = FCodec<::enums::EnumInt16>::write(p, value.int16b0);
-    p = FCodec<::enums::EnumInt16>::write(p, value.int16b1);
-    p = FCodec<::enums::EnumInt16>::write(p, value.int16b2);
-    p = FCodec<::enums::EnumInt16>::write(p, value.int16b3);
-    p = FCodec<::enums::EnumInt16>::write(p, value.int16b4);
-    p = FCodec<::enums::EnumInt16>::write(p, value.int16b5);
-    p = FCodec<::enums::EnumUInt16>::write(p, value.uint16b0);
-    p = FCodec<::enums::EnumUInt16>::write(p, value.uint16b1);
-    p = FCodec<::enums::EnumUInt16>::write(p, value.uint16b2);
-    p = FCodec<::enums::EnumUInt16>::write(p, value.uint16b3);
-    p = FCodec<::enums::EnumUInt16>::write(p, value.uint16b4);
-    p = FCodec<::enums::EnumUInt16>::write(p, value.uint16b5);
-    p = FCodec<::enums::EnumInt32>::write(p, value.int32b0);
-    p = FCodec<::enums::EnumInt32>::write(p, value.int32b1);
-    p = FCodec<::enums::EnumInt32>::write(p, value.int32b2);
-    p = FCodec<::enums::EnumInt32>::write(p, value.int32b3);
-    p = FCodec<::enums::EnumInt32>::write(p, value.int32b4);
-    p = FCodec<::enums::EnumInt32>::write(p, value.int32b5);
-    p = FCodec<::enums::EnumUInt32>::write(p, value.uint32b0);
-    p = FCodec<::enums::EnumUInt32>::write(p, value.uint32b1);
-    p = FCodec<::enums::EnumUInt32>::write(p, value.uint32b2);
-    p = FCodec<::enums::EnumUInt32>::write(p, value.uint32b3);
-    p = FCodec<::enums::EnumUInt32>::write(p, value.uint32b4);
-    p = FCodec<::enums::EnumUInt32>::write(p, value.uint32b5);
-    p = FCodec<::enums::EnumInt64>::write(p, value.int64b0);
-    p = FCodec<::enums::EnumInt64>::write(p, value.int64b1);
-    p = FCodec<::enums::EnumInt64>::write(p, value.int64b2);
-    p = FCodec<::enums::EnumInt64>::write(p, value.int64b3);
-    p = FCodec<::enums::EnumInt64>::write(p, value.int64b4);
-    p = FCodec<::enums::EnumInt64>::write(p, value.int64b5);
-    p = FCodec<::enums::EnumUInt64>::write(p, value.uint64b0);
-    p = FCodec<::enums::EnumUInt64>::write(p, value.uint64b1);
-    p = FCodec<::enums::EnumUInt64>::write(p, value.uint64b2);
-    p = FCodec<::enums::EnumUInt64>::write(p, value.uint64b3);
-    p = FCodec<::enums::EnumUInt64>::write(p, value.uint64b4);
-    p = FCodec<::enums::EnumUInt64>::write(p, value.uint64b5);
-    return p;
-}
 
 inline bool FBody<::enums::Enums>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::enums::Enums& value)
 {
@@ -521,76 +442,6 @@ FBE_NOINLINE inline bool FBody<::enums::Enums>::read_fields(FinalDecoder& d, ::e
         ok = false;
     }
     return ok;
-}
-
-FBE_INLINE void FBody<::enums::Enums>::read_fixed(const uint8_t* p, ::enums::Enums& value) noexcept
-{
-    FCodec<::enums::EnumByte>::read_fixed(p + 0, value.byte0);
-    FCodec<::enums::EnumByte>::read_fixed(p + 1, value.byte1);
-    FCodec<::enums::EnumByte>::read_fixed(p + 2, value.byte2);
-    FCodec<::enums::EnumByte>::read_fixed(p + 3, value.byte3);
-    FCodec<::enums::EnumByte>::read_fixed(p + 4, value.byte4);
-    FCodec<::enums::EnumByte>::read_fixed(p + 5, value.byte5);
-    FCodec<::enums::EnumChar>::read_fixed(p + 6, value.char0);
-    FCodec<::enums::EnumChar>::read_fixed(p + 7, value.char1);
-    FCodec<::enums::EnumChar>::read_fixed(p + 8, value.char2);
-    FCodec<::enums::EnumChar>::read_fixed(p + 9, value.char3);
-    FCodec<::enums::EnumChar>::read_fixed(p + 10, value.char4);
-    FCodec<::enums::EnumChar>::read_fixed(p + 11, value.char5);
-    FCodec<::enums::EnumWChar>::read_fixed(p + 12, value.wchar0);
-    FCodec<::enums::EnumWChar>::read_fixed(p + 16, value.wchar1);
-    FCodec<::enums::EnumWChar>::read_fixed(p + 20, value.wchar2);
-    FCodec<::enums::EnumWChar>::read_fixed(p + 24, value.wchar3);
-    FCodec<::enums::EnumWChar>::read_fixed(p + 28, value.wchar4);
-    FCodec<::enums::EnumWChar>::read_fixed(p + 32, value.wchar5);
-    FCodec<::enums::EnumInt8>::read_fixed(p + 36, value.int8b0);
-    FCodec<::enums::EnumInt8>::read_fixed(p + 37, value.int8b1);
-    FCodec<::enums::EnumInt8>::read_fixed(p + 38, value.int8b2);
-    FCodec<::enums::EnumInt8>::read_fixed(p + 39, value.int8b3);
-    FCodec<::enums::EnumInt8>::read_fixed(p + 40, value.int8b4);
-    FCodec<::enums::EnumInt8>::read_fixed(p + 41, value.int8b5);
-    FCodec<::enums::EnumUInt8>::read_fixed(p + 42, value.uint8b0);
-    FCodec<::enums::EnumUInt8>::read_fixed(p + 43, value.uint8b1);
-    FCodec<::enums::EnumUInt8>::read_fixed(p + 44, value.uint8b2);
-    FCodec<::enums::EnumUInt8>::read_fixed(p + 45, value.uint8b3);
-    FCodec<::enums::EnumUInt8>::read_fixed(p + 46, value.uint8b4);
-    FCodec<::enums::EnumUInt8>::read_fixed(p + 47, value.uint8b5);
-    FCodec<::enums::EnumInt16>::read_fixed(p + 48, value.int16b0);
-    FCodec<::enums::EnumInt16>::read_fixed(p + 50, value.int16b1);
-    FCodec<::enums::EnumInt16>::read_fixed(p + 52, value.int16b2);
-    FCodec<::enums::EnumInt16>::read_fixed(p + 54, value.int16b3);
-    FCodec<::enums::EnumInt16>::read_fixed(p + 56, value.int16b4);
-    FCodec<::enums::EnumInt16>::read_fixed(p + 58, value.int16b5);
-    FCodec<::enums::EnumUInt16>::read_fixed(p + 60, value.uint16b0);
-    FCodec<::enums::EnumUInt16>::read_fixed(p + 62, value.uint16b1);
-    FCodec<::enums::EnumUInt16>::read_fixed(p + 64, value.uint16b2);
-    FCodec<::enums::EnumUInt16>::read_fixed(p + 66, value.uint16b3);
-    FCodec<::enums::EnumUInt16>::read_fixed(p + 68, value.uint16b4);
-    FCodec<::enums::EnumUInt16>::read_fixed(p + 70, value.uint16b5);
-    FCodec<::enums::EnumInt32>::read_fixed(p + 72, value.int32b0);
-    FCodec<::enums::EnumInt32>::read_fixed(p + 76, value.int32b1);
-    FCodec<::enums::EnumInt32>::read_fixed(p + 80, value.int32b2);
-    FCodec<::enums::EnumInt32>::read_fixed(p + 84, value.int32b3);
-    FCodec<::enums::EnumInt32>::read_fixed(p + 88, value.int32b4);
-    FCodec<::enums::EnumInt32>::read_fixed(p + 92, value.int32b5);
-    FCodec<::enums::EnumUInt32>::read_fixed(p + 96, value.uint32b0);
-    FCodec<::enums::EnumUInt32>::read_fixed(p + 100, value.uint32b1);
-    FCodec<::enums::EnumUInt32>::read_fixed(p + 104, value.uint32b2);
-    FCodec<::enums::EnumUInt32>::read_fixed(p + 108, value.uint32b3);
-    FCodec<::enums::EnumUInt32>::read_fixed(p + 112, value.uint32b4);
-    FCodec<::enums::EnumUInt32>::read_fixed(p + 116, value.uint32b5);
-    FCodec<::enums::EnumInt64>::read_fixed(p + 120, value.int64b0);
-    FCodec<::enums::EnumInt64>::read_fixed(p + 128, value.int64b1);
-    FCodec<::enums::EnumInt64>::read_fixed(p + 136, value.int64b2);
-    FCodec<::enums::EnumInt64>::read_fixed(p + 144, value.int64b3);
-    FCodec<::enums::EnumInt64>::read_fixed(p + 152, value.int64b4);
-    FCodec<::enums::EnumInt64>::read_fixed(p + 160, value.int64b5);
-    FCodec<::enums::EnumUInt64>::read_fixed(p + 168, value.uint64b0);
-    FCodec<::enums::EnumUInt64>::read_fixed(p + 176, value.uint64b1);
-    FCodec<::enums::EnumUInt64>::read_fixed(p + 184, value.uint64b2);
-    FCodec<::enums::EnumUInt64>::read_fixed(p + 192, value.uint64b3);
-    FCodec<::enums::EnumUInt64>::read_fixed(p + 200, value.uint64b4);
-    FCodec<::enums::EnumUInt64>::read_fixed(p + 208, value.uint64b5);
 }
 
 template <class D>

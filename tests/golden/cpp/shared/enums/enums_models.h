@@ -12,15 +12,13 @@ namespace FBE {
 
 // enums.Enums: type 1, body 224 bytes
 template <>
-struct VBody<::enums::Enums>
+struct VBody<::enums::Enums> : detail::VFields<::enums::Enums>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 224;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 216;
-    static std::size_t extra(const ::enums::Enums& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::enums::Enums& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -96,81 +94,6 @@ struct VBody<::enums::Enums>
         {224, 0, "enums.Enums"},
     };
 };
-
-inline std::size_t VBody<::enums::Enums>::extra(const ::enums::Enums& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::enums::Enums>::write(Encoder& e, std::size_t body, const ::enums::Enums& value) noexcept
-{
-    VCodec<::enums::EnumByte>::write(e, body, body + 8, value.byte0);
-    VCodec<::enums::EnumByte>::write(e, body, body + 9, value.byte1);
-    VCodec<::enums::EnumByte>::write(e, body, body + 10, value.byte2);
-    VCodec<::enums::EnumByte>::write(e, body, body + 11, value.byte3);
-    VCodec<::enums::EnumByte>::write(e, body, body + 12, value.byte4);
-    VCodec<::enums::EnumByte>::write(e, body, body + 13, value.byte5);
-    VCodec<::enums::EnumChar>::write(e, body, body + 14, value.char0);
-    VCodec<::enums::EnumChar>::write(e, body, body + 15, value.char1);
-    VCodec<::enums::EnumChar>::write(e, body, body + 16, value.char2);
-    VCodec<::enums::EnumChar>::write(e, body, body + 17, value.char3);
-    VCodec<::enums::EnumChar>::write(e, body, body + 18, value.char4);
-    VCodec<::enums::EnumChar>::write(e, body, body + 19, value.char5);
-    VCodec<::enums::EnumWChar>::write(e, body, body + 20, value.wchar0);
-    VCodec<::enums::EnumWChar>::write(e, body, body + 24, value.wchar1);
-    VCodec<::enums::EnumWChar>::write(e, body, body + 28, value.wchar2);
-    VCodec<::enums::EnumWChar>::write(e, body, body + 32, value.wchar3);
-    VCodec<::enums::EnumWChar>::write(e, body, body + 36, value.wchar4);
-    VCodec<::enums::EnumWChar>::write(e, body, body + 40, value.wchar5);
-    VCodec<::enums::EnumInt8>::write(e, body, body + 44, value.int8b0);
-    VCodec<::enums::EnumInt8>::write(e, body, body + 45, value.int8b1);
-    VCodec<::enums::EnumInt8>::write(e, body, body + 46, value.int8b2);
-    VCodec<::enums::EnumInt8>::write(e, body, body + 47, value.int8b3);
-    VCodec<::enums::EnumInt8>::write(e, body, body + 48, value.int8b4);
-    VCodec<::enums::EnumInt8>::write(e, body, body + 49, value.int8b5);
-    VCodec<::enums::EnumUInt8>::write(e, body, body + 50, value.uint8b0);
-    VCodec<::enums::EnumUInt8>::write(e, body, body + 51, value.uint8b1);
-    VCodec<::enums::EnumUInt8>::write(e, body, body + 52, value.uint8b2);
-    VCodec<::enums::EnumUInt8>::write(e, body, body + 53, value.uint8b3);
-    VCodec<::enums::EnumUInt8>::write(e, body, body + 54, value.uint8b4);
-    VCodec<::enums::EnumUInt8>::write(e, body, body + 55, value.uint8b5);
-    VCodec<::enums::EnumInt16>::write(e, body, body + 56, value.int16b0);
-    VCodec<::enums::EnumInt16>::write(e, body, body + 58, value.int16b1);
-    VCodec<::enums::EnumInt16>::write(e, body, body + 60, value.int16b2);
-    VCodec<::enums::EnumInt16>::write(e, body, body + 62, value.int16b3);
-    VCodec<::enums::EnumInt16>::write(e, body, body + 64, value.int16b4);
-    VCodec<::enums::EnumInt16>::write(e, body, body + 66, value.int16b5);
-    VCodec<::enums::EnumUInt16>::write(e, body, body + 68, value.uint16b0);
-    VCodec<::enums::EnumUInt16>::write(e, body, body + 70, value.uint16b1);
-    VCodec<::enums::EnumUInt16>::write(e, body, body + 72, value.uint16b2);
-    VCodec<::enums::EnumUInt16>::write(e, body, body + 74, value.uint16b3);
-    VCodec<::enums::EnumUInt16>::write(e, body, body + 76, value.uint16b4);
-    VCodec<::enums::EnumUInt16>::write(e, body, body + 78, value.uint16b5);
-    VCodec<::enums::EnumInt32>::write(e, body, body + 80, value.int32b0);
-    VCodec<::enums::EnumInt32>::write(e, body, body + 84, value.int32b1);
-    VCodec<::enums::EnumInt32>::write(e, body, body + 88, value.int32b2);
-    VCodec<::enums::EnumInt32>::write(e, body, body + 92, value.int32b3);
-    VCodec<::enums::EnumInt32>::write(e, body, body + 96, value.int32b4);
-    VCodec<::enums::EnumInt32>::write(e, body, body + 100, value.int32b5);
-    VCodec<::enums::EnumUInt32>::write(e, body, body + 104, value.uint32b0);
-    VCodec<::enums::EnumUInt32>::write(e, body, body + 108, value.uint32b1);
-    VCodec<::enums::EnumUInt32>::write(e, body, body + 112, value.uint32b2);
-    VCodec<::enums::EnumUInt32>::write(e, body, body + 116, value.uint32b3);
-    VCodec<::enums::EnumUInt32>::write(e, body, body + 120, value.uint32b4);
-    VCodec<::enums::EnumUInt32>::write(e, body, body + 124, value.uint32b5);
-    VCodec<::enums::EnumInt64>::write(e, body, body + 128, value.int64b0);
-    VCodec<::enums::EnumInt64>::write(e, body, body + 136, value.int64b1);
-    VCodec<::enums::EnumInt64>::write(e, body, body + 144, value.int64b2);
-    VCodec<::enums::EnumInt64>::write(e, body, body + 152, value.int64b3);
-    VCodec<::enums::EnumInt64>::write(e, body, body + 160, value.int64b4);
-    VCodec<::enums::EnumInt64>::write(e, body, body + 168, value.int64b5);
-    VCodec<::enums::EnumUInt64>::write(e, body, body + 176, value.uint64b0);
-    VCodec<::enums::EnumUInt64>::write(e, body, body + 184, value.uint64b1);
-    VCodec<::enums::EnumUInt64>::write(e, body, body + 192, value.uint64b2);
-    VCodec<::enums::EnumUInt64>::write(e, body, body + 200, value.uint64b3);
-    VCodec<::enums::EnumUInt64>::write(e, body, body + 208, value.uint64b4);
-    VCodec<::enums::EnumUInt64>::write(e, body, body + 216, value.uint64b5);
-}
 
 inline bool VBody<::enums::Enums>::read(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value)
 {

@@ -11,15 +11,13 @@ namespace FBE {
 
 // proto.Order: type 1
 template <>
-struct FBody<::proto::Order>
+struct FBody<::proto::Order> : detail::FFields<::proto::Order, &::proto::Order::id, &::proto::Order::symbol, &::proto::Order::side, &::proto::Order::type, &::proto::Order::price, &::proto::Order::volume>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 26;
     static constexpr uint64_t cost = 26;
-    static std::size_t size(const ::proto::Order& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::proto::Order& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Order& value);
     static bool read_fields(FinalDecoder& d, ::proto::Order& value);
@@ -29,15 +27,13 @@ struct FBody<::proto::Order>
 
 // proto.Balance: type 2
 template <>
-struct FBody<::proto::Balance>
+struct FBody<::proto::Balance> : detail::FFields<::proto::Balance, &::proto::Balance::currency, &::proto::Balance::amount>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 12;
     static constexpr uint64_t cost = 12;
-    static std::size_t size(const ::proto::Balance& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::proto::Balance& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Balance& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Balance& value);
     static bool read_fields(FinalDecoder& d, ::proto::Balance& value);
@@ -47,15 +43,13 @@ struct FBody<::proto::Balance>
 
 // proto.Account: type 3
 template <>
-struct FBody<::proto::Account>
+struct FBody<::proto::Account> : detail::FFields<::proto::Account, &::proto::Account::id, &::proto::Account::name, &::proto::Account::state, &::proto::Account::wallet, &::proto::Account::asset, &::proto::Account::orders>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 26;
     static constexpr uint64_t cost = 14;
-    static std::size_t size(const ::proto::Account& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::proto::Account& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Account& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Account& value);
     static bool read_fields(FinalDecoder& d, ::proto::Account& value);
@@ -65,15 +59,13 @@ struct FBody<::proto::Account>
 
 // proto.OrderMessage: type 1
 template <>
-struct FBody<::proto::OrderMessage>
+struct FBody<::proto::OrderMessage> : detail::FFields<::proto::OrderMessage, &::proto::OrderMessage::body>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 26;
     static constexpr uint64_t cost = 1;
-    static std::size_t size(const ::proto::OrderMessage& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::proto::OrderMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::OrderMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::OrderMessage& value);
     static bool read_fields(FinalDecoder& d, ::proto::OrderMessage& value);
@@ -83,15 +75,13 @@ struct FBody<::proto::OrderMessage>
 
 // proto.BalanceMessage: type 2
 template <>
-struct FBody<::proto::BalanceMessage>
+struct FBody<::proto::BalanceMessage> : detail::FFields<::proto::BalanceMessage, &::proto::BalanceMessage::body>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 12;
     static constexpr uint64_t cost = 1;
-    static std::size_t size(const ::proto::BalanceMessage& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::proto::BalanceMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::BalanceMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::BalanceMessage& value);
     static bool read_fields(FinalDecoder& d, ::proto::BalanceMessage& value);
@@ -101,38 +91,19 @@ struct FBody<::proto::BalanceMessage>
 
 // proto.AccountMessage: type 3
 template <>
-struct FBody<::proto::AccountMessage>
+struct FBody<::proto::AccountMessage> : detail::FFields<::proto::AccountMessage, &::proto::AccountMessage::body>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 26;
     static constexpr uint64_t cost = 1;
-    static std::size_t size(const ::proto::AccountMessage& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::proto::AccountMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::AccountMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::AccountMessage& value);
     static bool read_fields(FinalDecoder& d, ::proto::AccountMessage& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::proto::Order>::size(const ::proto::Order& value) noexcept
-{
-    return 22
-        + FCodec<std::string>::size(value.symbol);
-}
-
-inline uint8_t* FBody<::proto::Order>::write(uint8_t* p, const ::proto::Order& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<std::string>::write(p, value.symbol);
-    p = FCodec<::proto::OrderSide>::write(p, value.side);
-    p = FCodec<::proto::OrderType>::write(p, value.type);
-    p = FCodec<double>::write(p, value.price);
-    p = FCodec<double>::write(p, value.volume);
-    return p;
-}
 
 FBE_INLINE bool FBody<::proto::Order>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Order& value)
 {
@@ -215,19 +186,6 @@ FBE_INLINE bool FBody<::proto::Order>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::proto::Balance>::size(const ::proto::Balance& value) noexcept
-{
-    return 8
-        + FCodec<std::string>::size(value.currency);
-}
-
-inline uint8_t* FBody<::proto::Balance>::write(uint8_t* p, const ::proto::Balance& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.currency);
-    p = FCodec<double>::write(p, value.amount);
-    return p;
-}
-
 FBE_INLINE bool FBody<::proto::Balance>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Balance& value)
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 8, value.currency))
@@ -270,26 +228,6 @@ FBE_INLINE bool FBody<::proto::Balance>::verify(D& d)
     if (!FCodec<double>::verify(d))
         return d.fail_in("proto.Balance", "amount");
     return true;
-}
-
-inline std::size_t FBody<::proto::Account>::size(const ::proto::Account& value) noexcept
-{
-    return 5
-        + FCodec<std::string>::size(value.name)
-        + FCodec<::proto::Balance>::size(value.wallet)
-        + FCodec<std::optional<::proto::Balance>>::size(value.asset)
-        + FCodec<std::vector<::proto::Order>>::size(value.orders);
-}
-
-inline uint8_t* FBody<::proto::Account>::write(uint8_t* p, const ::proto::Account& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<std::string>::write(p, value.name);
-    p = FCodec<::proto::State>::write(p, value.state);
-    p = FCodec<::proto::Balance>::write(p, value.wallet);
-    p = FCodec<std::optional<::proto::Balance>>::write(p, value.asset);
-    p = FCodec<std::vector<::proto::Order>>::write(p, value.orders);
-    return p;
 }
 
 FBE_INLINE bool FBody<::proto::Account>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Account& value)
@@ -369,17 +307,6 @@ FBE_INLINE bool FBody<::proto::Account>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::proto::OrderMessage>::size(const ::proto::OrderMessage& value) noexcept
-{
-    return FCodec<::proto::Order>::size(value.body);
-}
-
-inline uint8_t* FBody<::proto::OrderMessage>::write(uint8_t* p, const ::proto::OrderMessage& value) noexcept
-{
-    p = FCodec<::proto::Order>::write(p, value.body);
-    return p;
-}
-
 FBE_INLINE bool FBody<::proto::OrderMessage>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::OrderMessage& value)
 {
     if (!FBody<::proto::Order>::read_fast(p, end, rest, value.body))
@@ -417,17 +344,6 @@ FBE_INLINE bool FBody<::proto::OrderMessage>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::proto::BalanceMessage>::size(const ::proto::BalanceMessage& value) noexcept
-{
-    return FCodec<::proto::Balance>::size(value.body);
-}
-
-inline uint8_t* FBody<::proto::BalanceMessage>::write(uint8_t* p, const ::proto::BalanceMessage& value) noexcept
-{
-    p = FCodec<::proto::Balance>::write(p, value.body);
-    return p;
-}
-
 FBE_INLINE bool FBody<::proto::BalanceMessage>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::BalanceMessage& value)
 {
     if (!FBody<::proto::Balance>::read_fast(p, end, rest, value.body))
@@ -463,17 +379,6 @@ FBE_INLINE bool FBody<::proto::BalanceMessage>::verify(D& d)
     if (!FCodec<::proto::Balance>::verify(d))
         return d.fail_in("proto.BalanceMessage", "body");
     return true;
-}
-
-inline std::size_t FBody<::proto::AccountMessage>::size(const ::proto::AccountMessage& value) noexcept
-{
-    return FCodec<::proto::Account>::size(value.body);
-}
-
-inline uint8_t* FBody<::proto::AccountMessage>::write(uint8_t* p, const ::proto::AccountMessage& value) noexcept
-{
-    p = FCodec<::proto::Account>::write(p, value.body);
-    return p;
 }
 
 FBE_INLINE bool FBody<::proto::AccountMessage>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::AccountMessage& value)

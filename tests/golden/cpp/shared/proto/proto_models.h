@@ -12,15 +12,13 @@ namespace FBE {
 
 // proto.Order: type 1, body 34 bytes
 template <>
-struct VBody<::proto::Order>
+struct VBody<::proto::Order> : detail::VFields<::proto::Order>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 34;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 26;
-    static std::size_t extra(const ::proto::Order& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::proto::Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -39,15 +37,13 @@ struct VBody<::proto::Order>
 
 // proto.Balance: type 2, body 20 bytes
 template <>
-struct VBody<::proto::Balance>
+struct VBody<::proto::Balance> : detail::VFields<::proto::Balance>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
-    static std::size_t extra(const ::proto::Balance& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::proto::Balance& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -62,15 +58,13 @@ struct VBody<::proto::Balance>
 
 // proto.Account: type 3, body 30 bytes
 template <>
-struct VBody<::proto::Account>
+struct VBody<::proto::Account> : detail::VFields<::proto::Account>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 30;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 14;
-    static std::size_t extra(const ::proto::Account& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::proto::Account& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -90,15 +84,13 @@ struct VBody<::proto::Account>
 
 // proto.OrderMessage: type 1, body 12 bytes
 template <>
-struct VBody<::proto::OrderMessage>
+struct VBody<::proto::OrderMessage> : detail::VFields<::proto::OrderMessage>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
-    static std::size_t extra(const ::proto::OrderMessage& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::proto::OrderMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -112,15 +104,13 @@ struct VBody<::proto::OrderMessage>
 
 // proto.BalanceMessage: type 2, body 12 bytes
 template <>
-struct VBody<::proto::BalanceMessage>
+struct VBody<::proto::BalanceMessage> : detail::VFields<::proto::BalanceMessage>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
-    static std::size_t extra(const ::proto::BalanceMessage& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::proto::BalanceMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -134,15 +124,13 @@ struct VBody<::proto::BalanceMessage>
 
 // proto.AccountMessage: type 3, body 12 bytes
 template <>
-struct VBody<::proto::AccountMessage>
+struct VBody<::proto::AccountMessage> : detail::VFields<::proto::AccountMessage>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
-    static std::size_t extra(const ::proto::AccountMessage& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::proto::AccountMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -153,21 +141,6 @@ struct VBody<::proto::AccountMessage>
         {12, 26, "proto.AccountMessage.body"},
     };
 };
-
-inline std::size_t VBody<::proto::Order>::extra(const ::proto::Order& value) noexcept
-{
-    return VCodec<std::string>::extra(value.symbol);
-}
-
-inline void VBody<::proto::Order>::write(Encoder& e, std::size_t body, const ::proto::Order& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<std::string>::write(e, body, body + 12, value.symbol);
-    VCodec<::proto::OrderSide>::write(e, body, body + 16, value.side);
-    VCodec<::proto::OrderType>::write(e, body, body + 17, value.type);
-    VCodec<double>::write(e, body, body + 18, value.price);
-    VCodec<double>::write(e, body, body + 26, value.volume);
-}
 
 FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value)
 {
@@ -197,17 +170,6 @@ FBE_INLINE bool VBody<::proto::Order>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::proto::Balance>::extra(const ::proto::Balance& value) noexcept
-{
-    return VCodec<std::string>::extra(value.currency);
-}
-
-inline void VBody<::proto::Balance>::write(Encoder& e, std::size_t body, const ::proto::Balance& value) noexcept
-{
-    VCodec<std::string>::write(e, body, body + 8, value.currency);
-    VCodec<double>::write(e, body, body + 12, value.amount);
-}
-
 FBE_INLINE bool VBody<::proto::Balance>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value)
 {
     if (FBE_UNLIKELY(size < 20))
@@ -226,24 +188,6 @@ FBE_INLINE bool VBody<::proto::Balance>::verify(D& d, std::size_t body, uint32_t
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("proto.Balance", "currency");
     return true;
-}
-
-inline std::size_t VBody<::proto::Account>::extra(const ::proto::Account& value) noexcept
-{
-    return VCodec<std::string>::extra(value.name)
-        + VCodec<::proto::Balance>::extra(value.wallet)
-        + VCodec<std::optional<::proto::Balance>>::extra(value.asset)
-        + VCodec<std::vector<::proto::Order>>::extra(value.orders);
-}
-
-inline void VBody<::proto::Account>::write(Encoder& e, std::size_t body, const ::proto::Account& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<std::string>::write(e, body, body + 12, value.name);
-    VCodec<::proto::State>::write(e, body, body + 16, value.state);
-    VCodec<::proto::Balance>::write(e, body, body + 17, value.wallet);
-    VCodec<std::optional<::proto::Balance>>::write(e, body, body + 21, value.asset);
-    VCodec<std::vector<::proto::Order>>::write(e, body, body + 26, value.orders);
 }
 
 FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value)
@@ -279,16 +223,6 @@ FBE_INLINE bool VBody<::proto::Account>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::proto::OrderMessage>::extra(const ::proto::OrderMessage& value) noexcept
-{
-    return VCodec<::proto::Order>::extra(value.body);
-}
-
-inline void VBody<::proto::OrderMessage>::write(Encoder& e, std::size_t body, const ::proto::OrderMessage& value) noexcept
-{
-    VCodec<::proto::Order>::write(e, body, body + 8, value.body);
-}
-
 FBE_INLINE bool VBody<::proto::OrderMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -308,16 +242,6 @@ FBE_INLINE bool VBody<::proto::OrderMessage>::verify(D& d, std::size_t body, uin
     return true;
 }
 
-inline std::size_t VBody<::proto::BalanceMessage>::extra(const ::proto::BalanceMessage& value) noexcept
-{
-    return VCodec<::proto::Balance>::extra(value.body);
-}
-
-inline void VBody<::proto::BalanceMessage>::write(Encoder& e, std::size_t body, const ::proto::BalanceMessage& value) noexcept
-{
-    VCodec<::proto::Balance>::write(e, body, body + 8, value.body);
-}
-
 FBE_INLINE bool VBody<::proto::BalanceMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -335,16 +259,6 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::verify(D& d, std::size_t body, u
     if (!VCodec<::proto::Balance>::verify(d, body, body + 8))
         return d.fail_in("proto.BalanceMessage", "body");
     return true;
-}
-
-inline std::size_t VBody<::proto::AccountMessage>::extra(const ::proto::AccountMessage& value) noexcept
-{
-    return VCodec<::proto::Account>::extra(value.body);
-}
-
-inline void VBody<::proto::AccountMessage>::write(Encoder& e, std::size_t body, const ::proto::AccountMessage& value) noexcept
-{
-    VCodec<::proto::Account>::write(e, body, body + 8, value.body);
 }
 
 FBE_INLINE bool VBody<::proto::AccountMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)

@@ -12,15 +12,13 @@ namespace FBE {
 
 // protoex.Order: type 1
 template <>
-struct FBody<::protoex::Order>
+struct FBody<::protoex::Order> : detail::FFields<::protoex::Order, &::protoex::Order::id, &::protoex::Order::symbol, &::protoex::Order::side, &::protoex::Order::type, &::protoex::Order::price, &::protoex::Order::volume, &::protoex::Order::tp, &::protoex::Order::sl>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 42;
     static constexpr uint64_t cost = 42;
-    static std::size_t size(const ::protoex::Order& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::protoex::Order& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Order& value);
     static bool read_fields(FinalDecoder& d, ::protoex::Order& value);
@@ -30,15 +28,13 @@ struct FBody<::protoex::Order>
 
 // protoex.Balance: type 2
 template <>
-struct FBody<::protoex::Balance>
+struct FBody<::protoex::Balance> : detail::FFields<::protoex::Balance, &::proto::Balance::currency, &::proto::Balance::amount, &::protoex::Balance::locked>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
     static constexpr uint64_t cost = 20;
-    static std::size_t size(const ::protoex::Balance& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::protoex::Balance& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Balance& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Balance& value);
     static bool read_fields(FinalDecoder& d, ::protoex::Balance& value);
@@ -48,15 +44,13 @@ struct FBody<::protoex::Balance>
 
 // protoex.Account: type 3
 template <>
-struct FBody<::protoex::Account>
+struct FBody<::protoex::Account> : detail::FFields<::protoex::Account, &::protoex::Account::id, &::protoex::Account::name, &::protoex::Account::state, &::protoex::Account::wallet, &::protoex::Account::asset, &::protoex::Account::orders>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 34;
     static constexpr uint64_t cost = 14;
-    static std::size_t size(const ::protoex::Account& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::protoex::Account& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Account& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Account& value);
     static bool read_fields(FinalDecoder& d, ::protoex::Account& value);
@@ -66,15 +60,13 @@ struct FBody<::protoex::Account>
 
 // protoex.OrderMessage: type 11
 template <>
-struct FBody<::protoex::OrderMessage>
+struct FBody<::protoex::OrderMessage> : detail::FFields<::protoex::OrderMessage, &::protoex::OrderMessage::body>
 {
     static constexpr uint32_t type_id = 11;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 42;
     static constexpr uint64_t cost = 1;
-    static std::size_t size(const ::protoex::OrderMessage& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::protoex::OrderMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::OrderMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::OrderMessage& value);
     static bool read_fields(FinalDecoder& d, ::protoex::OrderMessage& value);
@@ -84,15 +76,13 @@ struct FBody<::protoex::OrderMessage>
 
 // protoex.BalanceMessage: type 12
 template <>
-struct FBody<::protoex::BalanceMessage>
+struct FBody<::protoex::BalanceMessage> : detail::FFields<::protoex::BalanceMessage, &::protoex::BalanceMessage::body>
 {
     static constexpr uint32_t type_id = 12;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
     static constexpr uint64_t cost = 1;
-    static std::size_t size(const ::protoex::BalanceMessage& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::protoex::BalanceMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::BalanceMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::BalanceMessage& value);
     static bool read_fields(FinalDecoder& d, ::protoex::BalanceMessage& value);
@@ -102,40 +92,19 @@ struct FBody<::protoex::BalanceMessage>
 
 // protoex.AccountMessage: type 13
 template <>
-struct FBody<::protoex::AccountMessage>
+struct FBody<::protoex::AccountMessage> : detail::FFields<::protoex::AccountMessage, &::protoex::AccountMessage::body>
 {
     static constexpr uint32_t type_id = 13;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 34;
     static constexpr uint64_t cost = 1;
-    static std::size_t size(const ::protoex::AccountMessage& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::protoex::AccountMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::AccountMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::AccountMessage& value);
     static bool read_fields(FinalDecoder& d, ::protoex::AccountMessage& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::protoex::Order>::size(const ::protoex::Order& value) noexcept
-{
-    return 38
-        + FCodec<std::string>::size(value.symbol);
-}
-
-inline uint8_t* FBody<::protoex::Order>::write(uint8_t* p, const ::protoex::Order& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<std::string>::write(p, value.symbol);
-    p = FCodec<::protoex::OrderSide>::write(p, value.side);
-    p = FCodec<::protoex::OrderType>::write(p, value.type);
-    p = FCodec<double>::write(p, value.price);
-    p = FCodec<double>::write(p, value.volume);
-    p = FCodec<double>::write(p, value.tp);
-    p = FCodec<double>::write(p, value.sl);
-    return p;
-}
 
 FBE_INLINE bool FBody<::protoex::Order>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Order& value)
 {
@@ -234,20 +203,6 @@ FBE_INLINE bool FBody<::protoex::Order>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::protoex::Balance>::size(const ::protoex::Balance& value) noexcept
-{
-    return 16
-        + FCodec<std::string>::size(value.currency);
-}
-
-inline uint8_t* FBody<::protoex::Balance>::write(uint8_t* p, const ::protoex::Balance& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.currency);
-    p = FCodec<double>::write(p, value.amount);
-    p = FCodec<double>::write(p, value.locked);
-    return p;
-}
-
 FBE_INLINE bool FBody<::protoex::Balance>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Balance& value)
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 16, value.currency))
@@ -303,26 +258,6 @@ FBE_INLINE bool FBody<::protoex::Balance>::verify(D& d)
             return d.fail_in("protoex.Balance", "locked");
     }
     return true;
-}
-
-inline std::size_t FBody<::protoex::Account>::size(const ::protoex::Account& value) noexcept
-{
-    return 5
-        + FCodec<std::string>::size(value.name)
-        + FCodec<::protoex::Balance>::size(value.wallet)
-        + FCodec<std::optional<::protoex::Balance>>::size(value.asset)
-        + FCodec<std::vector<::protoex::Order>>::size(value.orders);
-}
-
-inline uint8_t* FBody<::protoex::Account>::write(uint8_t* p, const ::protoex::Account& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<std::string>::write(p, value.name);
-    p = FCodec<::protoex::StateEx>::write(p, value.state);
-    p = FCodec<::protoex::Balance>::write(p, value.wallet);
-    p = FCodec<std::optional<::protoex::Balance>>::write(p, value.asset);
-    p = FCodec<std::vector<::protoex::Order>>::write(p, value.orders);
-    return p;
 }
 
 FBE_INLINE bool FBody<::protoex::Account>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Account& value)
@@ -402,17 +337,6 @@ FBE_INLINE bool FBody<::protoex::Account>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::protoex::OrderMessage>::size(const ::protoex::OrderMessage& value) noexcept
-{
-    return FCodec<::protoex::Order>::size(value.body);
-}
-
-inline uint8_t* FBody<::protoex::OrderMessage>::write(uint8_t* p, const ::protoex::OrderMessage& value) noexcept
-{
-    p = FCodec<::protoex::Order>::write(p, value.body);
-    return p;
-}
-
 FBE_INLINE bool FBody<::protoex::OrderMessage>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::OrderMessage& value)
 {
     if (!FBody<::protoex::Order>::read_fast(p, end, rest, value.body))
@@ -450,17 +374,6 @@ FBE_INLINE bool FBody<::protoex::OrderMessage>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::protoex::BalanceMessage>::size(const ::protoex::BalanceMessage& value) noexcept
-{
-    return FCodec<::protoex::Balance>::size(value.body);
-}
-
-inline uint8_t* FBody<::protoex::BalanceMessage>::write(uint8_t* p, const ::protoex::BalanceMessage& value) noexcept
-{
-    p = FCodec<::protoex::Balance>::write(p, value.body);
-    return p;
-}
-
 FBE_INLINE bool FBody<::protoex::BalanceMessage>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::BalanceMessage& value)
 {
     if (!FBody<::protoex::Balance>::read_fast(p, end, rest, value.body))
@@ -496,17 +409,6 @@ FBE_INLINE bool FBody<::protoex::BalanceMessage>::verify(D& d)
     if (!FCodec<::protoex::Balance>::verify(d))
         return d.fail_in("protoex.BalanceMessage", "body");
     return true;
-}
-
-inline std::size_t FBody<::protoex::AccountMessage>::size(const ::protoex::AccountMessage& value) noexcept
-{
-    return FCodec<::protoex::Account>::size(value.body);
-}
-
-inline uint8_t* FBody<::protoex::AccountMessage>::write(uint8_t* p, const ::protoex::AccountMessage& value) noexcept
-{
-    p = FCodec<::protoex::Account>::write(p, value.body);
-    return p;
 }
 
 FBE_INLINE bool FBody<::protoex::AccountMessage>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::AccountMessage& value)

@@ -13,15 +13,13 @@ namespace FBE {
 
 // protoex.Order: type 1, body 50 bytes
 template <>
-struct VBody<::protoex::Order>
+struct VBody<::protoex::Order> : detail::VFields<::protoex::Order>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 50;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 42;
-    static std::size_t extra(const ::protoex::Order& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::protoex::Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -42,15 +40,13 @@ struct VBody<::protoex::Order>
 
 // protoex.Balance: type 2, body 28 bytes
 template <>
-struct VBody<::protoex::Balance>
+struct VBody<::protoex::Balance> : detail::VFields<::protoex::Balance>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 20;
-    static std::size_t extra(const ::protoex::Balance& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::protoex::Balance& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -65,15 +61,13 @@ struct VBody<::protoex::Balance>
 
 // protoex.Account: type 3, body 30 bytes
 template <>
-struct VBody<::protoex::Account>
+struct VBody<::protoex::Account> : detail::VFields<::protoex::Account>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 30;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 14;
-    static std::size_t extra(const ::protoex::Account& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::protoex::Account& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -93,15 +87,13 @@ struct VBody<::protoex::Account>
 
 // protoex.OrderMessage: type 11, body 12 bytes
 template <>
-struct VBody<::protoex::OrderMessage>
+struct VBody<::protoex::OrderMessage> : detail::VFields<::protoex::OrderMessage>
 {
     static constexpr uint32_t type_id = 11;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
-    static std::size_t extra(const ::protoex::OrderMessage& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::protoex::OrderMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -115,15 +107,13 @@ struct VBody<::protoex::OrderMessage>
 
 // protoex.BalanceMessage: type 12, body 12 bytes
 template <>
-struct VBody<::protoex::BalanceMessage>
+struct VBody<::protoex::BalanceMessage> : detail::VFields<::protoex::BalanceMessage>
 {
     static constexpr uint32_t type_id = 12;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
-    static std::size_t extra(const ::protoex::BalanceMessage& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::protoex::BalanceMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -137,15 +127,13 @@ struct VBody<::protoex::BalanceMessage>
 
 // protoex.AccountMessage: type 13, body 12 bytes
 template <>
-struct VBody<::protoex::AccountMessage>
+struct VBody<::protoex::AccountMessage> : detail::VFields<::protoex::AccountMessage>
 {
     static constexpr uint32_t type_id = 13;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
-    static std::size_t extra(const ::protoex::AccountMessage& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::protoex::AccountMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -156,23 +144,6 @@ struct VBody<::protoex::AccountMessage>
         {12, 34, "protoex.AccountMessage.body"},
     };
 };
-
-inline std::size_t VBody<::protoex::Order>::extra(const ::protoex::Order& value) noexcept
-{
-    return VCodec<std::string>::extra(value.symbol);
-}
-
-inline void VBody<::protoex::Order>::write(Encoder& e, std::size_t body, const ::protoex::Order& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<std::string>::write(e, body, body + 12, value.symbol);
-    VCodec<::protoex::OrderSide>::write(e, body, body + 16, value.side);
-    VCodec<::protoex::OrderType>::write(e, body, body + 17, value.type);
-    VCodec<double>::write(e, body, body + 18, value.price);
-    VCodec<double>::write(e, body, body + 26, value.volume);
-    VCodec<double>::write(e, body, body + 34, value.tp);
-    VCodec<double>::write(e, body, body + 42, value.sl);
-}
 
 FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value)
 {
@@ -206,17 +177,6 @@ FBE_INLINE bool VBody<::protoex::Order>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::protoex::Balance>::extra(const ::protoex::Balance& value) noexcept
-{
-    return VBody<::proto::Balance>::extra(value);
-}
-
-inline void VBody<::protoex::Balance>::write(Encoder& e, std::size_t body, const ::protoex::Balance& value) noexcept
-{
-    VBody<::proto::Balance>::write(e, body, value);
-    VCodec<double>::write(e, body, body + 20, value.locked);
-}
-
 FBE_INLINE bool VBody<::protoex::Balance>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value)
 {
     if (FBE_UNLIKELY(size < 28))
@@ -235,24 +195,6 @@ FBE_INLINE bool VBody<::protoex::Balance>::verify(D& d, std::size_t body, uint32
     if (!verify_body<::proto::Balance>(d, body, size))
         return false;
     return true;
-}
-
-inline std::size_t VBody<::protoex::Account>::extra(const ::protoex::Account& value) noexcept
-{
-    return VCodec<std::string>::extra(value.name)
-        + VCodec<::protoex::Balance>::extra(value.wallet)
-        + VCodec<std::optional<::protoex::Balance>>::extra(value.asset)
-        + VCodec<std::vector<::protoex::Order>>::extra(value.orders);
-}
-
-inline void VBody<::protoex::Account>::write(Encoder& e, std::size_t body, const ::protoex::Account& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<std::string>::write(e, body, body + 12, value.name);
-    VCodec<::protoex::StateEx>::write(e, body, body + 16, value.state);
-    VCodec<::protoex::Balance>::write(e, body, body + 17, value.wallet);
-    VCodec<std::optional<::protoex::Balance>>::write(e, body, body + 21, value.asset);
-    VCodec<std::vector<::protoex::Order>>::write(e, body, body + 26, value.orders);
 }
 
 FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value)
@@ -288,16 +230,6 @@ FBE_INLINE bool VBody<::protoex::Account>::verify(D& d, std::size_t body, uint32
     return true;
 }
 
-inline std::size_t VBody<::protoex::OrderMessage>::extra(const ::protoex::OrderMessage& value) noexcept
-{
-    return VCodec<::protoex::Order>::extra(value.body);
-}
-
-inline void VBody<::protoex::OrderMessage>::write(Encoder& e, std::size_t body, const ::protoex::OrderMessage& value) noexcept
-{
-    VCodec<::protoex::Order>::write(e, body, body + 8, value.body);
-}
-
 FBE_INLINE bool VBody<::protoex::OrderMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -317,16 +249,6 @@ FBE_INLINE bool VBody<::protoex::OrderMessage>::verify(D& d, std::size_t body, u
     return true;
 }
 
-inline std::size_t VBody<::protoex::BalanceMessage>::extra(const ::protoex::BalanceMessage& value) noexcept
-{
-    return VCodec<::protoex::Balance>::extra(value.body);
-}
-
-inline void VBody<::protoex::BalanceMessage>::write(Encoder& e, std::size_t body, const ::protoex::BalanceMessage& value) noexcept
-{
-    VCodec<::protoex::Balance>::write(e, body, body + 8, value.body);
-}
-
 FBE_INLINE bool VBody<::protoex::BalanceMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -344,16 +266,6 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::verify(D& d, std::size_t body,
     if (!VCodec<::protoex::Balance>::verify(d, body, body + 8))
         return d.fail_in("protoex.BalanceMessage", "body");
     return true;
-}
-
-inline std::size_t VBody<::protoex::AccountMessage>::extra(const ::protoex::AccountMessage& value) noexcept
-{
-    return VCodec<::protoex::Account>::extra(value.body);
-}
-
-inline void VBody<::protoex::AccountMessage>::write(Encoder& e, std::size_t body, const ::protoex::AccountMessage& value) noexcept
-{
-    VCodec<::protoex::Account>::write(e, body, body + 8, value.body);
 }
 
 FBE_INLINE bool VBody<::protoex::AccountMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)

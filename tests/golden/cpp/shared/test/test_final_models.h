@@ -12,15 +12,13 @@ namespace FBE {
 
 // test.StructSimple: type 110
 template <>
-struct FBody<::test::StructSimple>
+struct FBody<::test::StructSimple> : detail::FFields<::test::StructSimple, &::test::StructSimple::id, &::test::StructSimple::f1, &::test::StructSimple::f2, &::test::StructSimple::f3, &::test::StructSimple::f4, &::test::StructSimple::f5, &::test::StructSimple::f6, &::test::StructSimple::f7, &::test::StructSimple::f8, &::test::StructSimple::f9, &::test::StructSimple::f10, &::test::StructSimple::f11, &::test::StructSimple::f12, &::test::StructSimple::f13, &::test::StructSimple::f14, &::test::StructSimple::f15, &::test::StructSimple::f16, &::test::StructSimple::f17, &::test::StructSimple::f18, &::test::StructSimple::f19, &::test::StructSimple::f20, &::test::StructSimple::f21, &::test::StructSimple::f22, &::test::StructSimple::f23, &::test::StructSimple::f24, &::test::StructSimple::f25, &::test::StructSimple::f26, &::test::StructSimple::f27, &::test::StructSimple::f28, &::test::StructSimple::f29, &::test::StructSimple::f30, &::test::StructSimple::f31, &::test::StructSimple::f32, &::test::StructSimple::f33, &::test::StructSimple::f34, &::test::StructSimple::f35, &::test::StructSimple::f36, &::test::StructSimple::f37, &::test::StructSimple::f38, &::test::StructSimple::f39, &::test::StructSimple::f40, &::test::StructSimple::f41, &::test::StructSimple::f42, &::test::StructSimple::f43, &::test::StructSimple::f44>
 {
     static constexpr uint32_t type_id = 110;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 281;
     static constexpr uint64_t cost = 217;
-    static std::size_t size(const ::test::StructSimple& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructSimple& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructSimple& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value);
     static bool read_fields(FinalDecoder& d, ::test::StructSimple& value);
@@ -30,15 +28,13 @@ struct FBody<::test::StructSimple>
 
 // test.StructOptional: type 111
 template <>
-struct FBody<::test::StructOptional>
+struct FBody<::test::StructOptional> : detail::FFields<::test::StructOptional, &::test::StructSimple::id, &::test::StructSimple::f1, &::test::StructSimple::f2, &::test::StructSimple::f3, &::test::StructSimple::f4, &::test::StructSimple::f5, &::test::StructSimple::f6, &::test::StructSimple::f7, &::test::StructSimple::f8, &::test::StructSimple::f9, &::test::StructSimple::f10, &::test::StructSimple::f11, &::test::StructSimple::f12, &::test::StructSimple::f13, &::test::StructSimple::f14, &::test::StructSimple::f15, &::test::StructSimple::f16, &::test::StructSimple::f17, &::test::StructSimple::f18, &::test::StructSimple::f19, &::test::StructSimple::f20, &::test::StructSimple::f21, &::test::StructSimple::f22, &::test::StructSimple::f23, &::test::StructSimple::f24, &::test::StructSimple::f25, &::test::StructSimple::f26, &::test::StructSimple::f27, &::test::StructSimple::f28, &::test::StructSimple::f29, &::test::StructSimple::f30, &::test::StructSimple::f31, &::test::StructSimple::f32, &::test::StructSimple::f33, &::test::StructSimple::f34, &::test::StructSimple::f35, &::test::StructSimple::f36, &::test::StructSimple::f37, &::test::StructSimple::f38, &::test::StructSimple::f39, &::test::StructSimple::f40, &::test::StructSimple::f41, &::test::StructSimple::f42, &::test::StructSimple::f43, &::test::StructSimple::f44, &::test::StructOptional::f100, &::test::StructOptional::f101, &::test::StructOptional::f102, &::test::StructOptional::f103, &::test::StructOptional::f104, &::test::StructOptional::f105, &::test::StructOptional::f106, &::test::StructOptional::f107, &::test::StructOptional::f108, &::test::StructOptional::f109, &::test::StructOptional::f110, &::test::StructOptional::f111, &::test::StructOptional::f112, &::test::StructOptional::f113, &::test::StructOptional::f114, &::test::StructOptional::f115, &::test::StructOptional::f116, &::test::StructOptional::f117, &::test::StructOptional::f118, &::test::StructOptional::f119, &::test::StructOptional::f120, &::test::StructOptional::f121, &::test::StructOptional::f122, &::test::StructOptional::f123, &::test::StructOptional::f124, &::test::StructOptional::f125, &::test::StructOptional::f126, &::test::StructOptional::f127, &::test::StructOptional::f128, &::test::StructOptional::f129, &::test::StructOptional::f130, &::test::StructOptional::f131, &::test::StructOptional::f132, &::test::StructOptional::f133, &::test::StructOptional::f134, &::test::StructOptional::f135, &::test::StructOptional::f136, &::test::StructOptional::f137, &::test::StructOptional::f138, &::test::StructOptional::f139, &::test::StructOptional::f140, &::test::StructOptional::f141, &::test::StructOptional::f142, &::test::StructOptional::f143, &::test::StructOptional::f144, &::test::StructOptional::f145, &::test::StructOptional::f146, &::test::StructOptional::f147, &::test::StructOptional::f148, &::test::StructOptional::f149, &::test::StructOptional::f150, &::test::StructOptional::f151, &::test::StructOptional::f152, &::test::StructOptional::f153, &::test::StructOptional::f154, &::test::StructOptional::f155, &::test::StructOptional::f156, &::test::StructOptional::f157, &::test::StructOptional::f158, &::test::StructOptional::f159, &::test::StructOptional::f160, &::test::StructOptional::f161, &::test::StructOptional::f162, &::test::StructOptional::f163, &::test::StructOptional::f164, &::test::StructOptional::f165>
 {
     static constexpr uint32_t type_id = 111;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 347;
     static constexpr uint64_t cost = 283;
-    static std::size_t size(const ::test::StructOptional& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructOptional& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructOptional& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value);
     static bool read_fields(FinalDecoder& d, ::test::StructOptional& value);
@@ -48,15 +44,13 @@ struct FBody<::test::StructOptional>
 
 // test.StructNested: type 112
 template <>
-struct FBody<::test::StructNested>
+struct FBody<::test::StructNested> : detail::FFields<::test::StructNested, &::test::StructSimple::id, &::test::StructSimple::f1, &::test::StructSimple::f2, &::test::StructSimple::f3, &::test::StructSimple::f4, &::test::StructSimple::f5, &::test::StructSimple::f6, &::test::StructSimple::f7, &::test::StructSimple::f8, &::test::StructSimple::f9, &::test::StructSimple::f10, &::test::StructSimple::f11, &::test::StructSimple::f12, &::test::StructSimple::f13, &::test::StructSimple::f14, &::test::StructSimple::f15, &::test::StructSimple::f16, &::test::StructSimple::f17, &::test::StructSimple::f18, &::test::StructSimple::f19, &::test::StructSimple::f20, &::test::StructSimple::f21, &::test::StructSimple::f22, &::test::StructSimple::f23, &::test::StructSimple::f24, &::test::StructSimple::f25, &::test::StructSimple::f26, &::test::StructSimple::f27, &::test::StructSimple::f28, &::test::StructSimple::f29, &::test::StructSimple::f30, &::test::StructSimple::f31, &::test::StructSimple::f32, &::test::StructSimple::f33, &::test::StructSimple::f34, &::test::StructSimple::f35, &::test::StructSimple::f36, &::test::StructSimple::f37, &::test::StructSimple::f38, &::test::StructSimple::f39, &::test::StructSimple::f40, &::test::StructSimple::f41, &::test::StructSimple::f42, &::test::StructSimple::f43, &::test::StructSimple::f44, &::test::StructOptional::f100, &::test::StructOptional::f101, &::test::StructOptional::f102, &::test::StructOptional::f103, &::test::StructOptional::f104, &::test::StructOptional::f105, &::test::StructOptional::f106, &::test::StructOptional::f107, &::test::StructOptional::f108, &::test::StructOptional::f109, &::test::StructOptional::f110, &::test::StructOptional::f111, &::test::StructOptional::f112, &::test::StructOptional::f113, &::test::StructOptional::f114, &::test::StructOptional::f115, &::test::StructOptional::f116, &::test::StructOptional::f117, &::test::StructOptional::f118, &::test::StructOptional::f119, &::test::StructOptional::f120, &::test::StructOptional::f121, &::test::StructOptional::f122, &::test::StructOptional::f123, &::test::StructOptional::f124, &::test::StructOptional::f125, &::test::StructOptional::f126, &::test::StructOptional::f127, &::test::StructOptional::f128, &::test::StructOptional::f129, &::test::StructOptional::f130, &::test::StructOptional::f131, &::test::StructOptional::f132, &::test::StructOptional::f133, &::test::StructOptional::f134, &::test::StructOptional::f135, &::test::StructOptional::f136, &::test::StructOptional::f137, &::test::StructOptional::f138, &::test::StructOptional::f139, &::test::StructOptional::f140, &::test::StructOptional::f141, &::test::StructOptional::f142, &::test::StructOptional::f143, &::test::StructOptional::f144, &::test::StructOptional::f145, &::test::StructOptional::f146, &::test::StructOptional::f147, &::test::StructOptional::f148, &::test::StructOptional::f149, &::test::StructOptional::f150, &::test::StructOptional::f151, &::test::StructOptional::f152, &::test::StructOptional::f153, &::test::StructOptional::f154, &::test::StructOptional::f155, &::test::StructOptional::f156, &::test::StructOptional::f157, &::test::StructOptional::f158, &::test::StructOptional::f159, &::test::StructOptional::f160, &::test::StructOptional::f161, &::test::StructOptional::f162, &::test::StructOptional::f163, &::test::StructOptional::f164, &::test::StructOptional::f165, &::test::StructNested::f1000, &::test::StructNested::f1001, &::test::StructNested::f1002, &::test::StructNested::f1003, &::test::StructNested::f1004, &::test::StructNested::f1005, &::test::StructNested::f1006, &::test::StructNested::f1007, &::test::StructNested::f1008, &::test::StructNested::f1009, &::test::StructNested::f1010, &::test::StructNested::f1011>
 {
     static constexpr uint32_t type_id = 112;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 998;
     static constexpr uint64_t cost = 306;
-    static std::size_t size(const ::test::StructNested& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructNested& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructNested& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
     static bool read_fields(FinalDecoder& d, ::test::StructNested& value);
@@ -66,15 +60,13 @@ struct FBody<::test::StructNested>
 
 // test.StructBytes: type 120
 template <>
-struct FBody<::test::StructBytes>
+struct FBody<::test::StructBytes> : detail::FFields<::test::StructBytes, &::test::StructBytes::f1, &::test::StructBytes::f2, &::test::StructBytes::f3>
 {
     static constexpr uint32_t type_id = 120;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 6;
     static constexpr uint64_t cost = 6;
-    static std::size_t size(const ::test::StructBytes& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructBytes& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructBytes& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructBytes& value);
     static bool read_fields(FinalDecoder& d, ::test::StructBytes& value);
@@ -84,15 +76,13 @@ struct FBody<::test::StructBytes>
 
 // test.StructArray: type 125
 template <>
-struct FBody<::test::StructArray>
+struct FBody<::test::StructArray> : detail::FFields<::test::StructArray, &::test::StructArray::f1, &::test::StructArray::f2, &::test::StructArray::f3, &::test::StructArray::f4, &::test::StructArray::f5, &::test::StructArray::f6, &::test::StructArray::f7, &::test::StructArray::f8, &::test::StructArray::f9, &::test::StructArray::f10>
 {
     static constexpr uint32_t type_id = 125;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 598;
     static constexpr uint64_t cost = 36;
-    static std::size_t size(const ::test::StructArray& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructArray& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructArray& value);
     template <class D>
     static bool verify(D& d);
@@ -100,15 +90,13 @@ struct FBody<::test::StructArray>
 
 // test.StructVector: type 130
 template <>
-struct FBody<::test::StructVector>
+struct FBody<::test::StructVector> : detail::FFields<::test::StructVector, &::test::StructVector::f1, &::test::StructVector::f2, &::test::StructVector::f3, &::test::StructVector::f4, &::test::StructVector::f5, &::test::StructVector::f6, &::test::StructVector::f7, &::test::StructVector::f8, &::test::StructVector::f9, &::test::StructVector::f10>
 {
     static constexpr uint32_t type_id = 130;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 40;
     static constexpr uint64_t cost = 40;
-    static std::size_t size(const ::test::StructVector& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructVector& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructVector& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructVector& value);
     static bool read_fields(FinalDecoder& d, ::test::StructVector& value);
@@ -118,15 +106,13 @@ struct FBody<::test::StructVector>
 
 // test.StructList: type 131
 template <>
-struct FBody<::test::StructList>
+struct FBody<::test::StructList> : detail::FFields<::test::StructList, &::test::StructList::f1, &::test::StructList::f2, &::test::StructList::f3, &::test::StructList::f4, &::test::StructList::f5, &::test::StructList::f6, &::test::StructList::f7, &::test::StructList::f8, &::test::StructList::f9, &::test::StructList::f10>
 {
     static constexpr uint32_t type_id = 131;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 40;
     static constexpr uint64_t cost = 40;
-    static std::size_t size(const ::test::StructList& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructList& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructList& value);
     template <class D>
     static bool verify(D& d);
@@ -134,15 +120,13 @@ struct FBody<::test::StructList>
 
 // test.StructSet: type 132
 template <>
-struct FBody<::test::StructSet>
+struct FBody<::test::StructSet> : detail::FFields<::test::StructSet, &::test::StructSet::f1, &::test::StructSet::f2, &::test::StructSet::f3, &::test::StructSet::f4>
 {
     static constexpr uint32_t type_id = 132;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
     static constexpr uint64_t cost = 16;
-    static std::size_t size(const ::test::StructSet& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructSet& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructSet& value);
     template <class D>
     static bool verify(D& d);
@@ -150,15 +134,13 @@ struct FBody<::test::StructSet>
 
 // test.StructMap: type 140
 template <>
-struct FBody<::test::StructMap>
+struct FBody<::test::StructMap> : detail::FFields<::test::StructMap, &::test::StructMap::f1, &::test::StructMap::f2, &::test::StructMap::f3, &::test::StructMap::f4, &::test::StructMap::f5, &::test::StructMap::f6, &::test::StructMap::f7, &::test::StructMap::f8, &::test::StructMap::f9, &::test::StructMap::f10>
 {
     static constexpr uint32_t type_id = 140;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 40;
     static constexpr uint64_t cost = 40;
-    static std::size_t size(const ::test::StructMap& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructMap& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructMap& value);
     template <class D>
     static bool verify(D& d);
@@ -166,15 +148,13 @@ struct FBody<::test::StructMap>
 
 // test.StructHash: type 141
 template <>
-struct FBody<::test::StructHash>
+struct FBody<::test::StructHash> : detail::FFields<::test::StructHash, &::test::StructHash::f1, &::test::StructHash::f2, &::test::StructHash::f3, &::test::StructHash::f4, &::test::StructHash::f5, &::test::StructHash::f6, &::test::StructHash::f7, &::test::StructHash::f8, &::test::StructHash::f9, &::test::StructHash::f10>
 {
     static constexpr uint32_t type_id = 141;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 40;
     static constexpr uint64_t cost = 40;
-    static std::size_t size(const ::test::StructHash& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructHash& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructHash& value);
     template <class D>
     static bool verify(D& d);
@@ -182,15 +162,13 @@ struct FBody<::test::StructHash>
 
 // test.StructHashEx: type 142
 template <>
-struct FBody<::test::StructHashEx>
+struct FBody<::test::StructHashEx> : detail::FFields<::test::StructHashEx, &::test::StructHashEx::f1, &::test::StructHashEx::f2>
 {
     static constexpr uint32_t type_id = 142;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::test::StructHashEx& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructHashEx& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructHashEx& value);
     template <class D>
     static bool verify(D& d);
@@ -198,79 +176,17 @@ struct FBody<::test::StructHashEx>
 
 // test.StructEmpty: type 143
 template <>
-struct FBody<::test::StructEmpty>
+struct FBody<::test::StructEmpty> : detail::FFields<::test::StructEmpty>
 {
     static constexpr uint32_t type_id = 143;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 0;
     static constexpr uint64_t cost = 32;
-    static std::size_t size(const ::test::StructEmpty& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::test::StructEmpty& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructEmpty& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::test::StructSimple>::size(const ::test::StructSimple& value) noexcept
-{
-    return 209
-        + FCodec<std::string>::size(value.f31)
-        + FCodec<std::string>::size(value.f32)
-        + FCodec<::proto::Order>::size(value.f41)
-        + FCodec<::proto::Balance>::size(value.f42)
-        + FCodec<::proto::Account>::size(value.f44);
-}
-
-inline uint8_t* FBody<::test::StructSimple>::write(uint8_t* p, const ::test::StructSimple& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<bool>::write(p, value.f1);
-    p = FCodec<bool>::write(p, value.f2);
-    p = FCodec<uint8_t>::write(p, value.f3);
-    p = FCodec<uint8_t>::write(p, value.f4);
-    p = FCodec<char>::write(p, value.f5);
-    p = FCodec<char>::write(p, value.f6);
-    p = FCodec<wchar_t>::write(p, value.f7);
-    p = FCodec<wchar_t>::write(p, value.f8);
-    p = FCodec<int8_t>::write(p, value.f9);
-    p = FCodec<int8_t>::write(p, value.f10);
-    p = FCodec<uint8_t>::write(p, value.f11);
-    p = FCodec<uint8_t>::write(p, value.f12);
-    p = FCodec<int16_t>::write(p, value.f13);
-    p = FCodec<int16_t>::write(p, value.f14);
-    p = FCodec<uint16_t>::write(p, value.f15);
-    p = FCodec<uint16_t>::write(p, value.f16);
-    p = FCodec<int32_t>::write(p, value.f17);
-    p = FCodec<int32_t>::write(p, value.f18);
-    p = FCodec<uint32_t>::write(p, value.f19);
-    p = FCodec<uint32_t>::write(p, value.f20);
-    p = FCodec<int64_t>::write(p, value.f21);
-    p = FCodec<int64_t>::write(p, value.f22);
-    p = FCodec<uint64_t>::write(p, value.f23);
-    p = FCodec<uint64_t>::write(p, value.f24);
-    p = FCodec<float>::write(p, value.f25);
-    p = FCodec<float>::write(p, value.f26);
-    p = FCodec<double>::write(p, value.f27);
-    p = FCodec<double>::write(p, value.f28);
-    p = FCodec<FBE::decimal_t>::write(p, value.f29);
-    p = FCodec<FBE::decimal_t>::write(p, value.f30);
-    p = FCodec<std::string>::write(p, value.f31);
-    p = FCodec<std::string>::write(p, value.f32);
-    p = FCodec<uint64_t>::write(p, value.f33);
-    p = FCodec<uint64_t>::write(p, value.f34);
-    p = FCodec<uint64_t>::write(p, value.f35);
-    p = FCodec<FBE::uuid_t>::write(p, value.f36);
-    p = FCodec<FBE::uuid_t>::write(p, value.f37);
-    p = FCodec<FBE::uuid_t>::write(p, value.f38);
-    p = FCodec<::proto::OrderSide>::write(p, value.f39);
-    p = FCodec<::proto::OrderType>::write(p, value.f40);
-    p = FCodec<::proto::Order>::write(p, value.f41);
-    p = FCodec<::proto::Balance>::write(p, value.f42);
-    p = FCodec<::proto::State>::write(p, value.f43);
-    p = FCodec<::proto::Account>::write(p, value.f44);
-    return p;
-}
 
 inline bool FBody<::test::StructSimple>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value)
 {
@@ -669,198 +585,6 @@ inline bool FBody<::test::StructSimple>::verify(D& d)
     if (!FCodec<::proto::Account>::verify(d))
         return d.fail_in("test.StructSimple", "f44");
     return true;
-}
-
-inline std::size_t FBody<::test::StructOptional>::size(const ::test::StructOptional& value) noexcept
-{
-    return 209
-        + FCodec<std::string>::size(value.f31)
-        + FCodec<std::string>::size(value.f32)
-        + FCodec<::proto::Order>::size(value.f41)
-        + FCodec<::proto::Balance>::size(value.f42)
-        + FCodec<::proto::Account>::size(value.f44)
-        + FCodec<std::optional<bool>>::size(value.f100)
-        + FCodec<std::optional<bool>>::size(value.f101)
-        + FCodec<std::optional<bool>>::size(value.f102)
-        + FCodec<std::optional<uint8_t>>::size(value.f103)
-        + FCodec<std::optional<uint8_t>>::size(value.f104)
-        + FCodec<std::optional<uint8_t>>::size(value.f105)
-        + FCodec<std::optional<char>>::size(value.f106)
-        + FCodec<std::optional<char>>::size(value.f107)
-        + FCodec<std::optional<char>>::size(value.f108)
-        + FCodec<std::optional<wchar_t>>::size(value.f109)
-        + FCodec<std::optional<wchar_t>>::size(value.f110)
-        + FCodec<std::optional<wchar_t>>::size(value.f111)
-        + FCodec<std::optional<int8_t>>::size(value.f112)
-        + FCodec<std::optional<int8_t>>::size(value.f113)
-        + FCodec<std::optional<int8_t>>::size(value.f114)
-        + FCodec<std::optional<uint8_t>>::size(value.f115)
-        + FCodec<std::optional<uint8_t>>::size(value.f116)
-        + FCodec<std::optional<uint8_t>>::size(value.f117)
-        + FCodec<std::optional<int16_t>>::size(value.f118)
-        + FCodec<std::optional<int16_t>>::size(value.f119)
-        + FCodec<std::optional<int16_t>>::size(value.f120)
-        + FCodec<std::optional<uint16_t>>::size(value.f121)
-        + FCodec<std::optional<uint16_t>>::size(value.f122)
-        + FCodec<std::optional<uint16_t>>::size(value.f123)
-        + FCodec<std::optional<int32_t>>::size(value.f124)
-        + FCodec<std::optional<int32_t>>::size(value.f125)
-        + FCodec<std::optional<int32_t>>::size(value.f126)
-        + FCodec<std::optional<uint32_t>>::size(value.f127)
-        + FCodec<std::optional<uint32_t>>::size(value.f128)
-        + FCodec<std::optional<uint32_t>>::size(value.f129)
-        + FCodec<std::optional<int64_t>>::size(value.f130)
-        + FCodec<std::optional<int64_t>>::size(value.f131)
-        + FCodec<std::optional<int64_t>>::size(value.f132)
-        + FCodec<std::optional<uint64_t>>::size(value.f133)
-        + FCodec<std::optional<uint64_t>>::size(value.f134)
-        + FCodec<std::optional<uint64_t>>::size(value.f135)
-        + FCodec<std::optional<float>>::size(value.f136)
-        + FCodec<std::optional<float>>::size(value.f137)
-        + FCodec<std::optional<float>>::size(value.f138)
-        + FCodec<std::optional<double>>::size(value.f139)
-        + FCodec<std::optional<double>>::size(value.f140)
-        + FCodec<std::optional<double>>::size(value.f141)
-        + FCodec<std::optional<FBE::decimal_t>>::size(value.f142)
-        + FCodec<std::optional<FBE::decimal_t>>::size(value.f143)
-        + FCodec<std::optional<FBE::decimal_t>>::size(value.f144)
-        + FCodec<std::optional<std::string>>::size(value.f145)
-        + FCodec<std::optional<std::string>>::size(value.f146)
-        + FCodec<std::optional<std::string>>::size(value.f147)
-        + FCodec<std::optional<uint64_t>>::size(value.f148)
-        + FCodec<std::optional<uint64_t>>::size(value.f149)
-        + FCodec<std::optional<uint64_t>>::size(value.f150)
-        + FCodec<std::optional<FBE::uuid_t>>::size(value.f151)
-        + FCodec<std::optional<FBE::uuid_t>>::size(value.f152)
-        + FCodec<std::optional<FBE::uuid_t>>::size(value.f153)
-        + FCodec<std::optional<::proto::OrderSide>>::size(value.f154)
-        + FCodec<std::optional<::proto::OrderSide>>::size(value.f155)
-        + FCodec<std::optional<::proto::OrderType>>::size(value.f156)
-        + FCodec<std::optional<::proto::OrderType>>::size(value.f157)
-        + FCodec<std::optional<::proto::Order>>::size(value.f158)
-        + FCodec<std::optional<::proto::Order>>::size(value.f159)
-        + FCodec<std::optional<::proto::Balance>>::size(value.f160)
-        + FCodec<std::optional<::proto::Balance>>::size(value.f161)
-        + FCodec<std::optional<::proto::State>>::size(value.f162)
-        + FCodec<std::optional<::proto::State>>::size(value.f163)
-        + FCodec<std::optional<::proto::Account>>::size(value.f164)
-        + FCodec<std::optional<::proto::Account>>::size(value.f165);
-}
-
-inline uint8_t* FBody<::test::StructOptional>::write(uint8_t* p, const ::test::StructOptional& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<bool>::write(p, value.f1);
-    p = FCodec<bool>::write(p, value.f2);
-    p = FCodec<uint8_t>::write(p, value.f3);
-    p = FCodec<uint8_t>::write(p, value.f4);
-    p = FCodec<char>::write(p, value.f5);
-    p = FCodec<char>::write(p, value.f6);
-    p = FCodec<wchar_t>::write(p, value.f7);
-    p = FCodec<wchar_t>::write(p, value.f8);
-    p = FCodec<int8_t>::write(p, value.f9);
-    p = FCodec<int8_t>::write(p, value.f10);
-    p = FCodec<uint8_t>::write(p, value.f11);
-    p = FCodec<uint8_t>::write(p, value.f12);
-    p = FCodec<int16_t>::write(p, value.f13);
-    p = FCodec<int16_t>::write(p, value.f14);
-    p = FCodec<uint16_t>::write(p, value.f15);
-    p = FCodec<uint16_t>::write(p, value.f16);
-    p = FCodec<int32_t>::write(p, value.f17);
-    p = FCodec<int32_t>::write(p, value.f18);
-    p = FCodec<uint32_t>::write(p, value.f19);
-    p = FCodec<uint32_t>::write(p, value.f20);
-    p = FCodec<int64_t>::write(p, value.f21);
-    p = FCodec<int64_t>::write(p, value.f22);
-    p = FCodec<uint64_t>::write(p, value.f23);
-    p = FCodec<uint64_t>::write(p, value.f24);
-    p = FCodec<float>::write(p, value.f25);
-    p = FCodec<float>::write(p, value.f26);
-    p = FCodec<double>::write(p, value.f27);
-    p = FCodec<double>::write(p, value.f28);
-    p = FCodec<FBE::decimal_t>::write(p, value.f29);
-    p = FCodec<FBE::decimal_t>::write(p, value.f30);
-    p = FCodec<std::string>::write(p, value.f31);
-    p = FCodec<std::string>::write(p, value.f32);
-    p = FCodec<uint64_t>::write(p, value.f33);
-    p = FCodec<uint64_t>::write(p, value.f34);
-    p = FCodec<uint64_t>::write(p, value.f35);
-    p = FCodec<FBE::uuid_t>::write(p, value.f36);
-    p = FCodec<FBE::uuid_t>::write(p, value.f37);
-    p = FCodec<FBE::uuid_t>::write(p, value.f38);
-    p = FCodec<::proto::OrderSide>::write(p, value.f39);
-    p = FCodec<::proto::OrderType>::write(p, value.f40);
-    p = FCodec<::proto::Order>::write(p, value.f41);
-    p = FCodec<::proto::Balance>::write(p, value.f42);
-    p = FCodec<::proto::State>::write(p, value.f43);
-    p = FCodec<::proto::Account>::write(p, value.f44);
-    p = FCodec<std::optional<bool>>::write(p, value.f100);
-    p = FCodec<std::optional<bool>>::write(p, value.f101);
-    p = FCodec<std::optional<bool>>::write(p, value.f102);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f103);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f104);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f105);
-    p = FCodec<std::optional<char>>::write(p, value.f106);
-    p = FCodec<std::optional<char>>::write(p, value.f107);
-    p = FCodec<std::optional<char>>::write(p, value.f108);
-    p = FCodec<std::optional<wchar_t>>::write(p, value.f109);
-    p = FCodec<std::optional<wchar_t>>::write(p, value.f110);
-    p = FCodec<std::optional<wchar_t>>::write(p, value.f111);
-    p = FCodec<std::optional<int8_t>>::write(p, value.f112);
-    p = FCodec<std::optional<int8_t>>::write(p, value.f113);
-    p = FCodec<std::optional<int8_t>>::write(p, value.f114);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f115);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f116);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f117);
-    p = FCodec<std::optional<int16_t>>::write(p, value.f118);
-    p = FCodec<std::optional<int16_t>>::write(p, value.f119);
-    p = FCodec<std::optional<int16_t>>::write(p, value.f120);
-    p = FCodec<std::optional<uint16_t>>::write(p, value.f121);
-    p = FCodec<std::optional<uint16_t>>::write(p, value.f122);
-    p = FCodec<std::optional<uint16_t>>::write(p, value.f123);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f124);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f125);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f126);
-    p = FCodec<std::optional<uint32_t>>::write(p, value.f127);
-    p = FCodec<std::optional<uint32_t>>::write(p, value.f128);
-    p = FCodec<std::optional<uint32_t>>::write(p, value.f129);
-    p = FCodec<std::optional<int64_t>>::write(p, value.f130);
-    p = FCodec<std::optional<int64_t>>::write(p, value.f131);
-    p = FCodec<std::optional<int64_t>>::write(p, value.f132);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f133);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f134);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f135);
-    p = FCodec<std::optional<float>>::write(p, value.f136);
-    p = FCodec<std::optional<float>>::write(p, value.f137);
-    p = FCodec<std::optional<float>>::write(p, value.f138);
-    p = FCodec<std::optional<double>>::write(p, value.f139);
-    p = FCodec<std::optional<double>>::write(p, value.f140);
-    p = FCodec<std::optional<double>>::write(p, value.f141);
-    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f142);
-    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f143);
-    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f144);
-    p = FCodec<std::optional<std::string>>::write(p, value.f145);
-    p = FCodec<std::optional<std::string>>::write(p, value.f146);
-    p = FCodec<std::optional<std::string>>::write(p, value.f147);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f148);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f149);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f150);
-    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f151);
-    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f152);
-    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f153);
-    p = FCodec<std::optional<::proto::OrderSide>>::write(p, value.f154);
-    p = FCodec<std::optional<::proto::OrderSide>>::write(p, value.f155);
-    p = FCodec<std::optional<::proto::OrderType>>::write(p, value.f156);
-    p = FCodec<std::optional<::proto::OrderType>>::write(p, value.f157);
-    p = FCodec<std::optional<::proto::Order>>::write(p, value.f158);
-    p = FCodec<std::optional<::proto::Order>>::write(p, value.f159);
-    p = FCodec<std::optional<::proto::Balance>>::write(p, value.f160);
-    p = FCodec<std::optional<::proto::Balance>>::write(p, value.f161);
-    p = FCodec<std::optional<::proto::State>>::write(p, value.f162);
-    p = FCodec<std::optional<::proto::State>>::write(p, value.f163);
-    p = FCodec<std::optional<::proto::Account>>::write(p, value.f164);
-    p = FCodec<std::optional<::proto::Account>>::write(p, value.f165);
-    return p;
 }
 
 inline bool FBody<::test::StructOptional>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value)
@@ -1788,218 +1512,6 @@ inline bool FBody<::test::StructOptional>::verify(D& d)
     if (!FCodec<std::optional<::proto::Account>>::verify(d))
         return d.fail_in("test.StructOptional", "f165");
     return true;
-}
-
-inline std::size_t FBody<::test::StructNested>::size(const ::test::StructNested& value) noexcept
-{
-    return 226
-        + FCodec<std::string>::size(value.f31)
-        + FCodec<std::string>::size(value.f32)
-        + FCodec<::proto::Order>::size(value.f41)
-        + FCodec<::proto::Balance>::size(value.f42)
-        + FCodec<::proto::Account>::size(value.f44)
-        + FCodec<std::optional<bool>>::size(value.f100)
-        + FCodec<std::optional<bool>>::size(value.f101)
-        + FCodec<std::optional<bool>>::size(value.f102)
-        + FCodec<std::optional<uint8_t>>::size(value.f103)
-        + FCodec<std::optional<uint8_t>>::size(value.f104)
-        + FCodec<std::optional<uint8_t>>::size(value.f105)
-        + FCodec<std::optional<char>>::size(value.f106)
-        + FCodec<std::optional<char>>::size(value.f107)
-        + FCodec<std::optional<char>>::size(value.f108)
-        + FCodec<std::optional<wchar_t>>::size(value.f109)
-        + FCodec<std::optional<wchar_t>>::size(value.f110)
-        + FCodec<std::optional<wchar_t>>::size(value.f111)
-        + FCodec<std::optional<int8_t>>::size(value.f112)
-        + FCodec<std::optional<int8_t>>::size(value.f113)
-        + FCodec<std::optional<int8_t>>::size(value.f114)
-        + FCodec<std::optional<uint8_t>>::size(value.f115)
-        + FCodec<std::optional<uint8_t>>::size(value.f116)
-        + FCodec<std::optional<uint8_t>>::size(value.f117)
-        + FCodec<std::optional<int16_t>>::size(value.f118)
-        + FCodec<std::optional<int16_t>>::size(value.f119)
-        + FCodec<std::optional<int16_t>>::size(value.f120)
-        + FCodec<std::optional<uint16_t>>::size(value.f121)
-        + FCodec<std::optional<uint16_t>>::size(value.f122)
-        + FCodec<std::optional<uint16_t>>::size(value.f123)
-        + FCodec<std::optional<int32_t>>::size(value.f124)
-        + FCodec<std::optional<int32_t>>::size(value.f125)
-        + FCodec<std::optional<int32_t>>::size(value.f126)
-        + FCodec<std::optional<uint32_t>>::size(value.f127)
-        + FCodec<std::optional<uint32_t>>::size(value.f128)
-        + FCodec<std::optional<uint32_t>>::size(value.f129)
-        + FCodec<std::optional<int64_t>>::size(value.f130)
-        + FCodec<std::optional<int64_t>>::size(value.f131)
-        + FCodec<std::optional<int64_t>>::size(value.f132)
-        + FCodec<std::optional<uint64_t>>::size(value.f133)
-        + FCodec<std::optional<uint64_t>>::size(value.f134)
-        + FCodec<std::optional<uint64_t>>::size(value.f135)
-        + FCodec<std::optional<float>>::size(value.f136)
-        + FCodec<std::optional<float>>::size(value.f137)
-        + FCodec<std::optional<float>>::size(value.f138)
-        + FCodec<std::optional<double>>::size(value.f139)
-        + FCodec<std::optional<double>>::size(value.f140)
-        + FCodec<std::optional<double>>::size(value.f141)
-        + FCodec<std::optional<FBE::decimal_t>>::size(value.f142)
-        + FCodec<std::optional<FBE::decimal_t>>::size(value.f143)
-        + FCodec<std::optional<FBE::decimal_t>>::size(value.f144)
-        + FCodec<std::optional<std::string>>::size(value.f145)
-        + FCodec<std::optional<std::string>>::size(value.f146)
-        + FCodec<std::optional<std::string>>::size(value.f147)
-        + FCodec<std::optional<uint64_t>>::size(value.f148)
-        + FCodec<std::optional<uint64_t>>::size(value.f149)
-        + FCodec<std::optional<uint64_t>>::size(value.f150)
-        + FCodec<std::optional<FBE::uuid_t>>::size(value.f151)
-        + FCodec<std::optional<FBE::uuid_t>>::size(value.f152)
-        + FCodec<std::optional<FBE::uuid_t>>::size(value.f153)
-        + FCodec<std::optional<::proto::OrderSide>>::size(value.f154)
-        + FCodec<std::optional<::proto::OrderSide>>::size(value.f155)
-        + FCodec<std::optional<::proto::OrderType>>::size(value.f156)
-        + FCodec<std::optional<::proto::OrderType>>::size(value.f157)
-        + FCodec<std::optional<::proto::Order>>::size(value.f158)
-        + FCodec<std::optional<::proto::Order>>::size(value.f159)
-        + FCodec<std::optional<::proto::Balance>>::size(value.f160)
-        + FCodec<std::optional<::proto::Balance>>::size(value.f161)
-        + FCodec<std::optional<::proto::State>>::size(value.f162)
-        + FCodec<std::optional<::proto::State>>::size(value.f163)
-        + FCodec<std::optional<::proto::Account>>::size(value.f164)
-        + FCodec<std::optional<::proto::Account>>::size(value.f165)
-        + FCodec<std::optional<::test::EnumSimple>>::size(value.f1001)
-        + FCodec<std::optional<::test::EnumTyped>>::size(value.f1003)
-        + FCodec<std::optional<::test::FlagsSimple>>::size(value.f1005)
-        + FCodec<std::optional<::test::FlagsTyped>>::size(value.f1007)
-        + FCodec<::test::StructSimple>::size(value.f1008)
-        + FCodec<std::optional<::test::StructSimple>>::size(value.f1009)
-        + FCodec<::test::StructOptional>::size(value.f1010)
-        + FCodec<std::optional<::test::StructOptional>>::size(value.f1011);
-}
-
-inline uint8_t* FBody<::test::StructNested>::write(uint8_t* p, const ::test::StructNested& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<bool>::write(p, value.f1);
-    p = FCodec<bool>::write(p, value.f2);
-    p = FCodec<uint8_t>::write(p, value.f3);
-    p = FCodec<uint8_t>::write(p, value.f4);
-    p = FCodec<char>::write(p, value.f5);
-    p = FCodec<char>::write(p, value.f6);
-    p = FCodec<wchar_t>::write(p, value.f7);
-    p = FCodec<wchar_t>::write(p, value.f8);
-    p = FCodec<int8_t>::write(p, value.f9);
-    p = FCodec<int8_t>::write(p, value.f10);
-    p = FCodec<uint8_t>::write(p, value.f11);
-    p = FCodec<uint8_t>::write(p, value.f12);
-    p = FCodec<int16_t>::write(p, value.f13);
-    p = FCodec<int16_t>::write(p, value.f14);
-    p = FCodec<uint16_t>::write(p, value.f15);
-    p = FCodec<uint16_t>::write(p, value.f16);
-    p = FCodec<int32_t>::write(p, value.f17);
-    p = FCodec<int32_t>::write(p, value.f18);
-    p = FCodec<uint32_t>::write(p, value.f19);
-    p = FCodec<uint32_t>::write(p, value.f20);
-    p = FCodec<int64_t>::write(p, value.f21);
-    p = FCodec<int64_t>::write(p, value.f22);
-    p = FCodec<uint64_t>::write(p, value.f23);
-    p = FCodec<uint64_t>::write(p, value.f24);
-    p = FCodec<float>::write(p, value.f25);
-    p = FCodec<float>::write(p, value.f26);
-    p = FCodec<double>::write(p, value.f27);
-    p = FCodec<double>::write(p, value.f28);
-    p = FCodec<FBE::decimal_t>::write(p, value.f29);
-    p = FCodec<FBE::decimal_t>::write(p, value.f30);
-    p = FCodec<std::string>::write(p, value.f31);
-    p = FCodec<std::string>::write(p, value.f32);
-    p = FCodec<uint64_t>::write(p, value.f33);
-    p = FCodec<uint64_t>::write(p, value.f34);
-    p = FCodec<uint64_t>::write(p, value.f35);
-    p = FCodec<FBE::uuid_t>::write(p, value.f36);
-    p = FCodec<FBE::uuid_t>::write(p, value.f37);
-    p = FCodec<FBE::uuid_t>::write(p, value.f38);
-    p = FCodec<::proto::OrderSide>::write(p, value.f39);
-    p = FCodec<::proto::OrderType>::write(p, value.f40);
-    p = FCodec<::proto::Order>::write(p, value.f41);
-    p = FCodec<::proto::Balance>::write(p, value.f42);
-    p = FCodec<::proto::State>::write(p, value.f43);
-    p = FCodec<::proto::Account>::write(p, value.f44);
-    p = FCodec<std::optional<bool>>::write(p, value.f100);
-    p = FCodec<std::optional<bool>>::write(p, value.f101);
-    p = FCodec<std::optional<bool>>::write(p, value.f102);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f103);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f104);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f105);
-    p = FCodec<std::optional<char>>::write(p, value.f106);
-    p = FCodec<std::optional<char>>::write(p, value.f107);
-    p = FCodec<std::optional<char>>::write(p, value.f108);
-    p = FCodec<std::optional<wchar_t>>::write(p, value.f109);
-    p = FCodec<std::optional<wchar_t>>::write(p, value.f110);
-    p = FCodec<std::optional<wchar_t>>::write(p, value.f111);
-    p = FCodec<std::optional<int8_t>>::write(p, value.f112);
-    p = FCodec<std::optional<int8_t>>::write(p, value.f113);
-    p = FCodec<std::optional<int8_t>>::write(p, value.f114);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f115);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f116);
-    p = FCodec<std::optional<uint8_t>>::write(p, value.f117);
-    p = FCodec<std::optional<int16_t>>::write(p, value.f118);
-    p = FCodec<std::optional<int16_t>>::write(p, value.f119);
-    p = FCodec<std::optional<int16_t>>::write(p, value.f120);
-    p = FCodec<std::optional<uint16_t>>::write(p, value.f121);
-    p = FCodec<std::optional<uint16_t>>::write(p, value.f122);
-    p = FCodec<std::optional<uint16_t>>::write(p, value.f123);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f124);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f125);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f126);
-    p = FCodec<std::optional<uint32_t>>::write(p, value.f127);
-    p = FCodec<std::optional<uint32_t>>::write(p, value.f128);
-    p = FCodec<std::optional<uint32_t>>::write(p, value.f129);
-    p = FCodec<std::optional<int64_t>>::write(p, value.f130);
-    p = FCodec<std::optional<int64_t>>::write(p, value.f131);
-    p = FCodec<std::optional<int64_t>>::write(p, value.f132);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f133);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f134);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f135);
-    p = FCodec<std::optional<float>>::write(p, value.f136);
-    p = FCodec<std::optional<float>>::write(p, value.f137);
-    p = FCodec<std::optional<float>>::write(p, value.f138);
-    p = FCodec<std::optional<double>>::write(p, value.f139);
-    p = FCodec<std::optional<double>>::write(p, value.f140);
-    p = FCodec<std::optional<double>>::write(p, value.f141);
-    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f142);
-    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f143);
-    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f144);
-    p = FCodec<std::optional<std::string>>::write(p, value.f145);
-    p = FCodec<std::optional<std::string>>::write(p, value.f146);
-    p = FCodec<std::optional<std::string>>::write(p, value.f147);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f148);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f149);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f150);
-    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f151);
-    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f152);
-    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f153);
-    p = FCodec<std::optional<::proto::OrderSide>>::write(p, value.f154);
-    p = FCodec<std::optional<::proto::OrderSide>>::write(p, value.f155);
-    p = FCodec<std::optional<::proto::OrderType>>::write(p, value.f156);
-    p = FCodec<std::optional<::proto::OrderType>>::write(p, value.f157);
-    p = FCodec<std::optional<::proto::Order>>::write(p, value.f158);
-    p = FCodec<std::optional<::proto::Order>>::write(p, value.f159);
-    p = FCodec<std::optional<::proto::Balance>>::write(p, value.f160);
-    p = FCodec<std::optional<::proto::Balance>>::write(p, value.f161);
-    p = FCodec<std::optional<::proto::State>>::write(p, value.f162);
-    p = FCodec<std::optional<::proto::State>>::write(p, value.f163);
-    p = FCodec<std::optional<::proto::Account>>::write(p, value.f164);
-    p = FCodec<std::optional<::proto::Account>>::write(p, value.f165);
-    p = FCodec<::test::EnumSimple>::write(p, value.f1000);
-    p = FCodec<std::optional<::test::EnumSimple>>::write(p, value.f1001);
-    p = FCodec<::test::EnumTyped>::write(p, value.f1002);
-    p = FCodec<std::optional<::test::EnumTyped>>::write(p, value.f1003);
-    p = FCodec<::test::FlagsSimple>::write(p, value.f1004);
-    p = FCodec<std::optional<::test::FlagsSimple>>::write(p, value.f1005);
-    p = FCodec<::test::FlagsTyped>::write(p, value.f1006);
-    p = FCodec<std::optional<::test::FlagsTyped>>::write(p, value.f1007);
-    p = FCodec<::test::StructSimple>::write(p, value.f1008);
-    p = FCodec<std::optional<::test::StructSimple>>::write(p, value.f1009);
-    p = FCodec<::test::StructOptional>::write(p, value.f1010);
-    p = FCodec<std::optional<::test::StructOptional>>::write(p, value.f1011);
-    return p;
 }
 
 inline bool FBody<::test::StructNested>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
@@ -3025,21 +2537,6 @@ inline bool FBody<::test::StructNested>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::test::StructBytes>::size(const ::test::StructBytes& value) noexcept
-{
-    return FCodec<FBE::buffer_t>::size(value.f1)
-        + FCodec<std::optional<FBE::buffer_t>>::size(value.f2)
-        + FCodec<std::optional<FBE::buffer_t>>::size(value.f3);
-}
-
-inline uint8_t* FBody<::test::StructBytes>::write(uint8_t* p, const ::test::StructBytes& value) noexcept
-{
-    p = FCodec<FBE::buffer_t>::write(p, value.f1);
-    p = FCodec<std::optional<FBE::buffer_t>>::write(p, value.f2);
-    p = FCodec<std::optional<FBE::buffer_t>>::write(p, value.f3);
-    return p;
-}
-
 FBE_INLINE bool FBody<::test::StructBytes>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructBytes& value)
 {
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 2, value.f1))
@@ -3090,33 +2587,6 @@ FBE_INLINE bool FBody<::test::StructBytes>::verify(D& d)
     if (!FCodec<std::optional<FBE::buffer_t>>::verify(d))
         return d.fail_in("test.StructBytes", "f3");
     return true;
-}
-
-inline std::size_t FBody<::test::StructArray>::size(const ::test::StructArray& value) noexcept
-{
-    return 18
-        + FCodec<std::array<std::optional<uint8_t>, 2>>::size(value.f2)
-        + FCodec<std::array<FBE::buffer_t, 2>>::size(value.f3)
-        + FCodec<std::array<std::optional<FBE::buffer_t>, 2>>::size(value.f4)
-        + FCodec<std::array<std::optional<::test::EnumSimple>, 2>>::size(value.f6)
-        + FCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::size(value.f8)
-        + FCodec<std::array<::test::StructSimple, 2>>::size(value.f9)
-        + FCodec<std::array<std::optional<::test::StructSimple>, 2>>::size(value.f10);
-}
-
-inline uint8_t* FBody<::test::StructArray>::write(uint8_t* p, const ::test::StructArray& value) noexcept
-{
-    p = FCodec<std::array<uint8_t, 2>>::write(p, value.f1);
-    p = FCodec<std::array<std::optional<uint8_t>, 2>>::write(p, value.f2);
-    p = FCodec<std::array<FBE::buffer_t, 2>>::write(p, value.f3);
-    p = FCodec<std::array<std::optional<FBE::buffer_t>, 2>>::write(p, value.f4);
-    p = FCodec<std::array<::test::EnumSimple, 2>>::write(p, value.f5);
-    p = FCodec<std::array<std::optional<::test::EnumSimple>, 2>>::write(p, value.f6);
-    p = FCodec<std::array<::test::FlagsSimple, 2>>::write(p, value.f7);
-    p = FCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::write(p, value.f8);
-    p = FCodec<std::array<::test::StructSimple, 2>>::write(p, value.f9);
-    p = FCodec<std::array<std::optional<::test::StructSimple>, 2>>::write(p, value.f10);
-    return p;
 }
 
 inline bool FBody<::test::StructArray>::read(FinalDecoder& d, ::test::StructArray& value)
@@ -3189,35 +2659,6 @@ inline bool FBody<::test::StructArray>::verify(D& d)
     if (!FCodec<std::array<std::optional<::test::StructSimple>, 2>>::verify(d))
         return d.fail_in("test.StructArray", "f10");
     return true;
-}
-
-inline std::size_t FBody<::test::StructVector>::size(const ::test::StructVector& value) noexcept
-{
-    return FCodec<std::vector<uint8_t>>::size(value.f1)
-        + FCodec<std::vector<std::optional<uint8_t>>>::size(value.f2)
-        + FCodec<std::vector<FBE::buffer_t>>::size(value.f3)
-        + FCodec<std::vector<std::optional<FBE::buffer_t>>>::size(value.f4)
-        + FCodec<std::vector<::test::EnumSimple>>::size(value.f5)
-        + FCodec<std::vector<std::optional<::test::EnumSimple>>>::size(value.f6)
-        + FCodec<std::vector<::test::FlagsSimple>>::size(value.f7)
-        + FCodec<std::vector<std::optional<::test::FlagsSimple>>>::size(value.f8)
-        + FCodec<std::vector<::test::StructSimple>>::size(value.f9)
-        + FCodec<std::vector<std::optional<::test::StructSimple>>>::size(value.f10);
-}
-
-inline uint8_t* FBody<::test::StructVector>::write(uint8_t* p, const ::test::StructVector& value) noexcept
-{
-    p = FCodec<std::vector<uint8_t>>::write(p, value.f1);
-    p = FCodec<std::vector<std::optional<uint8_t>>>::write(p, value.f2);
-    p = FCodec<std::vector<FBE::buffer_t>>::write(p, value.f3);
-    p = FCodec<std::vector<std::optional<FBE::buffer_t>>>::write(p, value.f4);
-    p = FCodec<std::vector<::test::EnumSimple>>::write(p, value.f5);
-    p = FCodec<std::vector<std::optional<::test::EnumSimple>>>::write(p, value.f6);
-    p = FCodec<std::vector<::test::FlagsSimple>>::write(p, value.f7);
-    p = FCodec<std::vector<std::optional<::test::FlagsSimple>>>::write(p, value.f8);
-    p = FCodec<std::vector<::test::StructSimple>>::write(p, value.f9);
-    p = FCodec<std::vector<std::optional<::test::StructSimple>>>::write(p, value.f10);
-    return p;
 }
 
 inline bool FBody<::test::StructVector>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructVector& value)
@@ -3329,35 +2770,6 @@ inline bool FBody<::test::StructVector>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::test::StructList>::size(const ::test::StructList& value) noexcept
-{
-    return FCodec<std::list<uint8_t>>::size(value.f1)
-        + FCodec<std::list<std::optional<uint8_t>>>::size(value.f2)
-        + FCodec<std::list<FBE::buffer_t>>::size(value.f3)
-        + FCodec<std::list<std::optional<FBE::buffer_t>>>::size(value.f4)
-        + FCodec<std::list<::test::EnumSimple>>::size(value.f5)
-        + FCodec<std::list<std::optional<::test::EnumSimple>>>::size(value.f6)
-        + FCodec<std::list<::test::FlagsSimple>>::size(value.f7)
-        + FCodec<std::list<std::optional<::test::FlagsSimple>>>::size(value.f8)
-        + FCodec<std::list<::test::StructSimple>>::size(value.f9)
-        + FCodec<std::list<std::optional<::test::StructSimple>>>::size(value.f10);
-}
-
-inline uint8_t* FBody<::test::StructList>::write(uint8_t* p, const ::test::StructList& value) noexcept
-{
-    p = FCodec<std::list<uint8_t>>::write(p, value.f1);
-    p = FCodec<std::list<std::optional<uint8_t>>>::write(p, value.f2);
-    p = FCodec<std::list<FBE::buffer_t>>::write(p, value.f3);
-    p = FCodec<std::list<std::optional<FBE::buffer_t>>>::write(p, value.f4);
-    p = FCodec<std::list<::test::EnumSimple>>::write(p, value.f5);
-    p = FCodec<std::list<std::optional<::test::EnumSimple>>>::write(p, value.f6);
-    p = FCodec<std::list<::test::FlagsSimple>>::write(p, value.f7);
-    p = FCodec<std::list<std::optional<::test::FlagsSimple>>>::write(p, value.f8);
-    p = FCodec<std::list<::test::StructSimple>>::write(p, value.f9);
-    p = FCodec<std::list<std::optional<::test::StructSimple>>>::write(p, value.f10);
-    return p;
-}
-
 inline bool FBody<::test::StructList>::read(FinalDecoder& d, ::test::StructList& value)
 {
     bool ok = true;
@@ -3430,23 +2842,6 @@ inline bool FBody<::test::StructList>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::test::StructSet>::size(const ::test::StructSet& value) noexcept
-{
-    return FCodec<std::set<uint8_t>>::size(value.f1)
-        + FCodec<std::set<::test::EnumSimple>>::size(value.f2)
-        + FCodec<std::set<::test::FlagsSimple>>::size(value.f3)
-        + FCodec<std::set<::test::StructSimple>>::size(value.f4);
-}
-
-inline uint8_t* FBody<::test::StructSet>::write(uint8_t* p, const ::test::StructSet& value) noexcept
-{
-    p = FCodec<std::set<uint8_t>>::write(p, value.f1);
-    p = FCodec<std::set<::test::EnumSimple>>::write(p, value.f2);
-    p = FCodec<std::set<::test::FlagsSimple>>::write(p, value.f3);
-    p = FCodec<std::set<::test::StructSimple>>::write(p, value.f4);
-    return p;
-}
-
 inline bool FBody<::test::StructSet>::read(FinalDecoder& d, ::test::StructSet& value)
 {
     bool ok = true;
@@ -3481,35 +2876,6 @@ inline bool FBody<::test::StructSet>::verify(D& d)
     if (!FCodec<std::set<::test::StructSimple>>::verify(d))
         return d.fail_in("test.StructSet", "f4");
     return true;
-}
-
-inline std::size_t FBody<::test::StructMap>::size(const ::test::StructMap& value) noexcept
-{
-    return FCodec<std::map<int32_t, uint8_t>>::size(value.f1)
-        + FCodec<std::map<int32_t, std::optional<uint8_t>>>::size(value.f2)
-        + FCodec<std::map<int32_t, FBE::buffer_t>>::size(value.f3)
-        + FCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::size(value.f4)
-        + FCodec<std::map<int32_t, ::test::EnumSimple>>::size(value.f5)
-        + FCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::size(value.f6)
-        + FCodec<std::map<int32_t, ::test::FlagsSimple>>::size(value.f7)
-        + FCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::size(value.f8)
-        + FCodec<std::map<int32_t, ::test::StructSimple>>::size(value.f9)
-        + FCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::size(value.f10);
-}
-
-inline uint8_t* FBody<::test::StructMap>::write(uint8_t* p, const ::test::StructMap& value) noexcept
-{
-    p = FCodec<std::map<int32_t, uint8_t>>::write(p, value.f1);
-    p = FCodec<std::map<int32_t, std::optional<uint8_t>>>::write(p, value.f2);
-    p = FCodec<std::map<int32_t, FBE::buffer_t>>::write(p, value.f3);
-    p = FCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::write(p, value.f4);
-    p = FCodec<std::map<int32_t, ::test::EnumSimple>>::write(p, value.f5);
-    p = FCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::write(p, value.f6);
-    p = FCodec<std::map<int32_t, ::test::FlagsSimple>>::write(p, value.f7);
-    p = FCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::write(p, value.f8);
-    p = FCodec<std::map<int32_t, ::test::StructSimple>>::write(p, value.f9);
-    p = FCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::write(p, value.f10);
-    return p;
 }
 
 inline bool FBody<::test::StructMap>::read(FinalDecoder& d, ::test::StructMap& value)
@@ -3584,35 +2950,6 @@ inline bool FBody<::test::StructMap>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::test::StructHash>::size(const ::test::StructHash& value) noexcept
-{
-    return FCodec<std::unordered_map<std::string, uint8_t>>::size(value.f1)
-        + FCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::size(value.f2)
-        + FCodec<std::unordered_map<std::string, FBE::buffer_t>>::size(value.f3)
-        + FCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::size(value.f4)
-        + FCodec<std::unordered_map<std::string, ::test::EnumSimple>>::size(value.f5)
-        + FCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::size(value.f6)
-        + FCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::size(value.f7)
-        + FCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::size(value.f8)
-        + FCodec<std::unordered_map<std::string, ::test::StructSimple>>::size(value.f9)
-        + FCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::size(value.f10);
-}
-
-inline uint8_t* FBody<::test::StructHash>::write(uint8_t* p, const ::test::StructHash& value) noexcept
-{
-    p = FCodec<std::unordered_map<std::string, uint8_t>>::write(p, value.f1);
-    p = FCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::write(p, value.f2);
-    p = FCodec<std::unordered_map<std::string, FBE::buffer_t>>::write(p, value.f3);
-    p = FCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::write(p, value.f4);
-    p = FCodec<std::unordered_map<std::string, ::test::EnumSimple>>::write(p, value.f5);
-    p = FCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::write(p, value.f6);
-    p = FCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::write(p, value.f7);
-    p = FCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::write(p, value.f8);
-    p = FCodec<std::unordered_map<std::string, ::test::StructSimple>>::write(p, value.f9);
-    p = FCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::write(p, value.f10);
-    return p;
-}
-
 inline bool FBody<::test::StructHash>::read(FinalDecoder& d, ::test::StructHash& value)
 {
     bool ok = true;
@@ -3685,19 +3022,6 @@ inline bool FBody<::test::StructHash>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::test::StructHashEx>::size(const ::test::StructHashEx& value) noexcept
-{
-    return FCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::size(value.f1)
-        + FCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::size(value.f2);
-}
-
-inline uint8_t* FBody<::test::StructHashEx>::write(uint8_t* p, const ::test::StructHashEx& value) noexcept
-{
-    p = FCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::write(p, value.f1);
-    p = FCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::write(p, value.f2);
-    return p;
-}
-
 inline bool FBody<::test::StructHashEx>::read(FinalDecoder& d, ::test::StructHashEx& value)
 {
     bool ok = true;
@@ -3720,16 +3044,6 @@ inline bool FBody<::test::StructHashEx>::verify(D& d)
     if (!FCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::verify(d))
         return d.fail_in("test.StructHashEx", "f2");
     return true;
-}
-
-inline std::size_t FBody<::test::StructEmpty>::size(const ::test::StructEmpty& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline uint8_t* FBody<::test::StructEmpty>::write(uint8_t* p, const ::test::StructEmpty& /*value*/) noexcept
-{
-    return p;
 }
 
 FBE_INLINE bool FBody<::test::StructEmpty>::read(FinalDecoder& /*d*/, ::test::StructEmpty& /*value*/)

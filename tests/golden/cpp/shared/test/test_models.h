@@ -13,15 +13,13 @@ namespace FBE {
 
 // test.StructSimple: type 110, body 237 bytes
 template <>
-struct VBody<::test::StructSimple>
+struct VBody<::test::StructSimple> : detail::VFields<::test::StructSimple>
 {
     static constexpr uint32_t type_id = 110;
     static constexpr uint32_t body_size = 237;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 217;
-    static std::size_t extra(const ::test::StructSimple& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructSimple& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -93,15 +91,13 @@ struct VBody<::test::StructSimple>
 
 // test.StructOptional: type 111, body 567 bytes
 template <>
-struct VBody<::test::StructOptional>
+struct VBody<::test::StructOptional> : detail::VFields<::test::StructOptional>
 {
     static constexpr uint32_t type_id = 111;
     static constexpr uint32_t body_size = 567;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 283;
-    static std::size_t extra(const ::test::StructOptional& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructOptional& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -214,15 +210,13 @@ struct VBody<::test::StructOptional>
 
 // test.StructNested: type 112, body 622 bytes
 template <>
-struct VBody<::test::StructNested>
+struct VBody<::test::StructNested> : detail::VFields<::test::StructNested>
 {
     static constexpr uint32_t type_id = 112;
     static constexpr uint32_t body_size = 622;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 306;
-    static std::size_t extra(const ::test::StructNested& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructNested& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -252,15 +246,13 @@ struct VBody<::test::StructNested>
 
 // test.StructBytes: type 120, body 22 bytes
 template <>
-struct VBody<::test::StructBytes>
+struct VBody<::test::StructBytes> : detail::VFields<::test::StructBytes>
 {
     static constexpr uint32_t type_id = 120;
     static constexpr uint32_t body_size = 22;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 6;
-    static std::size_t extra(const ::test::StructBytes& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructBytes& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -276,15 +268,13 @@ struct VBody<::test::StructBytes>
 
 // test.StructArray: type 125, body 92 bytes
 template <>
-struct VBody<::test::StructArray>
+struct VBody<::test::StructArray> : detail::VFields<::test::StructArray>
 {
     static constexpr uint32_t type_id = 125;
     static constexpr uint32_t body_size = 92;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 36;
-    static std::size_t extra(const ::test::StructArray& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructArray& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -310,15 +300,13 @@ struct VBody<::test::StructArray>
 
 // test.StructVector: type 130, body 48 bytes
 template <>
-struct VBody<::test::StructVector>
+struct VBody<::test::StructVector> : detail::VFields<::test::StructVector>
 {
     static constexpr uint32_t type_id = 130;
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 40;
-    static std::size_t extra(const ::test::StructVector& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructVector& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -341,15 +329,13 @@ struct VBody<::test::StructVector>
 
 // test.StructList: type 131, body 48 bytes
 template <>
-struct VBody<::test::StructList>
+struct VBody<::test::StructList> : detail::VFields<::test::StructList>
 {
     static constexpr uint32_t type_id = 131;
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 40;
-    static std::size_t extra(const ::test::StructList& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructList& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -372,15 +358,13 @@ struct VBody<::test::StructList>
 
 // test.StructSet: type 132, body 24 bytes
 template <>
-struct VBody<::test::StructSet>
+struct VBody<::test::StructSet> : detail::VFields<::test::StructSet>
 {
     static constexpr uint32_t type_id = 132;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 16;
-    static std::size_t extra(const ::test::StructSet& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructSet& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -397,15 +381,13 @@ struct VBody<::test::StructSet>
 
 // test.StructMap: type 140, body 48 bytes
 template <>
-struct VBody<::test::StructMap>
+struct VBody<::test::StructMap> : detail::VFields<::test::StructMap>
 {
     static constexpr uint32_t type_id = 140;
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 40;
-    static std::size_t extra(const ::test::StructMap& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructMap& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -428,15 +410,13 @@ struct VBody<::test::StructMap>
 
 // test.StructHash: type 141, body 48 bytes
 template <>
-struct VBody<::test::StructHash>
+struct VBody<::test::StructHash> : detail::VFields<::test::StructHash>
 {
     static constexpr uint32_t type_id = 141;
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 40;
-    static std::size_t extra(const ::test::StructHash& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructHash& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -459,15 +439,13 @@ struct VBody<::test::StructHash>
 
 // test.StructHashEx: type 142, body 16 bytes
 template <>
-struct VBody<::test::StructHashEx>
+struct VBody<::test::StructHashEx> : detail::VFields<::test::StructHashEx>
 {
     static constexpr uint32_t type_id = 142;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::test::StructHashEx& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructHashEx& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -482,77 +460,19 @@ struct VBody<::test::StructHashEx>
 
 // test.StructEmpty: type 143, body 8 bytes
 template <>
-struct VBody<::test::StructEmpty>
+struct VBody<::test::StructEmpty> : detail::VFields<::test::StructEmpty>
 {
     static constexpr uint32_t type_id = 143;
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 32;
-    static std::size_t extra(const ::test::StructEmpty& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::test::StructEmpty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructEmpty& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructEmpty";
+    static constexpr auto fields = std::make_tuple();
 };
-
-inline std::size_t VBody<::test::StructSimple>::extra(const ::test::StructSimple& value) noexcept
-{
-    return VCodec<std::string>::extra(value.f31)
-        + VCodec<std::string>::extra(value.f32)
-        + VCodec<::proto::Order>::extra(value.f41)
-        + VCodec<::proto::Balance>::extra(value.f42)
-        + VCodec<::proto::Account>::extra(value.f44);
-}
-
-inline void VBody<::test::StructSimple>::write(Encoder& e, std::size_t body, const ::test::StructSimple& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<bool>::write(e, body, body + 12, value.f1);
-    VCodec<bool>::write(e, body, body + 13, value.f2);
-    VCodec<uint8_t>::write(e, body, body + 14, value.f3);
-    VCodec<uint8_t>::write(e, body, body + 15, value.f4);
-    VCodec<char>::write(e, body, body + 16, value.f5);
-    VCodec<char>::write(e, body, body + 17, value.f6);
-    VCodec<wchar_t>::write(e, body, body + 18, value.f7);
-    VCodec<wchar_t>::write(e, body, body + 22, value.f8);
-    VCodec<int8_t>::write(e, body, body + 26, value.f9);
-    VCodec<int8_t>::write(e, body, body + 27, value.f10);
-    VCodec<uint8_t>::write(e, body, body + 28, value.f11);
-    VCodec<uint8_t>::write(e, body, body + 29, value.f12);
-    VCodec<int16_t>::write(e, body, body + 30, value.f13);
-    VCodec<int16_t>::write(e, body, body + 32, value.f14);
-    VCodec<uint16_t>::write(e, body, body + 34, value.f15);
-    VCodec<uint16_t>::write(e, body, body + 36, value.f16);
-    VCodec<int32_t>::write(e, body, body + 38, value.f17);
-    VCodec<int32_t>::write(e, body, body + 42, value.f18);
-    VCodec<uint32_t>::write(e, body, body + 46, value.f19);
-    VCodec<uint32_t>::write(e, body, body + 50, value.f20);
-    VCodec<int64_t>::write(e, body, body + 54, value.f21);
-    VCodec<int64_t>::write(e, body, body + 62, value.f22);
-    VCodec<uint64_t>::write(e, body, body + 70, value.f23);
-    VCodec<uint64_t>::write(e, body, body + 78, value.f24);
-    VCodec<float>::write(e, body, body + 86, value.f25);
-    VCodec<float>::write(e, body, body + 90, value.f26);
-    VCodec<double>::write(e, body, body + 94, value.f27);
-    VCodec<double>::write(e, body, body + 102, value.f28);
-    VCodec<FBE::decimal_t>::write(e, body, body + 110, value.f29);
-    VCodec<FBE::decimal_t>::write(e, body, body + 126, value.f30);
-    VCodec<std::string>::write(e, body, body + 142, value.f31);
-    VCodec<std::string>::write(e, body, body + 146, value.f32);
-    VCodec<uint64_t>::write(e, body, body + 150, value.f33);
-    VCodec<uint64_t>::write(e, body, body + 158, value.f34);
-    VCodec<uint64_t>::write(e, body, body + 166, value.f35);
-    VCodec<FBE::uuid_t>::write(e, body, body + 174, value.f36);
-    VCodec<FBE::uuid_t>::write(e, body, body + 190, value.f37);
-    VCodec<FBE::uuid_t>::write(e, body, body + 206, value.f38);
-    VCodec<::proto::OrderSide>::write(e, body, body + 222, value.f39);
-    VCodec<::proto::OrderType>::write(e, body, body + 223, value.f40);
-    VCodec<::proto::Order>::write(e, body, body + 224, value.f41);
-    VCodec<::proto::Balance>::write(e, body, body + 228, value.f42);
-    VCodec<::proto::State>::write(e, body, body + 232, value.f43);
-    VCodec<::proto::Account>::write(e, body, body + 233, value.f44);
-}
 
 inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value)
 {
@@ -670,148 +590,6 @@ inline bool VBody<::test::StructSimple>::verify(D& d, std::size_t body, uint32_t
     if (!VCodec<::proto::Account>::verify(d, body, body + 233))
         return d.fail_in("test.StructSimple", "f44");
     return true;
-}
-
-inline std::size_t VBody<::test::StructOptional>::extra(const ::test::StructOptional& value) noexcept
-{
-    return VBody<::test::StructSimple>::extra(value)
-        + VCodec<std::optional<bool>>::extra(value.f100)
-        + VCodec<std::optional<bool>>::extra(value.f101)
-        + VCodec<std::optional<bool>>::extra(value.f102)
-        + VCodec<std::optional<uint8_t>>::extra(value.f103)
-        + VCodec<std::optional<uint8_t>>::extra(value.f104)
-        + VCodec<std::optional<uint8_t>>::extra(value.f105)
-        + VCodec<std::optional<char>>::extra(value.f106)
-        + VCodec<std::optional<char>>::extra(value.f107)
-        + VCodec<std::optional<char>>::extra(value.f108)
-        + VCodec<std::optional<wchar_t>>::extra(value.f109)
-        + VCodec<std::optional<wchar_t>>::extra(value.f110)
-        + VCodec<std::optional<wchar_t>>::extra(value.f111)
-        + VCodec<std::optional<int8_t>>::extra(value.f112)
-        + VCodec<std::optional<int8_t>>::extra(value.f113)
-        + VCodec<std::optional<int8_t>>::extra(value.f114)
-        + VCodec<std::optional<uint8_t>>::extra(value.f115)
-        + VCodec<std::optional<uint8_t>>::extra(value.f116)
-        + VCodec<std::optional<uint8_t>>::extra(value.f117)
-        + VCodec<std::optional<int16_t>>::extra(value.f118)
-        + VCodec<std::optional<int16_t>>::extra(value.f119)
-        + VCodec<std::optional<int16_t>>::extra(value.f120)
-        + VCodec<std::optional<uint16_t>>::extra(value.f121)
-        + VCodec<std::optional<uint16_t>>::extra(value.f122)
-        + VCodec<std::optional<uint16_t>>::extra(value.f123)
-        + VCodec<std::optional<int32_t>>::extra(value.f124)
-        + VCodec<std::optional<int32_t>>::extra(value.f125)
-        + VCodec<std::optional<int32_t>>::extra(value.f126)
-        + VCodec<std::optional<uint32_t>>::extra(value.f127)
-        + VCodec<std::optional<uint32_t>>::extra(value.f128)
-        + VCodec<std::optional<uint32_t>>::extra(value.f129)
-        + VCodec<std::optional<int64_t>>::extra(value.f130)
-        + VCodec<std::optional<int64_t>>::extra(value.f131)
-        + VCodec<std::optional<int64_t>>::extra(value.f132)
-        + VCodec<std::optional<uint64_t>>::extra(value.f133)
-        + VCodec<std::optional<uint64_t>>::extra(value.f134)
-        + VCodec<std::optional<uint64_t>>::extra(value.f135)
-        + VCodec<std::optional<float>>::extra(value.f136)
-        + VCodec<std::optional<float>>::extra(value.f137)
-        + VCodec<std::optional<float>>::extra(value.f138)
-        + VCodec<std::optional<double>>::extra(value.f139)
-        + VCodec<std::optional<double>>::extra(value.f140)
-        + VCodec<std::optional<double>>::extra(value.f141)
-        + VCodec<std::optional<FBE::decimal_t>>::extra(value.f142)
-        + VCodec<std::optional<FBE::decimal_t>>::extra(value.f143)
-        + VCodec<std::optional<FBE::decimal_t>>::extra(value.f144)
-        + VCodec<std::optional<std::string>>::extra(value.f145)
-        + VCodec<std::optional<std::string>>::extra(value.f146)
-        + VCodec<std::optional<std::string>>::extra(value.f147)
-        + VCodec<std::optional<uint64_t>>::extra(value.f148)
-        + VCodec<std::optional<uint64_t>>::extra(value.f149)
-        + VCodec<std::optional<uint64_t>>::extra(value.f150)
-        + VCodec<std::optional<FBE::uuid_t>>::extra(value.f151)
-        + VCodec<std::optional<FBE::uuid_t>>::extra(value.f152)
-        + VCodec<std::optional<FBE::uuid_t>>::extra(value.f153)
-        + VCodec<std::optional<::proto::OrderSide>>::extra(value.f154)
-        + VCodec<std::optional<::proto::OrderSide>>::extra(value.f155)
-        + VCodec<std::optional<::proto::OrderType>>::extra(value.f156)
-        + VCodec<std::optional<::proto::OrderType>>::extra(value.f157)
-        + VCodec<std::optional<::proto::Order>>::extra(value.f158)
-        + VCodec<std::optional<::proto::Order>>::extra(value.f159)
-        + VCodec<std::optional<::proto::Balance>>::extra(value.f160)
-        + VCodec<std::optional<::proto::Balance>>::extra(value.f161)
-        + VCodec<std::optional<::proto::State>>::extra(value.f162)
-        + VCodec<std::optional<::proto::State>>::extra(value.f163)
-        + VCodec<std::optional<::proto::Account>>::extra(value.f164)
-        + VCodec<std::optional<::proto::Account>>::extra(value.f165);
-}
-
-inline void VBody<::test::StructOptional>::write(Encoder& e, std::size_t body, const ::test::StructOptional& value) noexcept
-{
-    VBody<::test::StructSimple>::write(e, body, value);
-    VCodec<std::optional<bool>>::write(e, body, body + 237, value.f100);
-    VCodec<std::optional<bool>>::write(e, body, body + 242, value.f101);
-    VCodec<std::optional<bool>>::write(e, body, body + 247, value.f102);
-    VCodec<std::optional<uint8_t>>::write(e, body, body + 252, value.f103);
-    VCodec<std::optional<uint8_t>>::write(e, body, body + 257, value.f104);
-    VCodec<std::optional<uint8_t>>::write(e, body, body + 262, value.f105);
-    VCodec<std::optional<char>>::write(e, body, body + 267, value.f106);
-    VCodec<std::optional<char>>::write(e, body, body + 272, value.f107);
-    VCodec<std::optional<char>>::write(e, body, body + 277, value.f108);
-    VCodec<std::optional<wchar_t>>::write(e, body, body + 282, value.f109);
-    VCodec<std::optional<wchar_t>>::write(e, body, body + 287, value.f110);
-    VCodec<std::optional<wchar_t>>::write(e, body, body + 292, value.f111);
-    VCodec<std::optional<int8_t>>::write(e, body, body + 297, value.f112);
-    VCodec<std::optional<int8_t>>::write(e, body, body + 302, value.f113);
-    VCodec<std::optional<int8_t>>::write(e, body, body + 307, value.f114);
-    VCodec<std::optional<uint8_t>>::write(e, body, body + 312, value.f115);
-    VCodec<std::optional<uint8_t>>::write(e, body, body + 317, value.f116);
-    VCodec<std::optional<uint8_t>>::write(e, body, body + 322, value.f117);
-    VCodec<std::optional<int16_t>>::write(e, body, body + 327, value.f118);
-    VCodec<std::optional<int16_t>>::write(e, body, body + 332, value.f119);
-    VCodec<std::optional<int16_t>>::write(e, body, body + 337, value.f120);
-    VCodec<std::optional<uint16_t>>::write(e, body, body + 342, value.f121);
-    VCodec<std::optional<uint16_t>>::write(e, body, body + 347, value.f122);
-    VCodec<std::optional<uint16_t>>::write(e, body, body + 352, value.f123);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 357, value.f124);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 362, value.f125);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 367, value.f126);
-    VCodec<std::optional<uint32_t>>::write(e, body, body + 372, value.f127);
-    VCodec<std::optional<uint32_t>>::write(e, body, body + 377, value.f128);
-    VCodec<std::optional<uint32_t>>::write(e, body, body + 382, value.f129);
-    VCodec<std::optional<int64_t>>::write(e, body, body + 387, value.f130);
-    VCodec<std::optional<int64_t>>::write(e, body, body + 392, value.f131);
-    VCodec<std::optional<int64_t>>::write(e, body, body + 397, value.f132);
-    VCodec<std::optional<uint64_t>>::write(e, body, body + 402, value.f133);
-    VCodec<std::optional<uint64_t>>::write(e, body, body + 407, value.f134);
-    VCodec<std::optional<uint64_t>>::write(e, body, body + 412, value.f135);
-    VCodec<std::optional<float>>::write(e, body, body + 417, value.f136);
-    VCodec<std::optional<float>>::write(e, body, body + 422, value.f137);
-    VCodec<std::optional<float>>::write(e, body, body + 427, value.f138);
-    VCodec<std::optional<double>>::write(e, body, body + 432, value.f139);
-    VCodec<std::optional<double>>::write(e, body, body + 437, value.f140);
-    VCodec<std::optional<double>>::write(e, body, body + 442, value.f141);
-    VCodec<std::optional<FBE::decimal_t>>::write(e, body, body + 447, value.f142);
-    VCodec<std::optional<FBE::decimal_t>>::write(e, body, body + 452, value.f143);
-    VCodec<std::optional<FBE::decimal_t>>::write(e, body, body + 457, value.f144);
-    VCodec<std::optional<std::string>>::write(e, body, body + 462, value.f145);
-    VCodec<std::optional<std::string>>::write(e, body, body + 467, value.f146);
-    VCodec<std::optional<std::string>>::write(e, body, body + 472, value.f147);
-    VCodec<std::optional<uint64_t>>::write(e, body, body + 477, value.f148);
-    VCodec<std::optional<uint64_t>>::write(e, body, body + 482, value.f149);
-    VCodec<std::optional<uint64_t>>::write(e, body, body + 487, value.f150);
-    VCodec<std::optional<FBE::uuid_t>>::write(e, body, body + 492, value.f151);
-    VCodec<std::optional<FBE::uuid_t>>::write(e, body, body + 497, value.f152);
-    VCodec<std::optional<FBE::uuid_t>>::write(e, body, body + 502, value.f153);
-    VCodec<std::optional<::proto::OrderSide>>::write(e, body, body + 507, value.f154);
-    VCodec<std::optional<::proto::OrderSide>>::write(e, body, body + 512, value.f155);
-    VCodec<std::optional<::proto::OrderType>>::write(e, body, body + 517, value.f156);
-    VCodec<std::optional<::proto::OrderType>>::write(e, body, body + 522, value.f157);
-    VCodec<std::optional<::proto::Order>>::write(e, body, body + 527, value.f158);
-    VCodec<std::optional<::proto::Order>>::write(e, body, body + 532, value.f159);
-    VCodec<std::optional<::proto::Balance>>::write(e, body, body + 537, value.f160);
-    VCodec<std::optional<::proto::Balance>>::write(e, body, body + 542, value.f161);
-    VCodec<std::optional<::proto::State>>::write(e, body, body + 547, value.f162);
-    VCodec<std::optional<::proto::State>>::write(e, body, body + 552, value.f163);
-    VCodec<std::optional<::proto::Account>>::write(e, body, body + 557, value.f164);
-    VCodec<std::optional<::proto::Account>>::write(e, body, body + 562, value.f165);
 }
 
 inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value)
@@ -1097,36 +875,6 @@ inline bool VBody<::test::StructOptional>::verify(D& d, std::size_t body, uint32
     return true;
 }
 
-inline std::size_t VBody<::test::StructNested>::extra(const ::test::StructNested& value) noexcept
-{
-    return VBody<::test::StructOptional>::extra(value)
-        + VCodec<std::optional<::test::EnumSimple>>::extra(value.f1001)
-        + VCodec<std::optional<::test::EnumTyped>>::extra(value.f1003)
-        + VCodec<std::optional<::test::FlagsSimple>>::extra(value.f1005)
-        + VCodec<std::optional<::test::FlagsTyped>>::extra(value.f1007)
-        + VCodec<::test::StructSimple>::extra(value.f1008)
-        + VCodec<std::optional<::test::StructSimple>>::extra(value.f1009)
-        + VCodec<::test::StructOptional>::extra(value.f1010)
-        + VCodec<std::optional<::test::StructOptional>>::extra(value.f1011);
-}
-
-inline void VBody<::test::StructNested>::write(Encoder& e, std::size_t body, const ::test::StructNested& value) noexcept
-{
-    VBody<::test::StructOptional>::write(e, body, value);
-    VCodec<::test::EnumSimple>::write(e, body, body + 567, value.f1000);
-    VCodec<std::optional<::test::EnumSimple>>::write(e, body, body + 571, value.f1001);
-    VCodec<::test::EnumTyped>::write(e, body, body + 576, value.f1002);
-    VCodec<std::optional<::test::EnumTyped>>::write(e, body, body + 577, value.f1003);
-    VCodec<::test::FlagsSimple>::write(e, body, body + 582, value.f1004);
-    VCodec<std::optional<::test::FlagsSimple>>::write(e, body, body + 586, value.f1005);
-    VCodec<::test::FlagsTyped>::write(e, body, body + 591, value.f1006);
-    VCodec<std::optional<::test::FlagsTyped>>::write(e, body, body + 599, value.f1007);
-    VCodec<::test::StructSimple>::write(e, body, body + 604, value.f1008);
-    VCodec<std::optional<::test::StructSimple>>::write(e, body, body + 608, value.f1009);
-    VCodec<::test::StructOptional>::write(e, body, body + 613, value.f1010);
-    VCodec<std::optional<::test::StructOptional>>::write(e, body, body + 617, value.f1011);
-}
-
 inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
 {
     if (FBE_UNLIKELY(size < 622))
@@ -1182,20 +930,6 @@ inline bool VBody<::test::StructNested>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::test::StructBytes>::extra(const ::test::StructBytes& value) noexcept
-{
-    return VCodec<FBE::buffer_t>::extra(value.f1)
-        + VCodec<std::optional<FBE::buffer_t>>::extra(value.f2)
-        + VCodec<std::optional<FBE::buffer_t>>::extra(value.f3);
-}
-
-inline void VBody<::test::StructBytes>::write(Encoder& e, std::size_t body, const ::test::StructBytes& value) noexcept
-{
-    VCodec<FBE::buffer_t>::write(e, body, body + 8, value.f1);
-    VCodec<std::optional<FBE::buffer_t>>::write(e, body, body + 12, value.f2);
-    VCodec<std::optional<FBE::buffer_t>>::write(e, body, body + 17, value.f3);
-}
-
 FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value)
 {
     if (FBE_UNLIKELY(size < 22))
@@ -1221,31 +955,6 @@ FBE_INLINE bool VBody<::test::StructBytes>::verify(D& d, std::size_t body, uint3
     if (!VCodec<std::optional<FBE::buffer_t>>::verify(d, body, body + 17))
         return d.fail_in("test.StructBytes", "f3");
     return true;
-}
-
-inline std::size_t VBody<::test::StructArray>::extra(const ::test::StructArray& value) noexcept
-{
-    return VCodec<std::array<std::optional<uint8_t>, 2>>::extra(value.f2)
-        + VCodec<std::array<FBE::buffer_t, 2>>::extra(value.f3)
-        + VCodec<std::array<std::optional<FBE::buffer_t>, 2>>::extra(value.f4)
-        + VCodec<std::array<std::optional<::test::EnumSimple>, 2>>::extra(value.f6)
-        + VCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::extra(value.f8)
-        + VCodec<std::array<::test::StructSimple, 2>>::extra(value.f9)
-        + VCodec<std::array<std::optional<::test::StructSimple>, 2>>::extra(value.f10);
-}
-
-inline void VBody<::test::StructArray>::write(Encoder& e, std::size_t body, const ::test::StructArray& value) noexcept
-{
-    VCodec<std::array<uint8_t, 2>>::write(e, body, body + 8, value.f1);
-    VCodec<std::array<std::optional<uint8_t>, 2>>::write(e, body, body + 10, value.f2);
-    VCodec<std::array<FBE::buffer_t, 2>>::write(e, body, body + 20, value.f3);
-    VCodec<std::array<std::optional<FBE::buffer_t>, 2>>::write(e, body, body + 28, value.f4);
-    VCodec<std::array<::test::EnumSimple, 2>>::write(e, body, body + 38, value.f5);
-    VCodec<std::array<std::optional<::test::EnumSimple>, 2>>::write(e, body, body + 46, value.f6);
-    VCodec<std::array<::test::FlagsSimple, 2>>::write(e, body, body + 56, value.f7);
-    VCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::write(e, body, body + 64, value.f8);
-    VCodec<std::array<::test::StructSimple, 2>>::write(e, body, body + 74, value.f9);
-    VCodec<std::array<std::optional<::test::StructSimple>, 2>>::write(e, body, body + 82, value.f10);
 }
 
 inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value)
@@ -1295,34 +1004,6 @@ inline bool VBody<::test::StructArray>::verify(D& d, std::size_t body, uint32_t 
     if (!VCodec<std::array<std::optional<::test::StructSimple>, 2>>::verify(d, body, body + 82))
         return d.fail_in("test.StructArray", "f10");
     return true;
-}
-
-inline std::size_t VBody<::test::StructVector>::extra(const ::test::StructVector& value) noexcept
-{
-    return VCodec<std::vector<uint8_t>>::extra(value.f1)
-        + VCodec<std::vector<std::optional<uint8_t>>>::extra(value.f2)
-        + VCodec<std::vector<FBE::buffer_t>>::extra(value.f3)
-        + VCodec<std::vector<std::optional<FBE::buffer_t>>>::extra(value.f4)
-        + VCodec<std::vector<::test::EnumSimple>>::extra(value.f5)
-        + VCodec<std::vector<std::optional<::test::EnumSimple>>>::extra(value.f6)
-        + VCodec<std::vector<::test::FlagsSimple>>::extra(value.f7)
-        + VCodec<std::vector<std::optional<::test::FlagsSimple>>>::extra(value.f8)
-        + VCodec<std::vector<::test::StructSimple>>::extra(value.f9)
-        + VCodec<std::vector<std::optional<::test::StructSimple>>>::extra(value.f10);
-}
-
-inline void VBody<::test::StructVector>::write(Encoder& e, std::size_t body, const ::test::StructVector& value) noexcept
-{
-    VCodec<std::vector<uint8_t>>::write(e, body, body + 8, value.f1);
-    VCodec<std::vector<std::optional<uint8_t>>>::write(e, body, body + 12, value.f2);
-    VCodec<std::vector<FBE::buffer_t>>::write(e, body, body + 16, value.f3);
-    VCodec<std::vector<std::optional<FBE::buffer_t>>>::write(e, body, body + 20, value.f4);
-    VCodec<std::vector<::test::EnumSimple>>::write(e, body, body + 24, value.f5);
-    VCodec<std::vector<std::optional<::test::EnumSimple>>>::write(e, body, body + 28, value.f6);
-    VCodec<std::vector<::test::FlagsSimple>>::write(e, body, body + 32, value.f7);
-    VCodec<std::vector<std::optional<::test::FlagsSimple>>>::write(e, body, body + 36, value.f8);
-    VCodec<std::vector<::test::StructSimple>>::write(e, body, body + 40, value.f9);
-    VCodec<std::vector<std::optional<::test::StructSimple>>>::write(e, body, body + 44, value.f10);
 }
 
 inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value)
@@ -1380,34 +1061,6 @@ inline bool VBody<::test::StructVector>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::test::StructList>::extra(const ::test::StructList& value) noexcept
-{
-    return VCodec<std::list<uint8_t>>::extra(value.f1)
-        + VCodec<std::list<std::optional<uint8_t>>>::extra(value.f2)
-        + VCodec<std::list<FBE::buffer_t>>::extra(value.f3)
-        + VCodec<std::list<std::optional<FBE::buffer_t>>>::extra(value.f4)
-        + VCodec<std::list<::test::EnumSimple>>::extra(value.f5)
-        + VCodec<std::list<std::optional<::test::EnumSimple>>>::extra(value.f6)
-        + VCodec<std::list<::test::FlagsSimple>>::extra(value.f7)
-        + VCodec<std::list<std::optional<::test::FlagsSimple>>>::extra(value.f8)
-        + VCodec<std::list<::test::StructSimple>>::extra(value.f9)
-        + VCodec<std::list<std::optional<::test::StructSimple>>>::extra(value.f10);
-}
-
-inline void VBody<::test::StructList>::write(Encoder& e, std::size_t body, const ::test::StructList& value) noexcept
-{
-    VCodec<std::list<uint8_t>>::write(e, body, body + 8, value.f1);
-    VCodec<std::list<std::optional<uint8_t>>>::write(e, body, body + 12, value.f2);
-    VCodec<std::list<FBE::buffer_t>>::write(e, body, body + 16, value.f3);
-    VCodec<std::list<std::optional<FBE::buffer_t>>>::write(e, body, body + 20, value.f4);
-    VCodec<std::list<::test::EnumSimple>>::write(e, body, body + 24, value.f5);
-    VCodec<std::list<std::optional<::test::EnumSimple>>>::write(e, body, body + 28, value.f6);
-    VCodec<std::list<::test::FlagsSimple>>::write(e, body, body + 32, value.f7);
-    VCodec<std::list<std::optional<::test::FlagsSimple>>>::write(e, body, body + 36, value.f8);
-    VCodec<std::list<::test::StructSimple>>::write(e, body, body + 40, value.f9);
-    VCodec<std::list<std::optional<::test::StructSimple>>>::write(e, body, body + 44, value.f10);
-}
-
 inline bool VBody<::test::StructList>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value)
 {
     if (FBE_UNLIKELY(size < 48))
@@ -1463,22 +1116,6 @@ inline bool VBody<::test::StructList>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::test::StructSet>::extra(const ::test::StructSet& value) noexcept
-{
-    return VCodec<std::set<uint8_t>>::extra(value.f1)
-        + VCodec<std::set<::test::EnumSimple>>::extra(value.f2)
-        + VCodec<std::set<::test::FlagsSimple>>::extra(value.f3)
-        + VCodec<std::set<::test::StructSimple>>::extra(value.f4);
-}
-
-inline void VBody<::test::StructSet>::write(Encoder& e, std::size_t body, const ::test::StructSet& value) noexcept
-{
-    VCodec<std::set<uint8_t>>::write(e, body, body + 8, value.f1);
-    VCodec<std::set<::test::EnumSimple>>::write(e, body, body + 12, value.f2);
-    VCodec<std::set<::test::FlagsSimple>>::write(e, body, body + 16, value.f3);
-    VCodec<std::set<::test::StructSimple>>::write(e, body, body + 20, value.f4);
-}
-
 inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value)
 {
     if (FBE_UNLIKELY(size < 24))
@@ -1508,34 +1145,6 @@ inline bool VBody<::test::StructSet>::verify(D& d, std::size_t body, uint32_t si
     if (!VCodec<std::set<::test::StructSimple>>::verify(d, body, body + 20))
         return d.fail_in("test.StructSet", "f4");
     return true;
-}
-
-inline std::size_t VBody<::test::StructMap>::extra(const ::test::StructMap& value) noexcept
-{
-    return VCodec<std::map<int32_t, uint8_t>>::extra(value.f1)
-        + VCodec<std::map<int32_t, std::optional<uint8_t>>>::extra(value.f2)
-        + VCodec<std::map<int32_t, FBE::buffer_t>>::extra(value.f3)
-        + VCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::extra(value.f4)
-        + VCodec<std::map<int32_t, ::test::EnumSimple>>::extra(value.f5)
-        + VCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::extra(value.f6)
-        + VCodec<std::map<int32_t, ::test::FlagsSimple>>::extra(value.f7)
-        + VCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::extra(value.f8)
-        + VCodec<std::map<int32_t, ::test::StructSimple>>::extra(value.f9)
-        + VCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::extra(value.f10);
-}
-
-inline void VBody<::test::StructMap>::write(Encoder& e, std::size_t body, const ::test::StructMap& value) noexcept
-{
-    VCodec<std::map<int32_t, uint8_t>>::write(e, body, body + 8, value.f1);
-    VCodec<std::map<int32_t, std::optional<uint8_t>>>::write(e, body, body + 12, value.f2);
-    VCodec<std::map<int32_t, FBE::buffer_t>>::write(e, body, body + 16, value.f3);
-    VCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::write(e, body, body + 20, value.f4);
-    VCodec<std::map<int32_t, ::test::EnumSimple>>::write(e, body, body + 24, value.f5);
-    VCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::write(e, body, body + 28, value.f6);
-    VCodec<std::map<int32_t, ::test::FlagsSimple>>::write(e, body, body + 32, value.f7);
-    VCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::write(e, body, body + 36, value.f8);
-    VCodec<std::map<int32_t, ::test::StructSimple>>::write(e, body, body + 40, value.f9);
-    VCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::write(e, body, body + 44, value.f10);
 }
 
 inline bool VBody<::test::StructMap>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value)
@@ -1593,34 +1202,6 @@ inline bool VBody<::test::StructMap>::verify(D& d, std::size_t body, uint32_t si
     return true;
 }
 
-inline std::size_t VBody<::test::StructHash>::extra(const ::test::StructHash& value) noexcept
-{
-    return VCodec<std::unordered_map<std::string, uint8_t>>::extra(value.f1)
-        + VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::extra(value.f2)
-        + VCodec<std::unordered_map<std::string, FBE::buffer_t>>::extra(value.f3)
-        + VCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::extra(value.f4)
-        + VCodec<std::unordered_map<std::string, ::test::EnumSimple>>::extra(value.f5)
-        + VCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::extra(value.f6)
-        + VCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::extra(value.f7)
-        + VCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::extra(value.f8)
-        + VCodec<std::unordered_map<std::string, ::test::StructSimple>>::extra(value.f9)
-        + VCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::extra(value.f10);
-}
-
-inline void VBody<::test::StructHash>::write(Encoder& e, std::size_t body, const ::test::StructHash& value) noexcept
-{
-    VCodec<std::unordered_map<std::string, uint8_t>>::write(e, body, body + 8, value.f1);
-    VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::write(e, body, body + 12, value.f2);
-    VCodec<std::unordered_map<std::string, FBE::buffer_t>>::write(e, body, body + 16, value.f3);
-    VCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::write(e, body, body + 20, value.f4);
-    VCodec<std::unordered_map<std::string, ::test::EnumSimple>>::write(e, body, body + 24, value.f5);
-    VCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::write(e, body, body + 28, value.f6);
-    VCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::write(e, body, body + 32, value.f7);
-    VCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::write(e, body, body + 36, value.f8);
-    VCodec<std::unordered_map<std::string, ::test::StructSimple>>::write(e, body, body + 40, value.f9);
-    VCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::write(e, body, body + 44, value.f10);
-}
-
 inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value)
 {
     if (FBE_UNLIKELY(size < 48))
@@ -1676,18 +1257,6 @@ inline bool VBody<::test::StructHash>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::test::StructHashEx>::extra(const ::test::StructHashEx& value) noexcept
-{
-    return VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::extra(value.f1)
-        + VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::extra(value.f2);
-}
-
-inline void VBody<::test::StructHashEx>::write(Encoder& e, std::size_t body, const ::test::StructHashEx& value) noexcept
-{
-    VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::write(e, body, body + 8, value.f1);
-    VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::write(e, body, body + 12, value.f2);
-}
-
 inline bool VBody<::test::StructHashEx>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value)
 {
     if (FBE_UNLIKELY(size < 16))
@@ -1709,15 +1278,6 @@ inline bool VBody<::test::StructHashEx>::verify(D& d, std::size_t body, uint32_t
     if (!VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::verify(d, body, body + 12))
         return d.fail_in("test.StructHashEx", "f2");
     return true;
-}
-
-inline std::size_t VBody<::test::StructEmpty>::extra(const ::test::StructEmpty& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::test::StructEmpty>::write(Encoder& /*e*/, std::size_t /*body*/, const ::test::StructEmpty& /*value*/) noexcept
-{
 }
 
 FBE_INLINE bool VBody<::test::StructEmpty>::read(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/, ::test::StructEmpty& /*value*/)

@@ -11,15 +11,13 @@ namespace FBE {
 
 // chars.CharKeys: type 1
 template <>
-struct FBody<::chars::CharKeys>
+struct FBody<::chars::CharKeys> : detail::FFields<::chars::CharKeys, &::chars::CharKeys::letters, &::chars::CharKeys::countByLetter>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::chars::CharKeys& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::chars::CharKeys& value) noexcept;
     static bool read(FinalDecoder& d, ::chars::CharKeys& value);
     template <class D>
     static bool verify(D& d);
@@ -27,32 +25,17 @@ struct FBody<::chars::CharKeys>
 
 // chars.GradeKeys: type 2
 template <>
-struct FBody<::chars::GradeKeys>
+struct FBody<::chars::GradeKeys> : detail::FFields<::chars::GradeKeys, &::chars::GradeKeys::grades, &::chars::GradeKeys::countByGrade>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::chars::GradeKeys& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::chars::GradeKeys& value) noexcept;
     static bool read(FinalDecoder& d, ::chars::GradeKeys& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::chars::CharKeys>::size(const ::chars::CharKeys& value) noexcept
-{
-    return FCodec<std::set<char>>::size(value.letters)
-        + FCodec<std::map<char, int32_t>>::size(value.countByLetter);
-}
-
-inline uint8_t* FBody<::chars::CharKeys>::write(uint8_t* p, const ::chars::CharKeys& value) noexcept
-{
-    p = FCodec<std::set<char>>::write(p, value.letters);
-    p = FCodec<std::map<char, int32_t>>::write(p, value.countByLetter);
-    return p;
-}
 
 FBE_INLINE bool FBody<::chars::CharKeys>::read(FinalDecoder& d, ::chars::CharKeys& value)
 {
@@ -76,19 +59,6 @@ FBE_INLINE bool FBody<::chars::CharKeys>::verify(D& d)
     if (!FCodec<std::map<char, int32_t>>::verify(d))
         return d.fail_in("chars.CharKeys", "countByLetter");
     return true;
-}
-
-inline std::size_t FBody<::chars::GradeKeys>::size(const ::chars::GradeKeys& value) noexcept
-{
-    return FCodec<std::set<::chars::Grade>>::size(value.grades)
-        + FCodec<std::map<::chars::Grade, int32_t>>::size(value.countByGrade);
-}
-
-inline uint8_t* FBody<::chars::GradeKeys>::write(uint8_t* p, const ::chars::GradeKeys& value) noexcept
-{
-    p = FCodec<std::set<::chars::Grade>>::write(p, value.grades);
-    p = FCodec<std::map<::chars::Grade, int32_t>>::write(p, value.countByGrade);
-    return p;
 }
 
 FBE_INLINE bool FBody<::chars::GradeKeys>::read(FinalDecoder& d, ::chars::GradeKeys& value)

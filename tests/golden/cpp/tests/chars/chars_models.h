@@ -12,15 +12,13 @@ namespace FBE {
 
 // chars.CharKeys: type 1, body 16 bytes
 template <>
-struct VBody<::chars::CharKeys>
+struct VBody<::chars::CharKeys> : detail::VFields<::chars::CharKeys>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::chars::CharKeys& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::chars::CharKeys& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -35,15 +33,13 @@ struct VBody<::chars::CharKeys>
 
 // chars.GradeKeys: type 2, body 16 bytes
 template <>
-struct VBody<::chars::GradeKeys>
+struct VBody<::chars::GradeKeys> : detail::VFields<::chars::GradeKeys>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::chars::GradeKeys& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::chars::GradeKeys& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -55,18 +51,6 @@ struct VBody<::chars::GradeKeys>
         {16, 0, "chars.GradeKeys"},
     };
 };
-
-inline std::size_t VBody<::chars::CharKeys>::extra(const ::chars::CharKeys& value) noexcept
-{
-    return VCodec<std::set<char>>::extra(value.letters)
-        + VCodec<std::map<char, int32_t>>::extra(value.countByLetter);
-}
-
-inline void VBody<::chars::CharKeys>::write(Encoder& e, std::size_t body, const ::chars::CharKeys& value) noexcept
-{
-    VCodec<std::set<char>>::write(e, body, body + 8, value.letters);
-    VCodec<std::map<char, int32_t>>::write(e, body, body + 12, value.countByLetter);
-}
 
 FBE_INLINE bool VBody<::chars::CharKeys>::read(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value)
 {
@@ -89,18 +73,6 @@ FBE_INLINE bool VBody<::chars::CharKeys>::verify(D& d, std::size_t body, uint32_
     if (!VCodec<std::map<char, int32_t>>::verify(d, body, body + 12))
         return d.fail_in("chars.CharKeys", "countByLetter");
     return true;
-}
-
-inline std::size_t VBody<::chars::GradeKeys>::extra(const ::chars::GradeKeys& value) noexcept
-{
-    return VCodec<std::set<::chars::Grade>>::extra(value.grades)
-        + VCodec<std::map<::chars::Grade, int32_t>>::extra(value.countByGrade);
-}
-
-inline void VBody<::chars::GradeKeys>::write(Encoder& e, std::size_t body, const ::chars::GradeKeys& value) noexcept
-{
-    VCodec<std::set<::chars::Grade>>::write(e, body, body + 8, value.grades);
-    VCodec<std::map<::chars::Grade, int32_t>>::write(e, body, body + 12, value.countByGrade);
 }
 
 FBE_INLINE bool VBody<::chars::GradeKeys>::read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value)

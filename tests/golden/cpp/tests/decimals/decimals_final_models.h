@@ -11,48 +11,18 @@ namespace FBE {
 
 // decimals.Prices: type 1
 template <>
-struct FBody<::decimals::Prices>
+struct FBody<::decimals::Prices> : detail::FFields<::decimals::Prices, &::decimals::Prices::price, &::decimals::Prices::maybePrice, &::decimals::Prices::pair, &::decimals::Prices::priceVector, &::decimals::Prices::priceList, &::decimals::Prices::priceSet, &::decimals::Prices::priceById, &::decimals::Prices::idByPrice, &::decimals::Prices::priceByPrice, &::decimals::Prices::maybePrices>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 77;
     static constexpr uint64_t cost = 77;
-    static std::size_t size(const ::decimals::Prices& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::decimals::Prices& value) noexcept;
     static bool read(FinalDecoder& d, ::decimals::Prices& value);
     static bool read_fast_price_to_maybePrice(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::decimals::Prices& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::decimals::Prices>::size(const ::decimals::Prices& value) noexcept
-{
-    return 48
-        + FCodec<std::optional<FBE::decimal_t>>::size(value.maybePrice)
-        + FCodec<std::vector<FBE::decimal_t>>::size(value.priceVector)
-        + FCodec<std::list<FBE::decimal_t>>::size(value.priceList)
-        + FCodec<std::set<FBE::decimal_t>>::size(value.priceSet)
-        + FCodec<std::map<int32_t, FBE::decimal_t>>::size(value.priceById)
-        + FCodec<std::map<FBE::decimal_t, int32_t>>::size(value.idByPrice)
-        + FCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::size(value.priceByPrice)
-        + FCodec<std::vector<std::optional<FBE::decimal_t>>>::size(value.maybePrices);
-}
-
-inline uint8_t* FBody<::decimals::Prices>::write(uint8_t* p, const ::decimals::Prices& value) noexcept
-{
-    p = FCodec<FBE::decimal_t>::write(p, value.price);
-    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.maybePrice);
-    p = FCodec<std::array<FBE::decimal_t, 2>>::write(p, value.pair);
-    p = FCodec<std::vector<FBE::decimal_t>>::write(p, value.priceVector);
-    p = FCodec<std::list<FBE::decimal_t>>::write(p, value.priceList);
-    p = FCodec<std::set<FBE::decimal_t>>::write(p, value.priceSet);
-    p = FCodec<std::map<int32_t, FBE::decimal_t>>::write(p, value.priceById);
-    p = FCodec<std::map<FBE::decimal_t, int32_t>>::write(p, value.idByPrice);
-    p = FCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::write(p, value.priceByPrice);
-    p = FCodec<std::vector<std::optional<FBE::decimal_t>>>::write(p, value.maybePrices);
-    return p;
-}
 
 FBE_INLINE bool FBody<::decimals::Prices>::read_fast_price_to_maybePrice(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::decimals::Prices& value)
 {

@@ -12,15 +12,13 @@ namespace FBE {
 
 // decimals.Prices: type 1, body 89 bytes
 template <>
-struct VBody<::decimals::Prices>
+struct VBody<::decimals::Prices> : detail::VFields<::decimals::Prices>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 89;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 77;
-    static std::size_t extra(const ::decimals::Prices& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::decimals::Prices& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -40,32 +38,6 @@ struct VBody<::decimals::Prices>
         {89, 0, "decimals.Prices"},
     };
 };
-
-inline std::size_t VBody<::decimals::Prices>::extra(const ::decimals::Prices& value) noexcept
-{
-    return VCodec<std::optional<FBE::decimal_t>>::extra(value.maybePrice)
-        + VCodec<std::vector<FBE::decimal_t>>::extra(value.priceVector)
-        + VCodec<std::list<FBE::decimal_t>>::extra(value.priceList)
-        + VCodec<std::set<FBE::decimal_t>>::extra(value.priceSet)
-        + VCodec<std::map<int32_t, FBE::decimal_t>>::extra(value.priceById)
-        + VCodec<std::map<FBE::decimal_t, int32_t>>::extra(value.idByPrice)
-        + VCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::extra(value.priceByPrice)
-        + VCodec<std::vector<std::optional<FBE::decimal_t>>>::extra(value.maybePrices);
-}
-
-inline void VBody<::decimals::Prices>::write(Encoder& e, std::size_t body, const ::decimals::Prices& value) noexcept
-{
-    VCodec<FBE::decimal_t>::write(e, body, body + 8, value.price);
-    VCodec<std::optional<FBE::decimal_t>>::write(e, body, body + 24, value.maybePrice);
-    VCodec<std::array<FBE::decimal_t, 2>>::write(e, body, body + 29, value.pair);
-    VCodec<std::vector<FBE::decimal_t>>::write(e, body, body + 61, value.priceVector);
-    VCodec<std::list<FBE::decimal_t>>::write(e, body, body + 65, value.priceList);
-    VCodec<std::set<FBE::decimal_t>>::write(e, body, body + 69, value.priceSet);
-    VCodec<std::map<int32_t, FBE::decimal_t>>::write(e, body, body + 73, value.priceById);
-    VCodec<std::map<FBE::decimal_t, int32_t>>::write(e, body, body + 77, value.idByPrice);
-    VCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::write(e, body, body + 81, value.priceByPrice);
-    VCodec<std::vector<std::optional<FBE::decimal_t>>>::write(e, body, body + 85, value.maybePrices);
-}
 
 FBE_INLINE bool VBody<::decimals::Prices>::read(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value)
 {

@@ -11,58 +11,19 @@ namespace FBE {
 
 // defaults.Zeros: type 1
 template <>
-struct FBody<::defaults::Zeros>
+struct FBody<::defaults::Zeros> : detail::FFields<::defaults::Zeros, &::defaults::Zeros::id, &::defaults::Zeros::b, &::defaults::Zeros::i, &::defaults::Zeros::l, &::defaults::Zeros::f, &::defaults::Zeros::d, &::defaults::Zeros::m, &::defaults::Zeros::s, &::defaults::Zeros::c, &::defaults::Zeros::fl, &::defaults::Zeros::t, &::defaults::Zeros::u, &::defaults::Zeros::n, &::defaults::Zeros::absent>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 17;
     static constexpr uint64_t cost = 17;
-    static std::size_t size(const ::defaults::Zeros& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::defaults::Zeros& value) noexcept;
     static bool read(FinalDecoder& d, ::defaults::Zeros& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::defaults::Zeros& value);
     static bool read_fields(FinalDecoder& d, ::defaults::Zeros& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::defaults::Zeros>::size(const ::defaults::Zeros& value) noexcept
-{
-    return 4
-        + FCodec<std::optional<bool>>::size(value.b)
-        + FCodec<std::optional<int32_t>>::size(value.i)
-        + FCodec<std::optional<int64_t>>::size(value.l)
-        + FCodec<std::optional<float>>::size(value.f)
-        + FCodec<std::optional<double>>::size(value.d)
-        + FCodec<std::optional<FBE::decimal_t>>::size(value.m)
-        + FCodec<std::optional<std::string>>::size(value.s)
-        + FCodec<std::optional<::defaults::Colour>>::size(value.c)
-        + FCodec<std::optional<::defaults::Mode>>::size(value.fl)
-        + FCodec<std::optional<uint64_t>>::size(value.t)
-        + FCodec<std::optional<FBE::uuid_t>>::size(value.u)
-        + FCodec<std::optional<int32_t>>::size(value.n)
-        + FCodec<std::optional<int32_t>>::size(value.absent);
-}
-
-inline uint8_t* FBody<::defaults::Zeros>::write(uint8_t* p, const ::defaults::Zeros& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<std::optional<bool>>::write(p, value.b);
-    p = FCodec<std::optional<int32_t>>::write(p, value.i);
-    p = FCodec<std::optional<int64_t>>::write(p, value.l);
-    p = FCodec<std::optional<float>>::write(p, value.f);
-    p = FCodec<std::optional<double>>::write(p, value.d);
-    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.m);
-    p = FCodec<std::optional<std::string>>::write(p, value.s);
-    p = FCodec<std::optional<::defaults::Colour>>::write(p, value.c);
-    p = FCodec<std::optional<::defaults::Mode>>::write(p, value.fl);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.t);
-    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.u);
-    p = FCodec<std::optional<int32_t>>::write(p, value.n);
-    p = FCodec<std::optional<int32_t>>::write(p, value.absent);
-    return p;
-}
 
 FBE_INLINE bool FBody<::defaults::Zeros>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::defaults::Zeros& value)
 {

@@ -12,15 +12,13 @@ namespace FBE {
 
 // defaults.Zeros: type 1, body 77 bytes
 template <>
-struct VBody<::defaults::Zeros>
+struct VBody<::defaults::Zeros> : detail::VFields<::defaults::Zeros>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 77;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 17;
-    static std::size_t extra(const ::defaults::Zeros& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::defaults::Zeros& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -44,41 +42,6 @@ struct VBody<::defaults::Zeros>
         {77, 0, "defaults.Zeros"},
     };
 };
-
-inline std::size_t VBody<::defaults::Zeros>::extra(const ::defaults::Zeros& value) noexcept
-{
-    return VCodec<std::optional<bool>>::extra(value.b)
-        + VCodec<std::optional<int32_t>>::extra(value.i)
-        + VCodec<std::optional<int64_t>>::extra(value.l)
-        + VCodec<std::optional<float>>::extra(value.f)
-        + VCodec<std::optional<double>>::extra(value.d)
-        + VCodec<std::optional<FBE::decimal_t>>::extra(value.m)
-        + VCodec<std::optional<std::string>>::extra(value.s)
-        + VCodec<std::optional<::defaults::Colour>>::extra(value.c)
-        + VCodec<std::optional<::defaults::Mode>>::extra(value.fl)
-        + VCodec<std::optional<uint64_t>>::extra(value.t)
-        + VCodec<std::optional<FBE::uuid_t>>::extra(value.u)
-        + VCodec<std::optional<int32_t>>::extra(value.n)
-        + VCodec<std::optional<int32_t>>::extra(value.absent);
-}
-
-inline void VBody<::defaults::Zeros>::write(Encoder& e, std::size_t body, const ::defaults::Zeros& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<std::optional<bool>>::write(e, body, body + 12, value.b);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 17, value.i);
-    VCodec<std::optional<int64_t>>::write(e, body, body + 22, value.l);
-    VCodec<std::optional<float>>::write(e, body, body + 27, value.f);
-    VCodec<std::optional<double>>::write(e, body, body + 32, value.d);
-    VCodec<std::optional<FBE::decimal_t>>::write(e, body, body + 37, value.m);
-    VCodec<std::optional<std::string>>::write(e, body, body + 42, value.s);
-    VCodec<std::optional<::defaults::Colour>>::write(e, body, body + 47, value.c);
-    VCodec<std::optional<::defaults::Mode>>::write(e, body, body + 52, value.fl);
-    VCodec<std::optional<uint64_t>>::write(e, body, body + 57, value.t);
-    VCodec<std::optional<FBE::uuid_t>>::write(e, body, body + 62, value.u);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 67, value.n);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 72, value.absent);
-}
 
 FBE_INLINE bool VBody<::defaults::Zeros>::read(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value)
 {

@@ -12,17 +12,14 @@ namespace FBE {
 
 // everything.Counted: type 1001
 template <>
-struct FBody<::everything::Counted>
+struct FBody<::everything::Counted> : detail::FFields<::everything::Counted, &::everything::Counted::a>
 {
     static constexpr uint32_t type_id = 1001;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::everything::Counted& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Counted& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Counted& value);
-    static void read_fixed(const uint8_t* p, ::everything::Counted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Counted& value);
     static bool read_fields(FinalDecoder& d, ::everything::Counted& value);
     template <class D>
@@ -31,17 +28,14 @@ struct FBody<::everything::Counted>
 
 // everything.Shifted: type 1020
 template <>
-struct FBody<::everything::Shifted>
+struct FBody<::everything::Shifted> : detail::FFields<::everything::Shifted, &::everything::Shifted::a>
 {
     static constexpr uint32_t type_id = 1020;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::everything::Shifted& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Shifted& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Shifted& value);
-    static void read_fixed(const uint8_t* p, ::everything::Shifted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Shifted& value);
     static bool read_fields(FinalDecoder& d, ::everything::Shifted& value);
     template <class D>
@@ -50,17 +44,14 @@ struct FBody<::everything::Shifted>
 
 // everything.AfterShift: type 1021
 template <>
-struct FBody<::everything::AfterShift>
+struct FBody<::everything::AfterShift> : detail::FFields<::everything::AfterShift, &::everything::AfterShift::a>
 {
     static constexpr uint32_t type_id = 1021;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::everything::AfterShift& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::AfterShift& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::AfterShift& value);
-    static void read_fixed(const uint8_t* p, ::everything::AfterShift& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::AfterShift& value);
     static bool read_fields(FinalDecoder& d, ::everything::AfterShift& value);
     template <class D>
@@ -69,17 +60,14 @@ struct FBody<::everything::AfterShift>
 
 // everything.Fixed: type 7
 template <>
-struct FBody<::everything::Fixed>
+struct FBody<::everything::Fixed> : detail::FFields<::everything::Fixed, &::everything::Fixed::a>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::everything::Fixed& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Fixed& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Fixed& value);
-    static void read_fixed(const uint8_t* p, ::everything::Fixed& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Fixed& value);
     static bool read_fields(FinalDecoder& d, ::everything::Fixed& value);
     template <class D>
@@ -88,17 +76,14 @@ struct FBody<::everything::Fixed>
 
 // everything.Derived: type 7
 template <>
-struct FBody<::everything::Derived>
+struct FBody<::everything::Derived> : detail::FFields<::everything::Derived, &::everything::Fixed::a, &::everything::Derived::b>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 8;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::everything::Derived& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Derived& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Derived& value);
-    static void read_fixed(const uint8_t* p, ::everything::Derived& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Derived& value);
     static bool read_fields(FinalDecoder& d, ::everything::Derived& value);
     template <class D>
@@ -107,15 +92,13 @@ struct FBody<::everything::Derived>
 
 // everything.ImportedBase: type 1022
 template <>
-struct FBody<::everything::ImportedBase>
+struct FBody<::everything::ImportedBase> : detail::FFields<::everything::ImportedBase, &::market::Instrument::symbol, &::market::Instrument::digits, &::everything::ImportedBase::price>
 {
     static constexpr uint32_t type_id = 1022;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
     static constexpr uint64_t cost = 16;
-    static std::size_t size(const ::everything::ImportedBase& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::ImportedBase& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::ImportedBase& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::ImportedBase& value);
     static bool read_fields(FinalDecoder& d, ::everything::ImportedBase& value);
@@ -125,15 +108,13 @@ struct FBody<::everything::ImportedBase>
 
 // everything.Note: type 1023
 template <>
-struct FBody<::everything::Note>
+struct FBody<::everything::Note> : detail::FFields<::everything::Note, &::everything::Note::text>
 {
     static constexpr uint32_t type_id = 1023;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::everything::Note& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Note& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Note& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Note& value);
     static bool read_fields(FinalDecoder& d, ::everything::Note& value);
@@ -143,15 +124,13 @@ struct FBody<::everything::Note>
 
 // everything.Quiet: type 1024
 template <>
-struct FBody<::everything::Quiet>
+struct FBody<::everything::Quiet> : detail::FFields<::everything::Quiet, &::everything::Quiet::password, &::everything::Quiet::legacy>
 {
     static constexpr uint32_t type_id = 1024;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::everything::Quiet& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Quiet& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Quiet& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Quiet& value);
     static bool read_fields(FinalDecoder& d, ::everything::Quiet& value);
@@ -161,15 +140,13 @@ struct FBody<::everything::Quiet>
 
 // everything.Empty: type 1025
 template <>
-struct FBody<::everything::Empty>
+struct FBody<::everything::Empty> : detail::FFields<::everything::Empty>
 {
     static constexpr uint32_t type_id = 1025;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 0;
     static constexpr uint64_t cost = 32;
-    static std::size_t size(const ::everything::Empty& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Empty& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Empty& value);
     template <class D>
     static bool verify(D& d);
@@ -177,15 +154,13 @@ struct FBody<::everything::Empty>
 
 // everything.Everything: type 1026
 template <>
-struct FBody<::everything::Everything>
+struct FBody<::everything::Everything> : detail::FFields<::everything::Everything, &::everything::Everything::id, &::everything::Everything::f1, &::everything::Everything::f2, &::everything::Everything::f3, &::everything::Everything::f4, &::everything::Everything::f5, &::everything::Everything::f6, &::everything::Everything::f7, &::everything::Everything::f8, &::everything::Everything::f9, &::everything::Everything::f10, &::everything::Everything::f11, &::everything::Everything::f12, &::everything::Everything::f13, &::everything::Everything::f14, &::everything::Everything::f15, &::everything::Everything::f16, &::everything::Everything::f17, &::everything::Everything::f18, &::everything::Everything::f19, &::everything::Everything::f20, &::everything::Everything::f21, &::everything::Everything::f22, &::everything::Everything::f23, &::everything::Everything::f24, &::everything::Everything::f25, &::everything::Everything::f26, &::everything::Everything::f27, &::everything::Everything::f28, &::everything::Everything::f29, &::everything::Everything::f30, &::everything::Everything::f31, &::everything::Everything::f32, &::everything::Everything::f33, &::everything::Everything::f34, &::everything::Everything::f35, &::everything::Everything::f36, &::everything::Everything::f37, &::everything::Everything::f38, &::everything::Everything::f39, &::everything::Everything::f40, &::everything::Everything::f41, &::everything::Everything::f42, &::everything::Everything::f43, &::everything::Everything::f44, &::everything::Everything::f45, &::everything::Everything::f46, &::everything::Everything::f47, &::everything::Everything::f47Reset, &::everything::Everything::f48, &::everything::Everything::f49, &::everything::Everything::f50, &::everything::Everything::f51, &::everything::Everything::f52>
 {
     static constexpr uint32_t type_id = 1026;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 270;
     static constexpr uint64_t cost = 258;
-    static std::size_t size(const ::everything::Everything& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Everything& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Everything& value);
     static bool read_fast_id_to_f35(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value);
     static bool read_fast_f38_to_f39(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value);
@@ -196,15 +171,13 @@ struct FBody<::everything::Everything>
 
 // everything.PlaceOrder: type 1027
 template <>
-struct FBody<::everything::PlaceOrder>
+struct FBody<::everything::PlaceOrder> : detail::FFields<::everything::PlaceOrder, &::everything::PlaceOrder::id, &::everything::PlaceOrder::instrument>
 {
     static constexpr uint32_t type_id = 1027;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 24;
     static constexpr uint64_t cost = 16;
-    static std::size_t size(const ::everything::PlaceOrder& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::PlaceOrder& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::PlaceOrder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::PlaceOrder& value);
     static bool read_fields(FinalDecoder& d, ::everything::PlaceOrder& value);
@@ -214,17 +187,14 @@ struct FBody<::everything::PlaceOrder>
 
 // everything.Accepted: type 1028
 template <>
-struct FBody<::everything::Accepted>
+struct FBody<::everything::Accepted> : detail::FFields<::everything::Accepted, &::everything::Accepted::id>
 {
     static constexpr uint32_t type_id = 1028;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 16;
     static constexpr std::size_t min_size = 16;
     static constexpr uint64_t cost = 16;
-    static std::size_t size(const ::everything::Accepted& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Accepted& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Accepted& value);
-    static void read_fixed(const uint8_t* p, ::everything::Accepted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Accepted& value);
     static bool read_fields(FinalDecoder& d, ::everything::Accepted& value);
     template <class D>
@@ -233,15 +203,13 @@ struct FBody<::everything::Accepted>
 
 // everything.Rejected: type 1029
 template <>
-struct FBody<::everything::Rejected>
+struct FBody<::everything::Rejected> : detail::FFields<::everything::Rejected, &::everything::Rejected::id, &::everything::Rejected::reason>
 {
     static constexpr uint32_t type_id = 1029;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
     static constexpr uint64_t cost = 20;
-    static std::size_t size(const ::everything::Rejected& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Rejected& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Rejected& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Rejected& value);
     static bool read_fields(FinalDecoder& d, ::everything::Rejected& value);
@@ -251,17 +219,14 @@ struct FBody<::everything::Rejected>
 
 // everything.Ping: type 1030
 template <>
-struct FBody<::everything::Ping>
+struct FBody<::everything::Ping> : detail::FFields<::everything::Ping, &::everything::Ping::sequence>
 {
     static constexpr uint32_t type_id = 1030;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 8;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::everything::Ping& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Ping& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Ping& value);
-    static void read_fixed(const uint8_t* p, ::everything::Ping& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Ping& value);
     static bool read_fields(FinalDecoder& d, ::everything::Ping& value);
     template <class D>
@@ -270,17 +235,14 @@ struct FBody<::everything::Ping>
 
 // everything.FixedKeywords: type 1031
 template <>
-struct FBody<::everything::FixedKeywords>
+struct FBody<::everything::FixedKeywords> : detail::FFields<::everything::FixedKeywords, &::everything::FixedKeywords::new_, &::everything::FixedKeywords::swap_, &::everything::FixedKeywords::default_>
 {
     static constexpr uint32_t type_id = 1031;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 9;
     static constexpr std::size_t min_size = 9;
     static constexpr uint64_t cost = 9;
-    static std::size_t size(const ::everything::FixedKeywords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::FixedKeywords& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::FixedKeywords& value);
-    static void read_fixed(const uint8_t* p, ::everything::FixedKeywords& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::FixedKeywords& value);
     static bool read_fields(FinalDecoder& d, ::everything::FixedKeywords& value);
     template <class D>
@@ -289,15 +251,13 @@ struct FBody<::everything::FixedKeywords>
 
 // everything.Keywords: type 1032
 template <>
-struct FBody<::everything::Keywords>
+struct FBody<::everything::Keywords> : detail::FFields<::everything::Keywords, &::everything::Keywords::new_, &::everything::Keywords::class_, &::everything::Keywords::default_, &::everything::Keywords::swap_, &::everything::Keywords::from, &::everything::Keywords::None, &::everything::Keywords::NULL_, &::everything::Keywords::operator_, &::everything::Keywords::this_>
 {
     static constexpr uint32_t type_id = 1032;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 30;
     static constexpr uint64_t cost = 30;
-    static std::size_t size(const ::everything::Keywords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Keywords& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Keywords& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Keywords& value);
     static bool read_fields(FinalDecoder& d, ::everything::Keywords& value);
@@ -307,15 +267,13 @@ struct FBody<::everything::Keywords>
 
 // everything.Route: type 1033
 template <>
-struct FBody<::everything::Route>
+struct FBody<::everything::Route> : detail::FFields<::everything::Route, &::everything::Route::venue, &::everything::Route::weight, &::everything::Route::leg>
 {
     static constexpr uint32_t type_id = 1033;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
     static constexpr uint64_t cost = 16;
-    static std::size_t size(const ::everything::Route& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Route& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Route& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Route& value);
     static bool read_fields(FinalDecoder& d, ::everything::Route& value);
@@ -325,30 +283,17 @@ struct FBody<::everything::Route>
 
 // everything.Routes: type 1034
 template <>
-struct FBody<::everything::Routes>
+struct FBody<::everything::Routes> : detail::FFields<::everything::Routes, &::everything::Routes::routes, &::everything::Routes::ranks, &::everything::Routes::names>
 {
     static constexpr uint32_t type_id = 1034;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 12;
     static constexpr uint64_t cost = 12;
-    static std::size_t size(const ::everything::Routes& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::everything::Routes& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Routes& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::everything::Counted>::size(const ::everything::Counted& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::everything::Counted>::write(uint8_t* p, const ::everything::Counted& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.a);
-    return p;
-}
 
 FBE_INLINE bool FBody<::everything::Counted>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Counted& value)
 {
@@ -378,28 +323,12 @@ FBE_NOINLINE inline bool FBody<::everything::Counted>::read_fields(FinalDecoder&
     return ok;
 }
 
-FBE_INLINE void FBody<::everything::Counted>::read_fixed(const uint8_t* p, ::everything::Counted& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.a);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::everything::Counted>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.Counted", "a");
     return true;
-}
-
-inline std::size_t FBody<::everything::Shifted>::size(const ::everything::Shifted& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::everything::Shifted>::write(uint8_t* p, const ::everything::Shifted& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.a);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::Shifted>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Shifted& value)
@@ -430,28 +359,12 @@ FBE_NOINLINE inline bool FBody<::everything::Shifted>::read_fields(FinalDecoder&
     return ok;
 }
 
-FBE_INLINE void FBody<::everything::Shifted>::read_fixed(const uint8_t* p, ::everything::Shifted& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.a);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::everything::Shifted>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.Shifted", "a");
     return true;
-}
-
-inline std::size_t FBody<::everything::AfterShift>::size(const ::everything::AfterShift& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::everything::AfterShift>::write(uint8_t* p, const ::everything::AfterShift& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.a);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::AfterShift>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::AfterShift& value)
@@ -482,28 +395,12 @@ FBE_NOINLINE inline bool FBody<::everything::AfterShift>::read_fields(FinalDecod
     return ok;
 }
 
-FBE_INLINE void FBody<::everything::AfterShift>::read_fixed(const uint8_t* p, ::everything::AfterShift& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.a);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::everything::AfterShift>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.AfterShift", "a");
     return true;
-}
-
-inline std::size_t FBody<::everything::Fixed>::size(const ::everything::Fixed& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::everything::Fixed>::write(uint8_t* p, const ::everything::Fixed& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.a);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::Fixed>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Fixed& value)
@@ -534,29 +431,12 @@ FBE_NOINLINE inline bool FBody<::everything::Fixed>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE void FBody<::everything::Fixed>::read_fixed(const uint8_t* p, ::everything::Fixed& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.a);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::everything::Fixed>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.Fixed", "a");
     return true;
-}
-
-inline std::size_t FBody<::everything::Derived>::size(const ::everything::Derived& /*value*/) noexcept
-{
-    return 8;
-}
-
-inline uint8_t* FBody<::everything::Derived>::write(uint8_t* p, const ::everything::Derived& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.a);
-    p = FCodec<int32_t>::write(p, value.b);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::Derived>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Derived& value)
@@ -594,12 +474,6 @@ FBE_NOINLINE inline bool FBody<::everything::Derived>::read_fields(FinalDecoder&
     return ok;
 }
 
-FBE_INLINE void FBody<::everything::Derived>::read_fixed(const uint8_t* p, ::everything::Derived& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.a);
-    FCodec<int32_t>::read_fixed(p + 4, value.b);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::everything::Derived>::verify(D& d)
 {
@@ -612,20 +486,6 @@ FBE_INLINE bool FBody<::everything::Derived>::verify(D& d)
             return d.fail_in("everything.Derived", "b");
     }
     return true;
-}
-
-inline std::size_t FBody<::everything::ImportedBase>::size(const ::everything::ImportedBase& value) noexcept
-{
-    return 12
-        + FCodec<std::string>::size(value.symbol);
-}
-
-inline uint8_t* FBody<::everything::ImportedBase>::write(uint8_t* p, const ::everything::ImportedBase& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.symbol);
-    p = FCodec<int32_t>::write(p, value.digits);
-    p = FCodec<double>::write(p, value.price);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::ImportedBase>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::ImportedBase& value)
@@ -685,17 +545,6 @@ FBE_INLINE bool FBody<::everything::ImportedBase>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::everything::Note>::size(const ::everything::Note& value) noexcept
-{
-    return FCodec<std::string>::size(value.text);
-}
-
-inline uint8_t* FBody<::everything::Note>::write(uint8_t* p, const ::everything::Note& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.text);
-    return p;
-}
-
 FBE_INLINE bool FBody<::everything::Note>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Note& value)
 {
     if (!FCodec<std::string>::read_fast(p, end, rest, value.text))
@@ -730,19 +579,6 @@ FBE_INLINE bool FBody<::everything::Note>::verify(D& d)
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("everything.Note", "text");
     return true;
-}
-
-inline std::size_t FBody<::everything::Quiet>::size(const ::everything::Quiet& value) noexcept
-{
-    return 4
-        + FCodec<std::string>::size(value.password);
-}
-
-inline uint8_t* FBody<::everything::Quiet>::write(uint8_t* p, const ::everything::Quiet& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.password);
-    p = FCodec<int32_t>::write(p, value.legacy);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::Quiet>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Quiet& value)
@@ -789,16 +625,6 @@ FBE_INLINE bool FBody<::everything::Quiet>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::everything::Empty>::size(const ::everything::Empty& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline uint8_t* FBody<::everything::Empty>::write(uint8_t* p, const ::everything::Empty& /*value*/) noexcept
-{
-    return p;
-}
-
 FBE_INLINE bool FBody<::everything::Empty>::read(FinalDecoder& /*d*/, ::everything::Empty& /*value*/)
 {
     return true;
@@ -808,94 +634,6 @@ template <class D>
 FBE_INLINE bool FBody<::everything::Empty>::verify(D& /*d*/)
 {
     return true;
-}
-
-inline std::size_t FBody<::everything::Everything>::size(const ::everything::Everything& value) noexcept
-{
-    return 193
-        + FCodec<std::string>::size(value.f17)
-        + FCodec<FBE::buffer_t>::size(value.f24)
-        + FCodec<::market::Instrument>::size(value.f30)
-        + FCodec<std::optional<int32_t>>::size(value.f31)
-        + FCodec<std::optional<int32_t>>::size(value.f32)
-        + FCodec<std::optional<std::string>>::size(value.f33)
-        + FCodec<std::optional<::everything::EByte>>::size(value.f34)
-        + FCodec<std::optional<::everything::Counted>>::size(value.f35)
-        + FCodec<std::array<std::optional<std::string>, 2>>::size(value.f37)
-        + FCodec<std::vector<double>>::size(value.f38)
-        + FCodec<std::vector<std::optional<::everything::Counted>>>::size(value.f39)
-        + FCodec<std::list<std::string>>::size(value.f40)
-        + FCodec<std::set<int64_t>>::size(value.f41)
-        + FCodec<std::set<::market::Instrument>>::size(value.f42)
-        + FCodec<std::map<int32_t, std::string>>::size(value.f43)
-        + FCodec<std::map<std::string, std::optional<::everything::Counted>>>::size(value.f44)
-        + FCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::size(value.f45)
-        + FCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::size(value.f46)
-        + FCodec<std::optional<int32_t>>::size(value.f47)
-        + FCodec<std::optional<uint64_t>>::size(value.f48)
-        + FCodec<std::map<FBE::buffer_t, int32_t>>::size(value.f49)
-        + FCodec<std::unordered_map<FBE::buffer_t, std::string>>::size(value.f50)
-        + FCodec<std::set<FBE::decimal_t>>::size(value.f51)
-        + FCodec<std::map<FBE::decimal_t, int32_t>>::size(value.f52);
-}
-
-inline uint8_t* FBody<::everything::Everything>::write(uint8_t* p, const ::everything::Everything& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.id);
-    p = FCodec<bool>::write(p, value.f1);
-    p = FCodec<uint8_t>::write(p, value.f2);
-    p = FCodec<char>::write(p, value.f3);
-    p = FCodec<wchar_t>::write(p, value.f4);
-    p = FCodec<int8_t>::write(p, value.f5);
-    p = FCodec<uint8_t>::write(p, value.f6);
-    p = FCodec<int16_t>::write(p, value.f7);
-    p = FCodec<uint16_t>::write(p, value.f8);
-    p = FCodec<int32_t>::write(p, value.f9);
-    p = FCodec<uint32_t>::write(p, value.f10);
-    p = FCodec<int64_t>::write(p, value.f11);
-    p = FCodec<uint64_t>::write(p, value.f12);
-    p = FCodec<float>::write(p, value.f13);
-    p = FCodec<double>::write(p, value.f14);
-    p = FCodec<FBE::decimal_t>::write(p, value.f15);
-    p = FCodec<FBE::decimal_t>::write(p, value.f16);
-    p = FCodec<std::string>::write(p, value.f17);
-    p = FCodec<uint64_t>::write(p, value.f18);
-    p = FCodec<uint64_t>::write(p, value.f19);
-    p = FCodec<FBE::uuid_t>::write(p, value.f20);
-    p = FCodec<FBE::uuid_t>::write(p, value.f21);
-    p = FCodec<FBE::uuid_t>::write(p, value.f22);
-    p = FCodec<FBE::uuid_t>::write(p, value.f23);
-    p = FCodec<FBE::buffer_t>::write(p, value.f24);
-    p = FCodec<::everything::EByte>::write(p, value.f25);
-    p = FCodec<::market::Side>::write(p, value.f26);
-    p = FCodec<::everything::FByte>::write(p, value.f27);
-    p = FCodec<::everything::FUInt64>::write(p, value.f28);
-    p = FCodec<::everything::Counted>::write(p, value.f29);
-    p = FCodec<::market::Instrument>::write(p, value.f30);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f31);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f32);
-    p = FCodec<std::optional<std::string>>::write(p, value.f33);
-    p = FCodec<std::optional<::everything::EByte>>::write(p, value.f34);
-    p = FCodec<std::optional<::everything::Counted>>::write(p, value.f35);
-    p = FCodec<std::array<int32_t, 3>>::write(p, value.f36);
-    p = FCodec<std::array<std::optional<std::string>, 2>>::write(p, value.f37);
-    p = FCodec<std::vector<double>>::write(p, value.f38);
-    p = FCodec<std::vector<std::optional<::everything::Counted>>>::write(p, value.f39);
-    p = FCodec<std::list<std::string>>::write(p, value.f40);
-    p = FCodec<std::set<int64_t>>::write(p, value.f41);
-    p = FCodec<std::set<::market::Instrument>>::write(p, value.f42);
-    p = FCodec<std::map<int32_t, std::string>>::write(p, value.f43);
-    p = FCodec<std::map<std::string, std::optional<::everything::Counted>>>::write(p, value.f44);
-    p = FCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::write(p, value.f45);
-    p = FCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::write(p, value.f46);
-    p = FCodec<std::optional<int32_t>>::write(p, value.f47);
-    p = FCodec<bool>::write(p, value.f47Reset);
-    p = FCodec<std::optional<uint64_t>>::write(p, value.f48);
-    p = FCodec<std::map<FBE::buffer_t, int32_t>>::write(p, value.f49);
-    p = FCodec<std::unordered_map<FBE::buffer_t, std::string>>::write(p, value.f50);
-    p = FCodec<std::set<FBE::decimal_t>>::write(p, value.f51);
-    p = FCodec<std::map<FBE::decimal_t, int32_t>>::write(p, value.f52);
-    return p;
 }
 
 inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value)
@@ -1366,19 +1104,6 @@ inline bool FBody<::everything::Everything>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::everything::PlaceOrder>::size(const ::everything::PlaceOrder& value) noexcept
-{
-    return 16
-        + FCodec<::market::Instrument>::size(value.instrument);
-}
-
-inline uint8_t* FBody<::everything::PlaceOrder>::write(uint8_t* p, const ::everything::PlaceOrder& value) noexcept
-{
-    p = FCodec<FBE::uuid_t>::write(p, value.id);
-    p = FCodec<::market::Instrument>::write(p, value.instrument);
-    return p;
-}
-
 FBE_INLINE bool FBody<::everything::PlaceOrder>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::PlaceOrder& value)
 {
     value.id = Scalar<FBE::uuid_t>::get(p);
@@ -1424,17 +1149,6 @@ FBE_INLINE bool FBody<::everything::PlaceOrder>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::everything::Accepted>::size(const ::everything::Accepted& /*value*/) noexcept
-{
-    return 16;
-}
-
-inline uint8_t* FBody<::everything::Accepted>::write(uint8_t* p, const ::everything::Accepted& value) noexcept
-{
-    p = FCodec<FBE::uuid_t>::write(p, value.id);
-    return p;
-}
-
 FBE_INLINE bool FBody<::everything::Accepted>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Accepted& value)
 {
     value.id = Scalar<FBE::uuid_t>::get(p);
@@ -1463,30 +1177,12 @@ FBE_NOINLINE inline bool FBody<::everything::Accepted>::read_fields(FinalDecoder
     return ok;
 }
 
-FBE_INLINE void FBody<::everything::Accepted>::read_fixed(const uint8_t* p, ::everything::Accepted& value) noexcept
-{
-    FCodec<FBE::uuid_t>::read_fixed(p + 0, value.id);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::everything::Accepted>::verify(D& d)
 {
     if (!FCodec<FBE::uuid_t>::verify(d))
         return d.fail_in("everything.Accepted", "id");
     return true;
-}
-
-inline std::size_t FBody<::everything::Rejected>::size(const ::everything::Rejected& value) noexcept
-{
-    return 16
-        + FCodec<std::string>::size(value.reason);
-}
-
-inline uint8_t* FBody<::everything::Rejected>::write(uint8_t* p, const ::everything::Rejected& value) noexcept
-{
-    p = FCodec<FBE::uuid_t>::write(p, value.id);
-    p = FCodec<std::string>::write(p, value.reason);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::Rejected>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Rejected& value)
@@ -1533,17 +1229,6 @@ FBE_INLINE bool FBody<::everything::Rejected>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::everything::Ping>::size(const ::everything::Ping& /*value*/) noexcept
-{
-    return 8;
-}
-
-inline uint8_t* FBody<::everything::Ping>::write(uint8_t* p, const ::everything::Ping& value) noexcept
-{
-    p = FCodec<int64_t>::write(p, value.sequence);
-    return p;
-}
-
 FBE_INLINE bool FBody<::everything::Ping>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Ping& value)
 {
     value.sequence = Scalar<int64_t>::get(p);
@@ -1572,30 +1257,12 @@ FBE_NOINLINE inline bool FBody<::everything::Ping>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE void FBody<::everything::Ping>::read_fixed(const uint8_t* p, ::everything::Ping& value) noexcept
-{
-    FCodec<int64_t>::read_fixed(p + 0, value.sequence);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::everything::Ping>::verify(D& d)
 {
     if (!FCodec<int64_t>::verify(d))
         return d.fail_in("everything.Ping", "sequence");
     return true;
-}
-
-inline std::size_t FBody<::everything::FixedKeywords>::size(const ::everything::FixedKeywords& /*value*/) noexcept
-{
-    return 9;
-}
-
-inline uint8_t* FBody<::everything::FixedKeywords>::write(uint8_t* p, const ::everything::FixedKeywords& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.new_);
-    p = FCodec<bool>::write(p, value.swap_);
-    p = FCodec<::everything::Reserved>::write(p, value.default_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::FixedKeywords>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::FixedKeywords& value)
@@ -1639,13 +1306,6 @@ FBE_NOINLINE inline bool FBody<::everything::FixedKeywords>::read_fields(FinalDe
     return ok;
 }
 
-FBE_INLINE void FBody<::everything::FixedKeywords>::read_fixed(const uint8_t* p, ::everything::FixedKeywords& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.new_);
-    FCodec<bool>::read_fixed(p + 4, value.swap_);
-    FCodec<::everything::Reserved>::read_fixed(p + 5, value.default_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::everything::FixedKeywords>::verify(D& d)
 {
@@ -1660,28 +1320,6 @@ FBE_INLINE bool FBody<::everything::FixedKeywords>::verify(D& d)
             return d.fail_in("everything.FixedKeywords", "default");
     }
     return true;
-}
-
-inline std::size_t FBody<::everything::Keywords>::size(const ::everything::Keywords& value) noexcept
-{
-    return 21
-        + FCodec<std::string>::size(value.class_)
-        + FCodec<std::optional<::everything::Reserved>>::size(value.operator_)
-        + FCodec<std::vector<::everything::FixedKeywords>>::size(value.this_);
-}
-
-inline uint8_t* FBody<::everything::Keywords>::write(uint8_t* p, const ::everything::Keywords& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.new_);
-    p = FCodec<std::string>::write(p, value.class_);
-    p = FCodec<::everything::Reserved>::write(p, value.default_);
-    p = FCodec<bool>::write(p, value.swap_);
-    p = FCodec<int32_t>::write(p, value.from);
-    p = FCodec<int32_t>::write(p, value.None);
-    p = FCodec<int32_t>::write(p, value.NULL_);
-    p = FCodec<std::optional<::everything::Reserved>>::write(p, value.operator_);
-    p = FCodec<std::vector<::everything::FixedKeywords>>::write(p, value.this_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::Keywords>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Keywords& value)
@@ -1790,20 +1428,6 @@ FBE_INLINE bool FBody<::everything::Keywords>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::everything::Route>::size(const ::everything::Route& value) noexcept
-{
-    return 12
-        + FCodec<std::string>::size(value.venue);
-}
-
-inline uint8_t* FBody<::everything::Route>::write(uint8_t* p, const ::everything::Route& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.venue);
-    p = FCodec<double>::write(p, value.weight);
-    p = FCodec<int32_t>::write(p, value.leg);
-    return p;
-}
-
 FBE_INLINE bool FBody<::everything::Route>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Route& value)
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.venue))
@@ -1859,21 +1483,6 @@ FBE_INLINE bool FBody<::everything::Route>::verify(D& d)
             return d.fail_in("everything.Route", "leg");
     }
     return true;
-}
-
-inline std::size_t FBody<::everything::Routes>::size(const ::everything::Routes& value) noexcept
-{
-    return FCodec<std::set<::everything::Route>>::size(value.routes)
-        + FCodec<std::map<::everything::Route, int32_t>>::size(value.ranks)
-        + FCodec<std::unordered_map<::everything::Route, std::string>>::size(value.names);
-}
-
-inline uint8_t* FBody<::everything::Routes>::write(uint8_t* p, const ::everything::Routes& value) noexcept
-{
-    p = FCodec<std::set<::everything::Route>>::write(p, value.routes);
-    p = FCodec<std::map<::everything::Route, int32_t>>::write(p, value.ranks);
-    p = FCodec<std::unordered_map<::everything::Route, std::string>>::write(p, value.names);
-    return p;
 }
 
 FBE_INLINE bool FBody<::everything::Routes>::read(FinalDecoder& d, ::everything::Routes& value)

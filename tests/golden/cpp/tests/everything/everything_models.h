@@ -13,15 +13,13 @@ namespace FBE {
 
 // everything.Counted: type 1001, body 12 bytes
 template <>
-struct VBody<::everything::Counted>
+struct VBody<::everything::Counted> : detail::VFields<::everything::Counted>
 {
     static constexpr uint32_t type_id = 1001;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::everything::Counted& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Counted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -35,15 +33,13 @@ struct VBody<::everything::Counted>
 
 // everything.Shifted: type 1020, body 12 bytes
 template <>
-struct VBody<::everything::Shifted>
+struct VBody<::everything::Shifted> : detail::VFields<::everything::Shifted>
 {
     static constexpr uint32_t type_id = 1020;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::everything::Shifted& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Shifted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -57,15 +53,13 @@ struct VBody<::everything::Shifted>
 
 // everything.AfterShift: type 1021, body 12 bytes
 template <>
-struct VBody<::everything::AfterShift>
+struct VBody<::everything::AfterShift> : detail::VFields<::everything::AfterShift>
 {
     static constexpr uint32_t type_id = 1021;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::everything::AfterShift& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::AfterShift& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -79,15 +73,13 @@ struct VBody<::everything::AfterShift>
 
 // everything.Fixed: type 7, body 12 bytes
 template <>
-struct VBody<::everything::Fixed>
+struct VBody<::everything::Fixed> : detail::VFields<::everything::Fixed>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::everything::Fixed& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Fixed& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -101,15 +93,13 @@ struct VBody<::everything::Fixed>
 
 // everything.Derived: type 7, body 16 bytes
 template <>
-struct VBody<::everything::Derived>
+struct VBody<::everything::Derived> : detail::VFields<::everything::Derived>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::everything::Derived& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Derived& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -124,15 +114,13 @@ struct VBody<::everything::Derived>
 
 // everything.ImportedBase: type 1022, body 24 bytes
 template <>
-struct VBody<::everything::ImportedBase>
+struct VBody<::everything::ImportedBase> : detail::VFields<::everything::ImportedBase>
 {
     static constexpr uint32_t type_id = 1022;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
-    static std::size_t extra(const ::everything::ImportedBase& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::ImportedBase& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -147,15 +135,13 @@ struct VBody<::everything::ImportedBase>
 
 // everything.Note: type 1023, body 12 bytes
 template <>
-struct VBody<::everything::Note>
+struct VBody<::everything::Note> : detail::VFields<::everything::Note>
 {
     static constexpr uint32_t type_id = 1023;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::everything::Note& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Note& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -169,15 +155,13 @@ struct VBody<::everything::Note>
 
 // everything.Quiet: type 1024, body 16 bytes
 template <>
-struct VBody<::everything::Quiet>
+struct VBody<::everything::Quiet> : detail::VFields<::everything::Quiet>
 {
     static constexpr uint32_t type_id = 1024;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::everything::Quiet& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Quiet& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -192,31 +176,29 @@ struct VBody<::everything::Quiet>
 
 // everything.Empty: type 1025, body 8 bytes
 template <>
-struct VBody<::everything::Empty>
+struct VBody<::everything::Empty> : detail::VFields<::everything::Empty>
 {
     static constexpr uint32_t type_id = 1025;
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 32;
-    static std::size_t extra(const ::everything::Empty& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Empty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Empty& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Empty";
+    static constexpr auto fields = std::make_tuple();
 };
 
 // everything.Everything: type 1026, body 310 bytes
 template <>
-struct VBody<::everything::Everything>
+struct VBody<::everything::Everything> : detail::VFields<::everything::Everything>
 {
     static constexpr uint32_t type_id = 1026;
     static constexpr uint32_t body_size = 310;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 258;
-    static std::size_t extra(const ::everything::Everything& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Everything& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -308,15 +290,13 @@ struct VBody<::everything::Everything>
 
 // everything.PlaceOrder: type 1027, body 28 bytes
 template <>
-struct VBody<::everything::PlaceOrder>
+struct VBody<::everything::PlaceOrder> : detail::VFields<::everything::PlaceOrder>
 {
     static constexpr uint32_t type_id = 1027;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
-    static std::size_t extra(const ::everything::PlaceOrder& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::PlaceOrder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -331,15 +311,13 @@ struct VBody<::everything::PlaceOrder>
 
 // everything.Accepted: type 1028, body 24 bytes
 template <>
-struct VBody<::everything::Accepted>
+struct VBody<::everything::Accepted> : detail::VFields<::everything::Accepted>
 {
     static constexpr uint32_t type_id = 1028;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
-    static std::size_t extra(const ::everything::Accepted& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Accepted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -353,15 +331,13 @@ struct VBody<::everything::Accepted>
 
 // everything.Rejected: type 1029, body 28 bytes
 template <>
-struct VBody<::everything::Rejected>
+struct VBody<::everything::Rejected> : detail::VFields<::everything::Rejected>
 {
     static constexpr uint32_t type_id = 1029;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 20;
-    static std::size_t extra(const ::everything::Rejected& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Rejected& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -376,15 +352,13 @@ struct VBody<::everything::Rejected>
 
 // everything.Ping: type 1030, body 16 bytes
 template <>
-struct VBody<::everything::Ping>
+struct VBody<::everything::Ping> : detail::VFields<::everything::Ping>
 {
     static constexpr uint32_t type_id = 1030;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::everything::Ping& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Ping& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -398,15 +372,13 @@ struct VBody<::everything::Ping>
 
 // everything.FixedKeywords: type 1031, body 17 bytes
 template <>
-struct VBody<::everything::FixedKeywords>
+struct VBody<::everything::FixedKeywords> : detail::VFields<::everything::FixedKeywords>
 {
     static constexpr uint32_t type_id = 1031;
     static constexpr uint32_t body_size = 17;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 9;
-    static std::size_t extra(const ::everything::FixedKeywords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::FixedKeywords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -422,15 +394,13 @@ struct VBody<::everything::FixedKeywords>
 
 // everything.Keywords: type 1032, body 42 bytes
 template <>
-struct VBody<::everything::Keywords>
+struct VBody<::everything::Keywords> : detail::VFields<::everything::Keywords>
 {
     static constexpr uint32_t type_id = 1032;
     static constexpr uint32_t body_size = 42;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 30;
-    static std::size_t extra(const ::everything::Keywords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Keywords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -452,15 +422,13 @@ struct VBody<::everything::Keywords>
 
 // everything.Route: type 1033, body 24 bytes
 template <>
-struct VBody<::everything::Route>
+struct VBody<::everything::Route> : detail::VFields<::everything::Route>
 {
     static constexpr uint32_t type_id = 1033;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
-    static std::size_t extra(const ::everything::Route& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Route& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -476,15 +444,13 @@ struct VBody<::everything::Route>
 
 // everything.Routes: type 1034, body 20 bytes
 template <>
-struct VBody<::everything::Routes>
+struct VBody<::everything::Routes> : detail::VFields<::everything::Routes>
 {
     static constexpr uint32_t type_id = 1034;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
-    static std::size_t extra(const ::everything::Routes& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::everything::Routes& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -497,16 +463,6 @@ struct VBody<::everything::Routes>
         {20, 0, "everything.Routes"},
     };
 };
-
-inline std::size_t VBody<::everything::Counted>::extra(const ::everything::Counted& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::everything::Counted>::write(Encoder& e, std::size_t body, const ::everything::Counted& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.a);
-}
 
 FBE_INLINE bool VBody<::everything::Counted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value)
 {
@@ -522,16 +478,6 @@ FBE_INLINE bool VBody<::everything::Counted>::verify(D& d, std::size_t body, uin
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Counted>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::everything::Shifted>::extra(const ::everything::Shifted& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::everything::Shifted>::write(Encoder& e, std::size_t body, const ::everything::Shifted& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.a);
 }
 
 FBE_INLINE bool VBody<::everything::Shifted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value)
@@ -550,16 +496,6 @@ FBE_INLINE bool VBody<::everything::Shifted>::verify(D& d, std::size_t body, uin
     return true;
 }
 
-inline std::size_t VBody<::everything::AfterShift>::extra(const ::everything::AfterShift& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::everything::AfterShift>::write(Encoder& e, std::size_t body, const ::everything::AfterShift& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.a);
-}
-
 FBE_INLINE bool VBody<::everything::AfterShift>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -576,16 +512,6 @@ FBE_INLINE bool VBody<::everything::AfterShift>::verify(D& d, std::size_t body, 
     return true;
 }
 
-inline std::size_t VBody<::everything::Fixed>::extra(const ::everything::Fixed& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::everything::Fixed>::write(Encoder& e, std::size_t body, const ::everything::Fixed& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.a);
-}
-
 FBE_INLINE bool VBody<::everything::Fixed>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -600,17 +526,6 @@ FBE_INLINE bool VBody<::everything::Fixed>::verify(D& d, std::size_t body, uint3
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Fixed>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::everything::Derived>::extra(const ::everything::Derived& value) noexcept
-{
-    return VBody<::everything::Fixed>::extra(value);
-}
-
-inline void VBody<::everything::Derived>::write(Encoder& e, std::size_t body, const ::everything::Derived& value) noexcept
-{
-    VBody<::everything::Fixed>::write(e, body, value);
-    VCodec<int32_t>::write(e, body, body + 12, value.b);
 }
 
 FBE_INLINE bool VBody<::everything::Derived>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value)
@@ -633,17 +548,6 @@ FBE_INLINE bool VBody<::everything::Derived>::verify(D& d, std::size_t body, uin
     return true;
 }
 
-inline std::size_t VBody<::everything::ImportedBase>::extra(const ::everything::ImportedBase& value) noexcept
-{
-    return VBody<::market::Instrument>::extra(value);
-}
-
-inline void VBody<::everything::ImportedBase>::write(Encoder& e, std::size_t body, const ::everything::ImportedBase& value) noexcept
-{
-    VBody<::market::Instrument>::write(e, body, value);
-    VCodec<double>::write(e, body, body + 16, value.price);
-}
-
 FBE_INLINE bool VBody<::everything::ImportedBase>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value)
 {
     if (FBE_UNLIKELY(size < 24))
@@ -664,16 +568,6 @@ FBE_INLINE bool VBody<::everything::ImportedBase>::verify(D& d, std::size_t body
     return true;
 }
 
-inline std::size_t VBody<::everything::Note>::extra(const ::everything::Note& value) noexcept
-{
-    return VCodec<std::string>::extra(value.text);
-}
-
-inline void VBody<::everything::Note>::write(Encoder& e, std::size_t body, const ::everything::Note& value) noexcept
-{
-    VCodec<std::string>::write(e, body, body + 8, value.text);
-}
-
 FBE_INLINE bool VBody<::everything::Note>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -691,17 +585,6 @@ FBE_INLINE bool VBody<::everything::Note>::verify(D& d, std::size_t body, uint32
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("everything.Note", "text");
     return true;
-}
-
-inline std::size_t VBody<::everything::Quiet>::extra(const ::everything::Quiet& value) noexcept
-{
-    return VCodec<std::string>::extra(value.password);
-}
-
-inline void VBody<::everything::Quiet>::write(Encoder& e, std::size_t body, const ::everything::Quiet& value) noexcept
-{
-    VCodec<std::string>::write(e, body, body + 8, value.password);
-    VCodec<int32_t>::write(e, body, body + 12, value.legacy);
 }
 
 FBE_INLINE bool VBody<::everything::Quiet>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value)
@@ -724,15 +607,6 @@ FBE_INLINE bool VBody<::everything::Quiet>::verify(D& d, std::size_t body, uint3
     return true;
 }
 
-inline std::size_t VBody<::everything::Empty>::extra(const ::everything::Empty& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::everything::Empty>::write(Encoder& /*e*/, std::size_t /*body*/, const ::everything::Empty& /*value*/) noexcept
-{
-}
-
 FBE_INLINE bool VBody<::everything::Empty>::read(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/, ::everything::Empty& /*value*/)
 {
     return true;
@@ -742,93 +616,6 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Empty>::verify(D& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
 {
     return true;
-}
-
-inline std::size_t VBody<::everything::Everything>::extra(const ::everything::Everything& value) noexcept
-{
-    return VCodec<std::string>::extra(value.f17)
-        + VCodec<FBE::buffer_t>::extra(value.f24)
-        + VCodec<::everything::Counted>::extra(value.f29)
-        + VCodec<::market::Instrument>::extra(value.f30)
-        + VCodec<std::optional<int32_t>>::extra(value.f31)
-        + VCodec<std::optional<int32_t>>::extra(value.f32)
-        + VCodec<std::optional<std::string>>::extra(value.f33)
-        + VCodec<std::optional<::everything::EByte>>::extra(value.f34)
-        + VCodec<std::optional<::everything::Counted>>::extra(value.f35)
-        + VCodec<std::array<std::optional<std::string>, 2>>::extra(value.f37)
-        + VCodec<std::vector<double>>::extra(value.f38)
-        + VCodec<std::vector<std::optional<::everything::Counted>>>::extra(value.f39)
-        + VCodec<std::list<std::string>>::extra(value.f40)
-        + VCodec<std::set<int64_t>>::extra(value.f41)
-        + VCodec<std::set<::market::Instrument>>::extra(value.f42)
-        + VCodec<std::map<int32_t, std::string>>::extra(value.f43)
-        + VCodec<std::map<std::string, std::optional<::everything::Counted>>>::extra(value.f44)
-        + VCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::extra(value.f45)
-        + VCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::extra(value.f46)
-        + VCodec<std::optional<int32_t>>::extra(value.f47)
-        + VCodec<std::optional<uint64_t>>::extra(value.f48)
-        + VCodec<std::map<FBE::buffer_t, int32_t>>::extra(value.f49)
-        + VCodec<std::unordered_map<FBE::buffer_t, std::string>>::extra(value.f50)
-        + VCodec<std::set<FBE::decimal_t>>::extra(value.f51)
-        + VCodec<std::map<FBE::decimal_t, int32_t>>::extra(value.f52);
-}
-
-inline void VBody<::everything::Everything>::write(Encoder& e, std::size_t body, const ::everything::Everything& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.id);
-    VCodec<bool>::write(e, body, body + 12, value.f1);
-    VCodec<uint8_t>::write(e, body, body + 13, value.f2);
-    VCodec<char>::write(e, body, body + 14, value.f3);
-    VCodec<wchar_t>::write(e, body, body + 15, value.f4);
-    VCodec<int8_t>::write(e, body, body + 19, value.f5);
-    VCodec<uint8_t>::write(e, body, body + 20, value.f6);
-    VCodec<int16_t>::write(e, body, body + 21, value.f7);
-    VCodec<uint16_t>::write(e, body, body + 23, value.f8);
-    VCodec<int32_t>::write(e, body, body + 25, value.f9);
-    VCodec<uint32_t>::write(e, body, body + 29, value.f10);
-    VCodec<int64_t>::write(e, body, body + 33, value.f11);
-    VCodec<uint64_t>::write(e, body, body + 41, value.f12);
-    VCodec<float>::write(e, body, body + 49, value.f13);
-    VCodec<double>::write(e, body, body + 53, value.f14);
-    VCodec<FBE::decimal_t>::write(e, body, body + 61, value.f15);
-    VCodec<FBE::decimal_t>::write(e, body, body + 77, value.f16);
-    VCodec<std::string>::write(e, body, body + 93, value.f17);
-    VCodec<uint64_t>::write(e, body, body + 97, value.f18);
-    VCodec<uint64_t>::write(e, body, body + 105, value.f19);
-    VCodec<FBE::uuid_t>::write(e, body, body + 113, value.f20);
-    VCodec<FBE::uuid_t>::write(e, body, body + 129, value.f21);
-    VCodec<FBE::uuid_t>::write(e, body, body + 145, value.f22);
-    VCodec<FBE::uuid_t>::write(e, body, body + 161, value.f23);
-    VCodec<FBE::buffer_t>::write(e, body, body + 177, value.f24);
-    VCodec<::everything::EByte>::write(e, body, body + 181, value.f25);
-    VCodec<::market::Side>::write(e, body, body + 182, value.f26);
-    VCodec<::everything::FByte>::write(e, body, body + 183, value.f27);
-    VCodec<::everything::FUInt64>::write(e, body, body + 184, value.f28);
-    VCodec<::everything::Counted>::write(e, body, body + 192, value.f29);
-    VCodec<::market::Instrument>::write(e, body, body + 196, value.f30);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 200, value.f31);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 205, value.f32);
-    VCodec<std::optional<std::string>>::write(e, body, body + 210, value.f33);
-    VCodec<std::optional<::everything::EByte>>::write(e, body, body + 215, value.f34);
-    VCodec<std::optional<::everything::Counted>>::write(e, body, body + 220, value.f35);
-    VCodec<std::array<int32_t, 3>>::write(e, body, body + 225, value.f36);
-    VCodec<std::array<std::optional<std::string>, 2>>::write(e, body, body + 237, value.f37);
-    VCodec<std::vector<double>>::write(e, body, body + 247, value.f38);
-    VCodec<std::vector<std::optional<::everything::Counted>>>::write(e, body, body + 251, value.f39);
-    VCodec<std::list<std::string>>::write(e, body, body + 255, value.f40);
-    VCodec<std::set<int64_t>>::write(e, body, body + 259, value.f41);
-    VCodec<std::set<::market::Instrument>>::write(e, body, body + 263, value.f42);
-    VCodec<std::map<int32_t, std::string>>::write(e, body, body + 267, value.f43);
-    VCodec<std::map<std::string, std::optional<::everything::Counted>>>::write(e, body, body + 271, value.f44);
-    VCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::write(e, body, body + 275, value.f45);
-    VCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::write(e, body, body + 279, value.f46);
-    VCodec<std::optional<int32_t>>::write(e, body, body + 283, value.f47);
-    VCodec<bool>::write(e, body, body + 288, value.f47Reset);
-    VCodec<std::optional<uint64_t>>::write(e, body, body + 289, value.f48);
-    VCodec<std::map<FBE::buffer_t, int32_t>>::write(e, body, body + 294, value.f49);
-    VCodec<std::unordered_map<FBE::buffer_t, std::string>>::write(e, body, body + 298, value.f50);
-    VCodec<std::set<FBE::decimal_t>>::write(e, body, body + 302, value.f51);
-    VCodec<std::map<FBE::decimal_t, int32_t>>::write(e, body, body + 306, value.f52);
 }
 
 inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
@@ -1007,17 +794,6 @@ inline bool VBody<::everything::Everything>::verify(D& d, std::size_t body, uint
     return true;
 }
 
-inline std::size_t VBody<::everything::PlaceOrder>::extra(const ::everything::PlaceOrder& value) noexcept
-{
-    return VCodec<::market::Instrument>::extra(value.instrument);
-}
-
-inline void VBody<::everything::PlaceOrder>::write(Encoder& e, std::size_t body, const ::everything::PlaceOrder& value) noexcept
-{
-    VCodec<FBE::uuid_t>::write(e, body, body + 8, value.id);
-    VCodec<::market::Instrument>::write(e, body, body + 24, value.instrument);
-}
-
 FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
 {
     if (FBE_UNLIKELY(size < 28))
@@ -1038,16 +814,6 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::verify(D& d, std::size_t body, 
     return true;
 }
 
-inline std::size_t VBody<::everything::Accepted>::extra(const ::everything::Accepted& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::everything::Accepted>::write(Encoder& e, std::size_t body, const ::everything::Accepted& value) noexcept
-{
-    VCodec<FBE::uuid_t>::write(e, body, body + 8, value.id);
-}
-
 FBE_INLINE bool VBody<::everything::Accepted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value)
 {
     if (FBE_UNLIKELY(size < 24))
@@ -1062,17 +828,6 @@ FBE_INLINE bool VBody<::everything::Accepted>::verify(D& d, std::size_t body, ui
     if (FBE_UNLIKELY(size < 24))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Accepted>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::everything::Rejected>::extra(const ::everything::Rejected& value) noexcept
-{
-    return VCodec<std::string>::extra(value.reason);
-}
-
-inline void VBody<::everything::Rejected>::write(Encoder& e, std::size_t body, const ::everything::Rejected& value) noexcept
-{
-    VCodec<FBE::uuid_t>::write(e, body, body + 8, value.id);
-    VCodec<std::string>::write(e, body, body + 24, value.reason);
 }
 
 FBE_INLINE bool VBody<::everything::Rejected>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value)
@@ -1095,16 +850,6 @@ FBE_INLINE bool VBody<::everything::Rejected>::verify(D& d, std::size_t body, ui
     return true;
 }
 
-inline std::size_t VBody<::everything::Ping>::extra(const ::everything::Ping& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::everything::Ping>::write(Encoder& e, std::size_t body, const ::everything::Ping& value) noexcept
-{
-    VCodec<int64_t>::write(e, body, body + 8, value.sequence);
-}
-
 FBE_INLINE bool VBody<::everything::Ping>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value)
 {
     if (FBE_UNLIKELY(size < 16))
@@ -1119,18 +864,6 @@ FBE_INLINE bool VBody<::everything::Ping>::verify(D& d, std::size_t body, uint32
     if (FBE_UNLIKELY(size < 16))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Ping>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::everything::FixedKeywords>::extra(const ::everything::FixedKeywords& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::everything::FixedKeywords>::write(Encoder& e, std::size_t body, const ::everything::FixedKeywords& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.new_);
-    VCodec<bool>::write(e, body, body + 12, value.swap_);
-    VCodec<::everything::Reserved>::write(e, body, body + 13, value.default_);
 }
 
 FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value)
@@ -1152,26 +885,6 @@ FBE_INLINE bool VBody<::everything::FixedKeywords>::verify(D& d, std::size_t bod
     if (FBE_UNLIKELY(size < 17))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::FixedKeywords>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::everything::Keywords>::extra(const ::everything::Keywords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.class_)
-        + VCodec<std::optional<::everything::Reserved>>::extra(value.operator_)
-        + VCodec<std::vector<::everything::FixedKeywords>>::extra(value.this_);
-}
-
-inline void VBody<::everything::Keywords>::write(Encoder& e, std::size_t body, const ::everything::Keywords& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.new_);
-    VCodec<std::string>::write(e, body, body + 12, value.class_);
-    VCodec<::everything::Reserved>::write(e, body, body + 16, value.default_);
-    VCodec<bool>::write(e, body, body + 20, value.swap_);
-    VCodec<int32_t>::write(e, body, body + 21, value.from);
-    VCodec<int32_t>::write(e, body, body + 25, value.None);
-    VCodec<int32_t>::write(e, body, body + 29, value.NULL_);
-    VCodec<std::optional<::everything::Reserved>>::write(e, body, body + 33, value.operator_);
-    VCodec<std::vector<::everything::FixedKeywords>>::write(e, body, body + 38, value.this_);
 }
 
 FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value)
@@ -1212,18 +925,6 @@ FBE_INLINE bool VBody<::everything::Keywords>::verify(D& d, std::size_t body, ui
     return true;
 }
 
-inline std::size_t VBody<::everything::Route>::extra(const ::everything::Route& value) noexcept
-{
-    return VCodec<std::string>::extra(value.venue);
-}
-
-inline void VBody<::everything::Route>::write(Encoder& e, std::size_t body, const ::everything::Route& value) noexcept
-{
-    VCodec<std::string>::write(e, body, body + 8, value.venue);
-    VCodec<double>::write(e, body, body + 12, value.weight);
-    VCodec<int32_t>::write(e, body, body + 20, value.leg);
-}
-
 FBE_INLINE bool VBody<::everything::Route>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value)
 {
     if (FBE_UNLIKELY(size < 24))
@@ -1245,20 +946,6 @@ FBE_INLINE bool VBody<::everything::Route>::verify(D& d, std::size_t body, uint3
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("everything.Route", "venue");
     return true;
-}
-
-inline std::size_t VBody<::everything::Routes>::extra(const ::everything::Routes& value) noexcept
-{
-    return VCodec<std::set<::everything::Route>>::extra(value.routes)
-        + VCodec<std::map<::everything::Route, int32_t>>::extra(value.ranks)
-        + VCodec<std::unordered_map<::everything::Route, std::string>>::extra(value.names);
-}
-
-inline void VBody<::everything::Routes>::write(Encoder& e, std::size_t body, const ::everything::Routes& value) noexcept
-{
-    VCodec<std::set<::everything::Route>>::write(e, body, body + 8, value.routes);
-    VCodec<std::map<::everything::Route, int32_t>>::write(e, body, body + 12, value.ranks);
-    VCodec<std::unordered_map<::everything::Route, std::string>>::write(e, body, body + 16, value.names);
 }
 
 FBE_INLINE bool VBody<::everything::Routes>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value)

@@ -11,15 +11,13 @@ namespace FBE {
 
 // hostile.Empty: type 1
 template <>
-struct FBody<::hostile::Empty>
+struct FBody<::hostile::Empty> : detail::FFields<::hostile::Empty>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 0;
     static constexpr uint64_t cost = 32;
-    static std::size_t size(const ::hostile::Empty& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::hostile::Empty& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Empty& value);
     template <class D>
     static bool verify(D& d);
@@ -27,15 +25,13 @@ struct FBody<::hostile::Empty>
 
 // hostile.Empties: type 2
 template <>
-struct FBody<::hostile::Empties>
+struct FBody<::hostile::Empties> : detail::FFields<::hostile::Empties, &::hostile::Empties::items>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::hostile::Empties& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::hostile::Empties& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Empties& value);
     template <class D>
     static bool verify(D& d);
@@ -43,32 +39,27 @@ struct FBody<::hostile::Empties>
 
 // hostile.Wide: type 3
 template <>
-struct FBody<::hostile::Wide>
+struct FBody<::hostile::Wide> : detail::FFields<::hostile::Wide, &::hostile::Wide::values>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4000000;
     static constexpr std::size_t min_size = 4000000;
     static constexpr uint64_t cost = 4000000;
-    static std::size_t size(const ::hostile::Wide& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::hostile::Wide& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Wide& value);
-    static void read_fixed(const uint8_t* p, ::hostile::Wide& value) noexcept;
     template <class D>
     static bool verify(D& d);
 };
 
 // hostile.Wides: type 4
 template <>
-struct FBody<::hostile::Wides>
+struct FBody<::hostile::Wides> : detail::FFields<::hostile::Wides, &::hostile::Wides::items>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::hostile::Wides& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::hostile::Wides& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Wides& value);
     template <class D>
     static bool verify(D& d);
@@ -76,29 +67,17 @@ struct FBody<::hostile::Wides>
 
 // hostile.Holder: type 5
 template <>
-struct FBody<::hostile::Holder>
+struct FBody<::hostile::Holder> : detail::FFields<::hostile::Holder, &::hostile::Holder::wide, &::hostile::Holder::maybe, &::hostile::Holder::byId>
 {
     static constexpr uint32_t type_id = 5;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4000005;
     static constexpr uint64_t cost = 5;
-    static std::size_t size(const ::hostile::Holder& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::hostile::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Holder& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::hostile::Empty>::size(const ::hostile::Empty& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline uint8_t* FBody<::hostile::Empty>::write(uint8_t* p, const ::hostile::Empty& /*value*/) noexcept
-{
-    return p;
-}
 
 FBE_INLINE bool FBody<::hostile::Empty>::read(FinalDecoder& /*d*/, ::hostile::Empty& /*value*/)
 {
@@ -109,17 +88,6 @@ template <class D>
 FBE_INLINE bool FBody<::hostile::Empty>::verify(D& /*d*/)
 {
     return true;
-}
-
-inline std::size_t FBody<::hostile::Empties>::size(const ::hostile::Empties& value) noexcept
-{
-    return FCodec<std::vector<::hostile::Empty>>::size(value.items);
-}
-
-inline uint8_t* FBody<::hostile::Empties>::write(uint8_t* p, const ::hostile::Empties& value) noexcept
-{
-    p = FCodec<std::vector<::hostile::Empty>>::write(p, value.items);
-    return p;
 }
 
 FBE_INLINE bool FBody<::hostile::Empties>::read(FinalDecoder& d, ::hostile::Empties& value)
@@ -140,17 +108,6 @@ FBE_INLINE bool FBody<::hostile::Empties>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::hostile::Wide>::size(const ::hostile::Wide& /*value*/) noexcept
-{
-    return 4000000;
-}
-
-inline uint8_t* FBody<::hostile::Wide>::write(uint8_t* p, const ::hostile::Wide& value) noexcept
-{
-    p = FCodec<std::array<int32_t, 1000000>>::write(p, value.values);
-    return p;
-}
-
 FBE_INLINE bool FBody<::hostile::Wide>::read(FinalDecoder& d, ::hostile::Wide& value)
 {
     bool ok = true;
@@ -161,28 +118,12 @@ FBE_INLINE bool FBody<::hostile::Wide>::read(FinalDecoder& d, ::hostile::Wide& v
     return ok;
 }
 
-FBE_INLINE void FBody<::hostile::Wide>::read_fixed(const uint8_t* p, ::hostile::Wide& value) noexcept
-{
-    FCodec<std::array<int32_t, 1000000>>::read_fixed(p + 0, value.values);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::hostile::Wide>::verify(D& d)
 {
     if (!FCodec<std::array<int32_t, 1000000>>::verify(d))
         return d.fail_in("hostile.Wide", "values");
     return true;
-}
-
-inline std::size_t FBody<::hostile::Wides>::size(const ::hostile::Wides& value) noexcept
-{
-    return FCodec<std::vector<::hostile::Wide>>::size(value.items);
-}
-
-inline uint8_t* FBody<::hostile::Wides>::write(uint8_t* p, const ::hostile::Wides& value) noexcept
-{
-    p = FCodec<std::vector<::hostile::Wide>>::write(p, value.items);
-    return p;
 }
 
 FBE_INLINE bool FBody<::hostile::Wides>::read(FinalDecoder& d, ::hostile::Wides& value)
@@ -201,21 +142,6 @@ FBE_INLINE bool FBody<::hostile::Wides>::verify(D& d)
     if (!FCodec<std::vector<::hostile::Wide>>::verify(d))
         return d.fail_in("hostile.Wides", "items");
     return true;
-}
-
-inline std::size_t FBody<::hostile::Holder>::size(const ::hostile::Holder& value) noexcept
-{
-    return 4000000
-        + FCodec<std::optional<::hostile::Wide>>::size(value.maybe)
-        + FCodec<std::map<int32_t, ::hostile::Wide>>::size(value.byId);
-}
-
-inline uint8_t* FBody<::hostile::Holder>::write(uint8_t* p, const ::hostile::Holder& value) noexcept
-{
-    p = FCodec<::hostile::Wide>::write(p, value.wide);
-    p = FCodec<std::optional<::hostile::Wide>>::write(p, value.maybe);
-    p = FCodec<std::map<int32_t, ::hostile::Wide>>::write(p, value.byId);
-    return p;
 }
 
 FBE_INLINE bool FBody<::hostile::Holder>::read(FinalDecoder& d, ::hostile::Holder& value)

@@ -12,31 +12,29 @@ namespace FBE {
 
 // hostile.Empty: type 1, body 8 bytes
 template <>
-struct VBody<::hostile::Empty>
+struct VBody<::hostile::Empty> : detail::VFields<::hostile::Empty>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 32;
-    static std::size_t extra(const ::hostile::Empty& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::hostile::Empty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empty& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "hostile.Empty";
+    static constexpr auto fields = std::make_tuple();
 };
 
 // hostile.Empties: type 2, body 12 bytes
 template <>
-struct VBody<::hostile::Empties>
+struct VBody<::hostile::Empties> : detail::VFields<::hostile::Empties>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::hostile::Empties& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::hostile::Empties& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -50,15 +48,13 @@ struct VBody<::hostile::Empties>
 
 // hostile.Wide: type 3, body 4000008 bytes
 template <>
-struct VBody<::hostile::Wide>
+struct VBody<::hostile::Wide> : detail::VFields<::hostile::Wide>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 4000008;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4000000;
-    static std::size_t extra(const ::hostile::Wide& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::hostile::Wide& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -72,15 +68,13 @@ struct VBody<::hostile::Wide>
 
 // hostile.Wides: type 4, body 12 bytes
 template <>
-struct VBody<::hostile::Wides>
+struct VBody<::hostile::Wides> : detail::VFields<::hostile::Wides>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::hostile::Wides& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::hostile::Wides& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -94,15 +88,13 @@ struct VBody<::hostile::Wides>
 
 // hostile.Holder: type 5, body 21 bytes
 template <>
-struct VBody<::hostile::Holder>
+struct VBody<::hostile::Holder> : detail::VFields<::hostile::Holder>
 {
     static constexpr uint32_t type_id = 5;
     static constexpr uint32_t body_size = 21;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 5;
-    static std::size_t extra(const ::hostile::Holder& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::hostile::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -116,15 +108,6 @@ struct VBody<::hostile::Holder>
     };
 };
 
-inline std::size_t VBody<::hostile::Empty>::extra(const ::hostile::Empty& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::hostile::Empty>::write(Encoder& /*e*/, std::size_t /*body*/, const ::hostile::Empty& /*value*/) noexcept
-{
-}
-
 FBE_INLINE bool VBody<::hostile::Empty>::read(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/, ::hostile::Empty& /*value*/)
 {
     return true;
@@ -134,16 +117,6 @@ template <class D>
 FBE_INLINE bool VBody<::hostile::Empty>::verify(D& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
 {
     return true;
-}
-
-inline std::size_t VBody<::hostile::Empties>::extra(const ::hostile::Empties& value) noexcept
-{
-    return VCodec<std::vector<::hostile::Empty>>::extra(value.items);
-}
-
-inline void VBody<::hostile::Empties>::write(Encoder& e, std::size_t body, const ::hostile::Empties& value) noexcept
-{
-    VCodec<std::vector<::hostile::Empty>>::write(e, body, body + 8, value.items);
 }
 
 FBE_INLINE bool VBody<::hostile::Empties>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value)
@@ -165,16 +138,6 @@ FBE_INLINE bool VBody<::hostile::Empties>::verify(D& d, std::size_t body, uint32
     return true;
 }
 
-inline std::size_t VBody<::hostile::Wide>::extra(const ::hostile::Wide& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::hostile::Wide>::write(Encoder& e, std::size_t body, const ::hostile::Wide& value) noexcept
-{
-    VCodec<std::array<int32_t, 1000000>>::write(e, body, body + 8, value.values);
-}
-
 FBE_INLINE bool VBody<::hostile::Wide>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value)
 {
     if (FBE_UNLIKELY(size < 4000008))
@@ -190,16 +153,6 @@ FBE_INLINE bool VBody<::hostile::Wide>::verify(D& d, std::size_t body, uint32_t 
     if (FBE_UNLIKELY(size < 4000008))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Wide>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::hostile::Wides>::extra(const ::hostile::Wides& value) noexcept
-{
-    return VCodec<std::vector<::hostile::Wide>>::extra(value.items);
-}
-
-inline void VBody<::hostile::Wides>::write(Encoder& e, std::size_t body, const ::hostile::Wides& value) noexcept
-{
-    VCodec<std::vector<::hostile::Wide>>::write(e, body, body + 8, value.items);
 }
 
 FBE_INLINE bool VBody<::hostile::Wides>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value)
@@ -219,20 +172,6 @@ FBE_INLINE bool VBody<::hostile::Wides>::verify(D& d, std::size_t body, uint32_t
     if (!VCodec<std::vector<::hostile::Wide>>::verify(d, body, body + 8))
         return d.fail_in("hostile.Wides", "items");
     return true;
-}
-
-inline std::size_t VBody<::hostile::Holder>::extra(const ::hostile::Holder& value) noexcept
-{
-    return VCodec<::hostile::Wide>::extra(value.wide)
-        + VCodec<std::optional<::hostile::Wide>>::extra(value.maybe)
-        + VCodec<std::map<int32_t, ::hostile::Wide>>::extra(value.byId);
-}
-
-inline void VBody<::hostile::Holder>::write(Encoder& e, std::size_t body, const ::hostile::Holder& value) noexcept
-{
-    VCodec<::hostile::Wide>::write(e, body, body + 8, value.wide);
-    VCodec<std::optional<::hostile::Wide>>::write(e, body, body + 12, value.maybe);
-    VCodec<std::map<int32_t, ::hostile::Wide>>::write(e, body, body + 17, value.byId);
 }
 
 FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)

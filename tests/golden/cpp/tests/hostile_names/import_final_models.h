@@ -12,17 +12,14 @@ namespace FBE {
 
 // import.Order: type 1
 template <>
-struct FBody<::import::Order>
+struct FBody<::import::Order> : detail::FFields<::import::Order, &::import::Order::side, &::import::Order::s, &::import::Order::range>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 12;
     static constexpr std::size_t min_size = 12;
     static constexpr uint64_t cost = 12;
-    static std::size_t size(const ::import::Order& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Order& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Order& value);
-    static void read_fixed(const uint8_t* p, ::import::Order& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Order& value);
     static bool read_fields(FinalDecoder& d, ::import::Order& value);
     template <class D>
@@ -31,15 +28,13 @@ struct FBody<::import::Order>
 
 // import.CppWords: type 2
 template <>
-struct FBody<::import::CppWords>
+struct FBody<::import::CppWords> : detail::FFields<::import::CppWords, &::import::CppWords::alignas_, &::import::CppWords::alignof_, &::import::CppWords::and_, &::import::CppWords::and_eq_, &::import::CppWords::asm_, &::import::CppWords::auto_, &::import::CppWords::bitand_, &::import::CppWords::bitor_, &::import::CppWords::break_, &::import::CppWords::case_, &::import::CppWords::catch_, &::import::CppWords::char8_t_, &::import::CppWords::char16_t_, &::import::CppWords::char32_t_, &::import::CppWords::class_, &::import::CppWords::compl_, &::import::CppWords::concept_, &::import::CppWords::const_, &::import::CppWords::consteval_, &::import::CppWords::constexpr_, &::import::CppWords::constinit_, &::import::CppWords::const_cast_, &::import::CppWords::continue_, &::import::CppWords::co_await_, &::import::CppWords::co_return_, &::import::CppWords::co_yield_, &::import::CppWords::decltype_, &::import::CppWords::default_, &::import::CppWords::delete_, &::import::CppWords::do_, &::import::CppWords::dynamic_cast_, &::import::CppWords::else_, &::import::CppWords::explicit_, &::import::CppWords::export_, &::import::CppWords::extern_, &::import::CppWords::final, &::import::CppWords::for_, &::import::CppWords::friend_, &::import::CppWords::goto_, &::import::CppWords::if_, &::import::CppWords::import, &::import::CppWords::inline_, &::import::CppWords::int_, &::import::CppWords::long_, &::import::CppWords::module, &::import::CppWords::mutable_, &::import::CppWords::namespace_, &::import::CppWords::new_, &::import::CppWords::noexcept_, &::import::CppWords::not_, &::import::CppWords::not_eq_, &::import::CppWords::nullptr_, &::import::CppWords::operator_, &::import::CppWords::or_, &::import::CppWords::or_eq_, &::import::CppWords::override, &::import::CppWords::private_, &::import::CppWords::protected_, &::import::CppWords::public_, &::import::CppWords::register_, &::import::CppWords::reinterpret_cast_, &::import::CppWords::requires_, &::import::CppWords::return_, &::import::CppWords::short_, &::import::CppWords::signed_, &::import::CppWords::sizeof_, &::import::CppWords::static_, &::import::CppWords::static_assert_, &::import::CppWords::static_cast_, &::import::CppWords::switch_, &::import::CppWords::template_, &::import::CppWords::this_, &::import::CppWords::thread_local_, &::import::CppWords::throw_, &::import::CppWords::try_, &::import::CppWords::typedef_, &::import::CppWords::typeid_, &::import::CppWords::typename_, &::import::CppWords::union_, &::import::CppWords::unsigned_, &::import::CppWords::using_, &::import::CppWords::virtual_, &::import::CppWords::void_, &::import::CppWords::volatile_, &::import::CppWords::wchar_t_, &::import::CppWords::while_, &::import::CppWords::xor_, &::import::CppWords::xor_eq_, &::import::CppWords::assert_, &::import::CppWords::errno_, &::import::CppWords::EOF_, &::import::CppWords::NULL_, &::import::CppWords::stdin_, &::import::CppWords::stdout_, &::import::CppWords::stderr_, &::import::CppWords::offsetof_, &::import::CppWords::std_, &::import::CppWords::FBE_, &::import::CppWords::int8_t_, &::import::CppWords::uint8_t_, &::import::CppWords::int16_t_, &::import::CppWords::uint16_t_, &::import::CppWords::int32_t_, &::import::CppWords::uint32_t_, &::import::CppWords::int64_t_, &::import::CppWords::uint64_t_, &::import::CppWords::size_t_, &::import::CppWords::ptrdiff_t_, &::import::CppWords::nullptr_t_, &::import::CppWords::linux_, &::import::CppWords::unix_, &::import::CppWords::BUFSIZ_, &::import::CppWords::INT32_MAX_, &::import::CppWords::CHAR_BIT, &::import::CppWords::EINVAL_>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 619;
     static constexpr uint64_t cost = 619;
-    static std::size_t size(const ::import::CppWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::CppWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CppWords& value);
     static bool read_fast_alignas_to_catch(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
     static bool read_fast_char16_t_to_delete(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
@@ -54,15 +49,13 @@ struct FBody<::import::CppWords>
 
 // import.PythonWords: type 3
 template <>
-struct FBody<::import::PythonWords>
+struct FBody<::import::PythonWords> : detail::FFields<::import::PythonWords, &::import::PythonWords::False, &::import::PythonWords::None, &::import::PythonWords::True, &::import::PythonWords::as, &::import::PythonWords::async, &::import::PythonWords::await, &::import::PythonWords::def, &::import::PythonWords::del, &::import::PythonWords::elif, &::import::PythonWords::except, &::import::PythonWords::finally, &::import::PythonWords::from, &::import::PythonWords::global, &::import::PythonWords::in, &::import::PythonWords::is, &::import::PythonWords::lambda, &::import::PythonWords::nonlocal, &::import::PythonWords::pass, &::import::PythonWords::raise, &::import::PythonWords::with, &::import::PythonWords::yield, &::import::PythonWords::_, &::import::PythonWords::match, &::import::PythonWords::self, &::import::PythonWords::cls, &::import::PythonWords::print, &::import::PythonWords::len, &::import::PythonWords::list, &::import::PythonWords::dict, &::import::PythonWords::set, &::import::PythonWords::str, &::import::PythonWords::object, &::import::PythonWords::super, &::import::PythonWords::isinstance, &::import::PythonWords::property, &::import::PythonWords::staticmethod, &::import::PythonWords::classmethod, &::import::PythonWords::typing, &::import::PythonWords::Any, &::import::PythonWords::ClassVar, &::import::PythonWords::Callable, &::import::PythonWords::IntEnum, &::import::PythonWords::IntFlag, &::import::PythonWords::PACKAGE, &::import::PythonWords::VERSION>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 239;
     static constexpr uint64_t cost = 239;
-    static std::size_t size(const ::import::PythonWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::PythonWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::PythonWords& value);
     static bool read_fast_False_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
     static bool read_fast_global_to_dict(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
@@ -73,15 +66,13 @@ struct FBody<::import::PythonWords>
 
 // import.GoWords: type 4
 template <>
-struct FBody<::import::GoWords>
+struct FBody<::import::GoWords> : detail::FFields<::import::GoWords, &::import::GoWords::chan, &::import::GoWords::defer, &::import::GoWords::fallthrough, &::import::GoWords::func, &::import::GoWords::go, &::import::GoWords::interface, &::import::GoWords::map, &::import::GoWords::package, &::import::GoWords::range, &::import::GoWords::select, &::import::GoWords::type, &::import::GoWords::var, &::import::GoWords::any, &::import::GoWords::error, &::import::GoWords::rune, &::import::GoWords::uint, &::import::GoWords::nil, &::import::GoWords::iota, &::import::GoWords::cap, &::import::GoWords::make, &::import::GoWords::append, &::import::GoWords::copy, &::import::GoWords::panic, &::import::GoWords::recover, &::import::GoWords::println, &::import::GoWords::complex, &::import::GoWords::real, &::import::GoWords::imag, &::import::GoWords::close, &::import::GoWords::min, &::import::GoWords::max, &::import::GoWords::clear, &::import::GoWords::uintptr, &::import::GoWords::float32, &::import::GoWords::float64, &::import::GoWords::complex64, &::import::GoWords::complex128, &::import::GoWords::comparable>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 202;
     static constexpr uint64_t cost = 202;
-    static std::size_t size(const ::import::GoWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::GoWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::GoWords& value);
     static bool read_fast_chan_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
     static bool read_fast_any_to_close(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
@@ -92,15 +83,13 @@ struct FBody<::import::GoWords>
 
 // import.JavaWords: type 5
 template <>
-struct FBody<::import::JavaWords>
+struct FBody<::import::JavaWords> : detail::FFields<::import::JavaWords, &::import::JavaWords::abstract, &::import::JavaWords::boolean, &::import::JavaWords::extends, &::import::JavaWords::implements, &::import::JavaWords::instanceof, &::import::JavaWords::native, &::import::JavaWords::strictfp, &::import::JavaWords::synchronized, &::import::JavaWords::throws, &::import::JavaWords::transient, &::import::JavaWords::record, &::import::JavaWords::sealed, &::import::JavaWords::permits, &::import::JavaWords::when, &::import::JavaWords::open, &::import::JavaWords::exports, &::import::JavaWords::opens, &::import::JavaWords::to, &::import::JavaWords::uses, &::import::JavaWords::provides, &::import::JavaWords::transitive, &::import::JavaWords::Object, &::import::JavaWords::String, &::import::JavaWords::Integer, &::import::JavaWords::Long, &::import::JavaWords::Math, &::import::JavaWords::System, &::import::JavaWords::Override, &::import::JavaWords::Class, &::import::JavaWords::List, &::import::JavaWords::Map, &::import::JavaWords::Set>
 {
     static constexpr uint32_t type_id = 5;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 182;
     static constexpr uint64_t cost = 182;
-    static std::size_t size(const ::import::JavaWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::JavaWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JavaWords& value);
     static bool read_fast_abstract_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
     static bool read_fast_permits_to_Class(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
@@ -111,15 +100,13 @@ struct FBody<::import::JavaWords>
 
 // import.KotlinWords: type 6
 template <>
-struct FBody<::import::KotlinWords>
+struct FBody<::import::KotlinWords> : detail::FFields<::import::KotlinWords, &::import::KotlinWords::fun, &::import::KotlinWords::typealias, &::import::KotlinWords::typeof, &::import::KotlinWords::val, &::import::KotlinWords::by, &::import::KotlinWords::constructor, &::import::KotlinWords::delegate, &::import::KotlinWords::dynamic, &::import::KotlinWords::field, &::import::KotlinWords::file, &::import::KotlinWords::get, &::import::KotlinWords::init, &::import::KotlinWords::param, &::import::KotlinWords::receiver, &::import::KotlinWords::setparam, &::import::KotlinWords::value, &::import::KotlinWords::where, &::import::KotlinWords::actual, &::import::KotlinWords::annotation, &::import::KotlinWords::companion, &::import::KotlinWords::crossinline, &::import::KotlinWords::data, &::import::KotlinWords::expect, &::import::KotlinWords::external, &::import::KotlinWords::infix, &::import::KotlinWords::inner, &::import::KotlinWords::internal, &::import::KotlinWords::lateinit, &::import::KotlinWords::noinline, &::import::KotlinWords::out, &::import::KotlinWords::reified, &::import::KotlinWords::suspend, &::import::KotlinWords::tailrec, &::import::KotlinWords::vararg, &::import::KotlinWords::it, &::import::KotlinWords::Companion, &::import::KotlinWords::Unit, &::import::KotlinWords::Nothing, &::import::KotlinWords::Int, &::import::KotlinWords::Array>
 {
     static constexpr uint32_t type_id = 6;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 207;
     static constexpr uint64_t cost = 207;
-    static std::size_t size(const ::import::KotlinWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::KotlinWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::KotlinWords& value);
     static bool read_fast_fun_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
     static bool read_fast_param_to_noinline(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
@@ -130,15 +117,13 @@ struct FBody<::import::KotlinWords>
 
 // import.JsWords: type 7
 template <>
-struct FBody<::import::JsWords>
+struct FBody<::import::JsWords> : detail::FFields<::import::JsWords, &::import::JsWords::debugger, &::import::JsWords::function, &::import::JsWords::let, &::import::JsWords::of, &::import::JsWords::declare, &::import::JsWords::unknown, &::import::JsWords::never, &::import::JsWords::number, &::import::JsWords::bigint, &::import::JsWords::symbol, &::import::JsWords::undefined, &::import::JsWords::NaN, &::import::JsWords::Infinity, &::import::JsWords::Uint8Array, &::import::JsWords::Error, &::import::JsWords::Number, &::import::JsWords::BigInt, &::import::JsWords::Boolean, &::import::JsWords::Symbol, &::import::JsWords::Date, &::import::JsWords::JSON, &::import::JsWords::Promise, &::import::JsWords::Partial, &::import::JsWords::Record, &::import::JsWords::globalThis, &::import::JsWords::arguments, &::import::JsWords::eval, &::import::JsWords::require, &::import::JsWords::prototype, &::import::JsWords::__proto___, &::import::JsWords::toString, &::import::JsWords::valueOf, &::import::JsWords::hasOwnProperty, &::import::JsWords::isPrototypeOf, &::import::JsWords::propertyIsEnumerable, &::import::JsWords::toLocaleString, &::import::JsWords::readonly, &::import::JsWords::keyof, &::import::JsWords::infer, &::import::JsWords::asserts, &::import::JsWords::satisfies, &::import::JsWords::accessor>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 223;
     static constexpr uint64_t cost = 223;
-    static std::size_t size(const ::import::JsWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::JsWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JsWords& value);
     static bool read_fast_debugger_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
     static bool read_fast_Infinity_to_prototype(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
@@ -149,15 +134,13 @@ struct FBody<::import::JsWords>
 
 // import.RustWords: type 8
 template <>
-struct FBody<::import::RustWords>
+struct FBody<::import::RustWords> : detail::FFields<::import::RustWords, &::import::RustWords::crate, &::import::RustWords::dyn, &::import::RustWords::fn, &::import::RustWords::impl, &::import::RustWords::loop, &::import::RustWords::mod, &::import::RustWords::move, &::import::RustWords::mut, &::import::RustWords::pub, &::import::RustWords::ref, &::import::RustWords::Self, &::import::RustWords::trait, &::import::RustWords::unsafe, &::import::RustWords::use, &::import::RustWords::become, &::import::RustWords::box, &::import::RustWords::macro, &::import::RustWords::priv, &::import::RustWords::unsized, &::import::RustWords::gen, &::import::RustWords::macro_rules, &::import::RustWords::Option, &::import::RustWords::Some, &::import::RustWords::Result, &::import::RustWords::Ok, &::import::RustWords::Err, &::import::RustWords::Vec, &::import::RustWords::Box, &::import::RustWords::Clone, &::import::RustWords::Copy, &::import::RustWords::Default, &::import::RustWords::Drop, &::import::RustWords::Send, &::import::RustWords::Sync, &::import::RustWords::Sized>
 {
     static constexpr uint32_t type_id = 8;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 195;
     static constexpr uint64_t cost = 195;
-    static std::size_t size(const ::import::RustWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::RustWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RustWords& value);
     static bool read_fast_crate_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
     static bool read_fast_unsafe_to_Clone(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
@@ -168,15 +151,13 @@ struct FBody<::import::RustWords>
 
 // import.CSharpWords: type 9
 template <>
-struct FBody<::import::CSharpWords>
+struct FBody<::import::CSharpWords> : detail::FFields<::import::CSharpWords, &::import::CSharpWords::checked, &::import::CSharpWords::event, &::import::CSharpWords::fixed, &::import::CSharpWords::foreach, &::import::CSharpWords::implicit, &::import::CSharpWords::lock, &::import::CSharpWords::params, &::import::CSharpWords::sbyte, &::import::CSharpWords::stackalloc, &::import::CSharpWords::ulong, &::import::CSharpWords::unchecked, &::import::CSharpWords::ushort, &::import::CSharpWords::add, &::import::CSharpWords::alias, &::import::CSharpWords::ascending, &::import::CSharpWords::descending, &::import::CSharpWords::equals, &::import::CSharpWords::group, &::import::CSharpWords::into, &::import::CSharpWords::join, &::import::CSharpWords::nameof, &::import::CSharpWords::on, &::import::CSharpWords::orderby, &::import::CSharpWords::partial, &::import::CSharpWords::remove, &::import::CSharpWords::unmanaged, &::import::CSharpWords::required, &::import::CSharpWords::scoped, &::import::CSharpWords::managed, &::import::CSharpWords::notnull>
 {
     static constexpr uint32_t type_id = 9;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 150;
     static constexpr uint64_t cost = 150;
-    static std::size_t size(const ::import::CSharpWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::CSharpWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CSharpWords& value);
     static bool read_fast_checked_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
     static bool read_fast_add_to_managed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
@@ -186,15 +167,13 @@ struct FBody<::import::CSharpWords>
 
 // import.RubyWords: type 10
 template <>
-struct FBody<::import::RubyWords>
+struct FBody<::import::RubyWords> : detail::FFields<::import::RubyWords, &::import::RubyWords::BEGIN, &::import::RubyWords::END, &::import::RubyWords::begin, &::import::RubyWords::elsif, &::import::RubyWords::end, &::import::RubyWords::ensure, &::import::RubyWords::next, &::import::RubyWords::redo, &::import::RubyWords::rescue, &::import::RubyWords::retry, &::import::RubyWords::then, &::import::RubyWords::undef, &::import::RubyWords::unless, &::import::RubyWords::until, &::import::RubyWords::__FILE___, &::import::RubyWords::__LINE___, &::import::RubyWords::__ENCODING___, &::import::RubyWords::initialize>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 98;
     static constexpr uint64_t cost = 98;
-    static std::size_t size(const ::import::RubyWords& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::RubyWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RubyWords& value);
     static bool read_fast_BEGIN_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value);
     static bool read_fast_unless_to_initialize(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value);
@@ -204,15 +183,13 @@ struct FBody<::import::RubyWords>
 
 // import.CppMembers: type 11
 template <>
-struct FBody<::import::CppMembers>
+struct FBody<::import::CppMembers> : detail::FFields<::import::CppMembers, &::import::CppMembers::swap_, &::import::CppMembers::fbe_type_, &::import::CppMembers::fbe, &::import::CppMembers::Model, &::import::CppMembers::FinalModel, &::import::CppMembers::FieldModel, &::import::CppMembers::buffer, &::import::CppMembers::size, &::import::CppMembers::offset, &::import::CppMembers::model, &::import::CppMembers::reset>
 {
     static constexpr uint32_t type_id = 11;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 48;
     static constexpr uint64_t cost = 48;
-    static std::size_t size(const ::import::CppMembers& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::CppMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CppMembers& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value);
     static bool read_fields(FinalDecoder& d, ::import::CppMembers& value);
@@ -222,15 +199,13 @@ struct FBody<::import::CppMembers>
 
 // import.PythonMembers: type 12
 template <>
-struct FBody<::import::PythonMembers>
+struct FBody<::import::PythonMembers> : detail::FFields<::import::PythonMembers, &::import::PythonMembers::to_json, &::import::PythonMembers::from_json, &::import::PythonMembers::to_fbe, &::import::PythonMembers::from_fbe, &::import::PythonMembers::to_final, &::import::PythonMembers::from_final, &::import::PythonMembers::fbe_equal, &::import::PythonMembers::fbe_key, &::import::PythonMembers::fbe_size, &::import::PythonMembers::__init___, &::import::PythonMembers::__slots___, &::import::PythonMembers::__class___, &::import::PythonMembers::__dict___, &::import::PythonMembers::__hash___, &::import::PythonMembers::__eq___, &::import::PythonMembers::__private_>
 {
     static constexpr uint32_t type_id = 12;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 96;
     static constexpr uint64_t cost = 96;
-    static std::size_t size(const ::import::PythonMembers& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::PythonMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::PythonMembers& value);
     static bool read_fast_to_json_to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value);
     static bool read_fast___dict___to___private(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value);
@@ -240,15 +215,13 @@ struct FBody<::import::PythonMembers>
 
 // import.GoMembers: type 13
 template <>
-struct FBody<::import::GoMembers>
+struct FBody<::import::GoMembers> : detail::FFields<::import::GoMembers, &::import::GoMembers::FBEKey, &::import::GoMembers::FBEKeyCompare, &::import::GoMembers::Reset, &::import::GoMembers::MarshalFBE, &::import::GoMembers::UnmarshalFBE, &::import::GoMembers::AppendFBE, &::import::GoMembers::ReadFBE, &::import::GoMembers::FBEWrite, &::import::GoMembers::FBERead, &::import::GoMembers::MarshalFinal, &::import::GoMembers::UnmarshalFinal, &::import::GoMembers::AppendFinal, &::import::GoMembers::ReadFinal, &::import::GoMembers::FBEWriteFinal, &::import::GoMembers::FBEReadFinal, &::import::GoMembers::MarshalJSON, &::import::GoMembers::UnmarshalJSON, &::import::GoMembers::AppendJSON, &::import::GoMembers::ReadJSON, &::import::GoMembers::FBEWriteJSON, &::import::GoMembers::FBEReadJSON, &::import::GoMembers::FBEWriteText, &::import::GoMembers::TypeID, &::import::GoMembers::Verify, &::import::GoMembers::VerifyFinal>
 {
     static constexpr uint32_t type_id = 13;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 129;
     static constexpr uint64_t cost = 129;
-    static std::size_t size(const ::import::GoMembers& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::GoMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::GoMembers& value);
     static bool read_fast_FBEKey_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value);
     static bool read_fast_ReadFinal_to_VerifyFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value);
@@ -258,15 +231,13 @@ struct FBody<::import::GoMembers>
 
 // import.JvmMembers: type 14
 template <>
-struct FBody<::import::JvmMembers>
+struct FBody<::import::JvmMembers> : detail::FFields<::import::JvmMembers, &::import::JvmMembers::TYPE_ID, &::import::JvmMembers::KEY_ORDER, &::import::JvmMembers::toFbe, &::import::JvmMembers::fromFbe, &::import::JvmMembers::readFbe, &::import::JvmMembers::writeFbe, &::import::JvmMembers::verifyFbe, &::import::JvmMembers::toFinal, &::import::JvmMembers::fromFinal, &::import::JvmMembers::readFinal, &::import::JvmMembers::writeFinal, &::import::JvmMembers::verifyFinal, &::import::JvmMembers::toJson, &::import::JvmMembers::fromJson, &::import::JvmMembers::writeJson, &::import::JvmMembers::readJson, &::import::JvmMembers::hashCode, &::import::JvmMembers::getClass, &::import::JvmMembers::clone, &::import::JvmMembers::finalize, &::import::JvmMembers::wait, &::import::JvmMembers::notify, &::import::JvmMembers::notifyAll, &::import::JvmMembers::javaClass, &::import::JvmMembers::component1, &::import::JvmMembers::fbeLevels>
 {
     static constexpr uint32_t type_id = 14;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 137;
     static constexpr uint64_t cost = 137;
-    static std::size_t size(const ::import::JvmMembers& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::JvmMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JvmMembers& value);
     static bool read_fast_TYPE_ID_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value);
     static bool read_fast_toJson_to_fbeLevels(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value);
@@ -276,15 +247,13 @@ struct FBody<::import::JvmMembers>
 
 // import.JsMembers: type 15
 template <>
-struct FBody<::import::JsMembers>
+struct FBody<::import::JsMembers> : detail::FFields<::import::JsMembers, &::import::JsMembers::fbeKey, &::import::JsMembers::toJSON, &::import::JsMembers::toText, &::import::JsMembers::verify>
 {
     static constexpr uint32_t type_id = 15;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 11;
     static constexpr uint64_t cost = 11;
-    static std::size_t size(const ::import::JsMembers& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::JsMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JsMembers& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsMembers& value);
     static bool read_fields(FinalDecoder& d, ::import::JsMembers& value);
@@ -294,15 +263,13 @@ struct FBody<::import::JsMembers>
 
 // import.RuntimeNames: type 16
 template <>
-struct FBody<::import::RuntimeNames>
+struct FBody<::import::RuntimeNames> : detail::FFields<::import::RuntimeNames, &::import::RuntimeNames::Buffer, &::import::RuntimeNames::WriteBuffer, &::import::RuntimeNames::ReadBuffer, &::import::RuntimeNames::Reader, &::import::RuntimeNames::Writer, &::import::RuntimeNames::Limits, &::import::RuntimeNames::Decimal, &::import::RuntimeNames::Uuid, &::import::RuntimeNames::UUID, &::import::RuntimeNames::Timestamp, &::import::RuntimeNames::JsonWriter, &::import::RuntimeNames::JsonReader, &::import::RuntimeNames::DecodeError, &::import::RuntimeNames::EncodeError, &::import::RuntimeNames::DecodeException, &::import::RuntimeNames::EncodeException, &::import::RuntimeNames::Sender, &::import::RuntimeNames::Receiver, &::import::RuntimeNames::Client, &::import::RuntimeNames::Proxy, &::import::RuntimeNames::Handler, &::import::RuntimeNames::Text, &::import::RuntimeNames::Compare, &::import::RuntimeNames::Decimals, &::import::RuntimeNames::Uuids, &::import::RuntimeNames::Timestamps, &::import::RuntimeNames::Utf8, &::import::RuntimeNames::Requests>
 {
     static constexpr uint32_t type_id = 16;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 142;
     static constexpr uint64_t cost = 142;
-    static std::size_t size(const ::import::RuntimeNames& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::RuntimeNames& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RuntimeNames& value);
     static bool read_fast_Buffer_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
     static bool read_fast_DecodeError_to_Requests(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
@@ -312,17 +279,14 @@ struct FBody<::import::RuntimeNames>
 
 // import.class: type 17
 template <>
-struct FBody<::import::class_>
+struct FBody<::import::class_> : detail::FFields<::import::class_, &::import::class_::class__>
 {
     static constexpr uint32_t type_id = 17;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::class_& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::class_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::class_& value);
-    static void read_fixed(const uint8_t* p, ::import::class_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::class_& value);
     static bool read_fields(FinalDecoder& d, ::import::class_& value);
     template <class D>
@@ -331,17 +295,14 @@ struct FBody<::import::class_>
 
 // import.Object: type 18
 template <>
-struct FBody<::import::Object>
+struct FBody<::import::Object> : detail::FFields<::import::Object, &::import::Object::Object_>
 {
     static constexpr uint32_t type_id = 18;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Object& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Object& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Object& value);
-    static void read_fixed(const uint8_t* p, ::import::Object& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Object& value);
     static bool read_fields(FinalDecoder& d, ::import::Object& value);
     template <class D>
@@ -350,17 +311,14 @@ struct FBody<::import::Object>
 
 // import.String: type 19
 template <>
-struct FBody<::import::String>
+struct FBody<::import::String> : detail::FFields<::import::String, &::import::String::String_>
 {
     static constexpr uint32_t type_id = 19;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::String& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::String& value) noexcept;
     static bool read(FinalDecoder& d, ::import::String& value);
-    static void read_fixed(const uint8_t* p, ::import::String& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::String& value);
     static bool read_fields(FinalDecoder& d, ::import::String& value);
     template <class D>
@@ -369,17 +327,14 @@ struct FBody<::import::String>
 
 // import.List: type 20
 template <>
-struct FBody<::import::List>
+struct FBody<::import::List> : detail::FFields<::import::List, &::import::List::List_>
 {
     static constexpr uint32_t type_id = 20;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::List& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::List& value) noexcept;
     static bool read(FinalDecoder& d, ::import::List& value);
-    static void read_fixed(const uint8_t* p, ::import::List& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::List& value);
     static bool read_fields(FinalDecoder& d, ::import::List& value);
     template <class D>
@@ -388,17 +343,14 @@ struct FBody<::import::List>
 
 // import.Map: type 21
 template <>
-struct FBody<::import::Map>
+struct FBody<::import::Map> : detail::FFields<::import::Map, &::import::Map::Map_>
 {
     static constexpr uint32_t type_id = 21;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Map& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Map& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Map& value);
-    static void read_fixed(const uint8_t* p, ::import::Map& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Map& value);
     static bool read_fields(FinalDecoder& d, ::import::Map& value);
     template <class D>
@@ -407,17 +359,14 @@ struct FBody<::import::Map>
 
 // import.Model: type 22
 template <>
-struct FBody<::import::Model>
+struct FBody<::import::Model> : detail::FFields<::import::Model, &::import::Model::Model_>
 {
     static constexpr uint32_t type_id = 22;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Model& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Model& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Model& value);
-    static void read_fixed(const uint8_t* p, ::import::Model& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Model& value);
     static bool read_fields(FinalDecoder& d, ::import::Model& value);
     template <class D>
@@ -426,17 +375,14 @@ struct FBody<::import::Model>
 
 // import.FinalModel: type 23
 template <>
-struct FBody<::import::FinalModel>
+struct FBody<::import::FinalModel> : detail::FFields<::import::FinalModel, &::import::FinalModel::FinalModel_>
 {
     static constexpr uint32_t type_id = 23;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::FinalModel& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::FinalModel& value) noexcept;
     static bool read(FinalDecoder& d, ::import::FinalModel& value);
-    static void read_fixed(const uint8_t* p, ::import::FinalModel& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FinalModel& value);
     static bool read_fields(FinalDecoder& d, ::import::FinalModel& value);
     template <class D>
@@ -445,17 +391,14 @@ struct FBody<::import::FinalModel>
 
 // import.Buffer: type 24
 template <>
-struct FBody<::import::Buffer>
+struct FBody<::import::Buffer> : detail::FFields<::import::Buffer, &::import::Buffer::Buffer_>
 {
     static constexpr uint32_t type_id = 24;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Buffer& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Buffer& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Buffer& value);
-    static void read_fixed(const uint8_t* p, ::import::Buffer& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Buffer& value);
     static bool read_fields(FinalDecoder& d, ::import::Buffer& value);
     template <class D>
@@ -464,17 +407,14 @@ struct FBody<::import::Buffer>
 
 // import.Reader: type 25
 template <>
-struct FBody<::import::Reader>
+struct FBody<::import::Reader> : detail::FFields<::import::Reader, &::import::Reader::Reader_>
 {
     static constexpr uint32_t type_id = 25;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Reader& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Reader& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Reader& value);
-    static void read_fixed(const uint8_t* p, ::import::Reader& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Reader& value);
     static bool read_fields(FinalDecoder& d, ::import::Reader& value);
     template <class D>
@@ -483,17 +423,14 @@ struct FBody<::import::Reader>
 
 // import.Writer: type 26
 template <>
-struct FBody<::import::Writer>
+struct FBody<::import::Writer> : detail::FFields<::import::Writer, &::import::Writer::Writer_>
 {
     static constexpr uint32_t type_id = 26;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Writer& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Writer& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Writer& value);
-    static void read_fixed(const uint8_t* p, ::import::Writer& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Writer& value);
     static bool read_fields(FinalDecoder& d, ::import::Writer& value);
     template <class D>
@@ -502,17 +439,14 @@ struct FBody<::import::Writer>
 
 // import.Limits: type 27
 template <>
-struct FBody<::import::Limits>
+struct FBody<::import::Limits> : detail::FFields<::import::Limits, &::import::Limits::Limits_>
 {
     static constexpr uint32_t type_id = 27;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Limits& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Limits& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Limits& value);
-    static void read_fixed(const uint8_t* p, ::import::Limits& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Limits& value);
     static bool read_fields(FinalDecoder& d, ::import::Limits& value);
     template <class D>
@@ -521,17 +455,14 @@ struct FBody<::import::Limits>
 
 // import.DecodeError: type 28
 template <>
-struct FBody<::import::DecodeError>
+struct FBody<::import::DecodeError> : detail::FFields<::import::DecodeError, &::import::DecodeError::DecodeError_>
 {
     static constexpr uint32_t type_id = 28;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::DecodeError& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::DecodeError& value) noexcept;
     static bool read(FinalDecoder& d, ::import::DecodeError& value);
-    static void read_fixed(const uint8_t* p, ::import::DecodeError& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DecodeError& value);
     static bool read_fields(FinalDecoder& d, ::import::DecodeError& value);
     template <class D>
@@ -540,17 +471,14 @@ struct FBody<::import::DecodeError>
 
 // import.DecodeException: type 29
 template <>
-struct FBody<::import::DecodeException>
+struct FBody<::import::DecodeException> : detail::FFields<::import::DecodeException, &::import::DecodeException::DecodeException_>
 {
     static constexpr uint32_t type_id = 29;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::DecodeException& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::DecodeException& value) noexcept;
     static bool read(FinalDecoder& d, ::import::DecodeException& value);
-    static void read_fixed(const uint8_t* p, ::import::DecodeException& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DecodeException& value);
     static bool read_fields(FinalDecoder& d, ::import::DecodeException& value);
     template <class D>
@@ -559,17 +487,14 @@ struct FBody<::import::DecodeException>
 
 // import.Decimal: type 30
 template <>
-struct FBody<::import::Decimal>
+struct FBody<::import::Decimal> : detail::FFields<::import::Decimal, &::import::Decimal::Decimal_>
 {
     static constexpr uint32_t type_id = 30;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Decimal& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Decimal& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Decimal& value);
-    static void read_fixed(const uint8_t* p, ::import::Decimal& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Decimal& value);
     static bool read_fields(FinalDecoder& d, ::import::Decimal& value);
     template <class D>
@@ -578,17 +503,14 @@ struct FBody<::import::Decimal>
 
 // import.Uuid: type 31
 template <>
-struct FBody<::import::Uuid>
+struct FBody<::import::Uuid> : detail::FFields<::import::Uuid, &::import::Uuid::Uuid_>
 {
     static constexpr uint32_t type_id = 31;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Uuid& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Uuid& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Uuid& value);
-    static void read_fixed(const uint8_t* p, ::import::Uuid& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Uuid& value);
     static bool read_fields(FinalDecoder& d, ::import::Uuid& value);
     template <class D>
@@ -597,17 +519,14 @@ struct FBody<::import::Uuid>
 
 // import.UUID: type 32
 template <>
-struct FBody<::import::UUID>
+struct FBody<::import::UUID> : detail::FFields<::import::UUID, &::import::UUID::UUID_>
 {
     static constexpr uint32_t type_id = 32;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::UUID& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::UUID& value) noexcept;
     static bool read(FinalDecoder& d, ::import::UUID& value);
-    static void read_fixed(const uint8_t* p, ::import::UUID& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::UUID& value);
     static bool read_fields(FinalDecoder& d, ::import::UUID& value);
     template <class D>
@@ -616,17 +535,14 @@ struct FBody<::import::UUID>
 
 // import.Timestamp: type 33
 template <>
-struct FBody<::import::Timestamp>
+struct FBody<::import::Timestamp> : detail::FFields<::import::Timestamp, &::import::Timestamp::Timestamp_>
 {
     static constexpr uint32_t type_id = 33;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Timestamp& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Timestamp& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Timestamp& value);
-    static void read_fixed(const uint8_t* p, ::import::Timestamp& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Timestamp& value);
     static bool read_fields(FinalDecoder& d, ::import::Timestamp& value);
     template <class D>
@@ -635,17 +551,14 @@ struct FBody<::import::Timestamp>
 
 // import.Sender: type 34
 template <>
-struct FBody<::import::Sender>
+struct FBody<::import::Sender> : detail::FFields<::import::Sender, &::import::Sender::Sender_>
 {
     static constexpr uint32_t type_id = 34;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Sender& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Sender& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Sender& value);
-    static void read_fixed(const uint8_t* p, ::import::Sender& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Sender& value);
     static bool read_fields(FinalDecoder& d, ::import::Sender& value);
     template <class D>
@@ -654,17 +567,14 @@ struct FBody<::import::Sender>
 
 // import.Receiver: type 35
 template <>
-struct FBody<::import::Receiver>
+struct FBody<::import::Receiver> : detail::FFields<::import::Receiver, &::import::Receiver::Receiver_>
 {
     static constexpr uint32_t type_id = 35;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Receiver& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Receiver& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Receiver& value);
-    static void read_fixed(const uint8_t* p, ::import::Receiver& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Receiver& value);
     static bool read_fields(FinalDecoder& d, ::import::Receiver& value);
     template <class D>
@@ -673,17 +583,14 @@ struct FBody<::import::Receiver>
 
 // import.Client: type 36
 template <>
-struct FBody<::import::Client>
+struct FBody<::import::Client> : detail::FFields<::import::Client, &::import::Client::Client_>
 {
     static constexpr uint32_t type_id = 36;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Client& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Client& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Client& value);
-    static void read_fixed(const uint8_t* p, ::import::Client& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Client& value);
     static bool read_fields(FinalDecoder& d, ::import::Client& value);
     template <class D>
@@ -692,17 +599,14 @@ struct FBody<::import::Client>
 
 // import.Proxy: type 37
 template <>
-struct FBody<::import::Proxy>
+struct FBody<::import::Proxy> : detail::FFields<::import::Proxy, &::import::Proxy::Proxy_>
 {
     static constexpr uint32_t type_id = 37;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Proxy& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Proxy& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Proxy& value);
-    static void read_fixed(const uint8_t* p, ::import::Proxy& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Proxy& value);
     static bool read_fields(FinalDecoder& d, ::import::Proxy& value);
     template <class D>
@@ -711,17 +615,14 @@ struct FBody<::import::Proxy>
 
 // import.Handler: type 38
 template <>
-struct FBody<::import::Handler>
+struct FBody<::import::Handler> : detail::FFields<::import::Handler, &::import::Handler::Handler_>
 {
     static constexpr uint32_t type_id = 38;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Handler& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Handler& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Handler& value);
-    static void read_fixed(const uint8_t* p, ::import::Handler& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Handler& value);
     static bool read_fields(FinalDecoder& d, ::import::Handler& value);
     template <class D>
@@ -730,17 +631,14 @@ struct FBody<::import::Handler>
 
 // import.fbe: type 39
 template <>
-struct FBody<::import::fbe>
+struct FBody<::import::fbe> : detail::FFields<::import::fbe, &::import::fbe::fbe_>
 {
     static constexpr uint32_t type_id = 39;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::fbe& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::fbe& value) noexcept;
     static bool read(FinalDecoder& d, ::import::fbe& value);
-    static void read_fixed(const uint8_t* p, ::import::fbe& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::fbe& value);
     static bool read_fields(FinalDecoder& d, ::import::fbe& value);
     template <class D>
@@ -749,17 +647,14 @@ struct FBody<::import::fbe>
 
 // import.FBE: type 40
 template <>
-struct FBody<::import::FBE_>
+struct FBody<::import::FBE_> : detail::FFields<::import::FBE_, &::import::FBE_::FBE__>
 {
     static constexpr uint32_t type_id = 40;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::FBE_& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::FBE_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::FBE_& value);
-    static void read_fixed(const uint8_t* p, ::import::FBE_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBE_& value);
     static bool read_fields(FinalDecoder& d, ::import::FBE_& value);
     template <class D>
@@ -768,17 +663,14 @@ struct FBody<::import::FBE_>
 
 // import.std: type 41
 template <>
-struct FBody<::import::std_>
+struct FBody<::import::std_> : detail::FFields<::import::std_, &::import::std_::std__>
 {
     static constexpr uint32_t type_id = 41;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::std_& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::std_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::std_& value);
-    static void read_fixed(const uint8_t* p, ::import::std_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::std_& value);
     static bool read_fields(FinalDecoder& d, ::import::std_& value);
     template <class D>
@@ -787,17 +679,14 @@ struct FBody<::import::std_>
 
 // import.Companion: type 42
 template <>
-struct FBody<::import::Companion>
+struct FBody<::import::Companion> : detail::FFields<::import::Companion, &::import::Companion::Companion_>
 {
     static constexpr uint32_t type_id = 42;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Companion& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Companion& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Companion& value);
-    static void read_fixed(const uint8_t* p, ::import::Companion& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Companion& value);
     static bool read_fields(FinalDecoder& d, ::import::Companion& value);
     template <class D>
@@ -806,17 +695,14 @@ struct FBody<::import::Companion>
 
 // import.Any: type 43
 template <>
-struct FBody<::import::Any>
+struct FBody<::import::Any> : detail::FFields<::import::Any, &::import::Any::Any_>
 {
     static constexpr uint32_t type_id = 43;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Any& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Any& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Any& value);
-    static void read_fixed(const uint8_t* p, ::import::Any& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Any& value);
     static bool read_fields(FinalDecoder& d, ::import::Any& value);
     template <class D>
@@ -825,17 +711,14 @@ struct FBody<::import::Any>
 
 // import.Self: type 44
 template <>
-struct FBody<::import::Self>
+struct FBody<::import::Self> : detail::FFields<::import::Self, &::import::Self::Self_>
 {
     static constexpr uint32_t type_id = 44;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Self& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Self& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Self& value);
-    static void read_fixed(const uint8_t* p, ::import::Self& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Self& value);
     static bool read_fields(FinalDecoder& d, ::import::Self& value);
     template <class D>
@@ -844,17 +727,14 @@ struct FBody<::import::Self>
 
 // import.self: type 45
 template <>
-struct FBody<::import::self>
+struct FBody<::import::self> : detail::FFields<::import::self, &::import::self::self_>
 {
     static constexpr uint32_t type_id = 45;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::self& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::self& value) noexcept;
     static bool read(FinalDecoder& d, ::import::self& value);
-    static void read_fixed(const uint8_t* p, ::import::self& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::self& value);
     static bool read_fields(FinalDecoder& d, ::import::self& value);
     template <class D>
@@ -863,17 +743,14 @@ struct FBody<::import::self>
 
 // import.None: type 46
 template <>
-struct FBody<::import::None>
+struct FBody<::import::None> : detail::FFields<::import::None, &::import::None::None_>
 {
     static constexpr uint32_t type_id = 46;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::None& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::None& value) noexcept;
     static bool read(FinalDecoder& d, ::import::None& value);
-    static void read_fixed(const uint8_t* p, ::import::None& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::None& value);
     static bool read_fields(FinalDecoder& d, ::import::None& value);
     template <class D>
@@ -882,17 +759,14 @@ struct FBody<::import::None>
 
 // import.Option: type 47
 template <>
-struct FBody<::import::Option>
+struct FBody<::import::Option> : detail::FFields<::import::Option, &::import::Option::Option_>
 {
     static constexpr uint32_t type_id = 47;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Option& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Option& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Option& value);
-    static void read_fixed(const uint8_t* p, ::import::Option& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Option& value);
     static bool read_fields(FinalDecoder& d, ::import::Option& value);
     template <class D>
@@ -901,17 +775,14 @@ struct FBody<::import::Option>
 
 // import.Result: type 48
 template <>
-struct FBody<::import::Result>
+struct FBody<::import::Result> : detail::FFields<::import::Result, &::import::Result::Result_>
 {
     static constexpr uint32_t type_id = 48;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Result& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Result& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Result& value);
-    static void read_fixed(const uint8_t* p, ::import::Result& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Result& value);
     static bool read_fields(FinalDecoder& d, ::import::Result& value);
     template <class D>
@@ -920,17 +791,14 @@ struct FBody<::import::Result>
 
 // import.Vec: type 49
 template <>
-struct FBody<::import::Vec>
+struct FBody<::import::Vec> : detail::FFields<::import::Vec, &::import::Vec::Vec_>
 {
     static constexpr uint32_t type_id = 49;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Vec& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Vec& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Vec& value);
-    static void read_fixed(const uint8_t* p, ::import::Vec& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Vec& value);
     static bool read_fields(FinalDecoder& d, ::import::Vec& value);
     template <class D>
@@ -939,17 +807,14 @@ struct FBody<::import::Vec>
 
 // import.Box: type 50
 template <>
-struct FBody<::import::Box>
+struct FBody<::import::Box> : detail::FFields<::import::Box, &::import::Box::Box_>
 {
     static constexpr uint32_t type_id = 50;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Box& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Box& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Box& value);
-    static void read_fixed(const uint8_t* p, ::import::Box& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Box& value);
     static bool read_fields(FinalDecoder& d, ::import::Box& value);
     template <class D>
@@ -958,17 +823,14 @@ struct FBody<::import::Box>
 
 // import.Error: type 51
 template <>
-struct FBody<::import::Error>
+struct FBody<::import::Error> : detail::FFields<::import::Error, &::import::Error::Error_>
 {
     static constexpr uint32_t type_id = 51;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Error& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Error& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Error& value);
-    static void read_fixed(const uint8_t* p, ::import::Error& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Error& value);
     static bool read_fields(FinalDecoder& d, ::import::Error& value);
     template <class D>
@@ -977,17 +839,14 @@ struct FBody<::import::Error>
 
 // import.Exception: type 52
 template <>
-struct FBody<::import::Exception>
+struct FBody<::import::Exception> : detail::FFields<::import::Exception, &::import::Exception::Exception_>
 {
     static constexpr uint32_t type_id = 52;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Exception& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Exception& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Exception& value);
-    static void read_fixed(const uint8_t* p, ::import::Exception& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Exception& value);
     static bool read_fields(FinalDecoder& d, ::import::Exception& value);
     template <class D>
@@ -996,17 +855,14 @@ struct FBody<::import::Exception>
 
 // import.Text: type 53
 template <>
-struct FBody<::import::Text>
+struct FBody<::import::Text> : detail::FFields<::import::Text, &::import::Text::Text_>
 {
     static constexpr uint32_t type_id = 53;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Text& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Text& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Text& value);
-    static void read_fixed(const uint8_t* p, ::import::Text& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Text& value);
     static bool read_fields(FinalDecoder& d, ::import::Text& value);
     template <class D>
@@ -1015,17 +871,14 @@ struct FBody<::import::Text>
 
 // import.JsonWriter: type 54
 template <>
-struct FBody<::import::JsonWriter>
+struct FBody<::import::JsonWriter> : detail::FFields<::import::JsonWriter, &::import::JsonWriter::JsonWriter_>
 {
     static constexpr uint32_t type_id = 54;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::JsonWriter& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::JsonWriter& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JsonWriter& value);
-    static void read_fixed(const uint8_t* p, ::import::JsonWriter& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsonWriter& value);
     static bool read_fields(FinalDecoder& d, ::import::JsonWriter& value);
     template <class D>
@@ -1034,17 +887,14 @@ struct FBody<::import::JsonWriter>
 
 // import.int32_t: type 55
 template <>
-struct FBody<::import::int32_t_>
+struct FBody<::import::int32_t_> : detail::FFields<::import::int32_t_, &::import::int32_t_::int32_t__>
 {
     static constexpr uint32_t type_id = 55;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::int32_t_& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::int32_t_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::int32_t_& value);
-    static void read_fixed(const uint8_t* p, ::import::int32_t_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::int32_t_& value);
     static bool read_fields(FinalDecoder& d, ::import::int32_t_& value);
     template <class D>
@@ -1053,17 +903,14 @@ struct FBody<::import::int32_t_>
 
 // import.size_t: type 56
 template <>
-struct FBody<::import::size_t_>
+struct FBody<::import::size_t_> : detail::FFields<::import::size_t_, &::import::size_t_::size_t__>
 {
     static constexpr uint32_t type_id = 56;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::size_t_& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::size_t_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::size_t_& value);
-    static void read_fixed(const uint8_t* p, ::import::size_t_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::size_t_& value);
     static bool read_fields(FinalDecoder& d, ::import::size_t_& value);
     template <class D>
@@ -1072,17 +919,14 @@ struct FBody<::import::size_t_>
 
 // import.list: type 57
 template <>
-struct FBody<::import::list>
+struct FBody<::import::list> : detail::FFields<::import::list, &::import::list::list_>
 {
     static constexpr uint32_t type_id = 57;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::list& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::list& value) noexcept;
     static bool read(FinalDecoder& d, ::import::list& value);
-    static void read_fixed(const uint8_t* p, ::import::list& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::list& value);
     static bool read_fields(FinalDecoder& d, ::import::list& value);
     template <class D>
@@ -1091,17 +935,14 @@ struct FBody<::import::list>
 
 // import.object: type 58
 template <>
-struct FBody<::import::object>
+struct FBody<::import::object> : detail::FFields<::import::object, &::import::object::object_>
 {
     static constexpr uint32_t type_id = 58;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::object& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::object& value) noexcept;
     static bool read(FinalDecoder& d, ::import::object& value);
-    static void read_fixed(const uint8_t* p, ::import::object& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::object& value);
     static bool read_fields(FinalDecoder& d, ::import::object& value);
     template <class D>
@@ -1110,17 +951,14 @@ struct FBody<::import::object>
 
 // import.v: type 59
 template <>
-struct FBody<::import::v>
+struct FBody<::import::v> : detail::FFields<::import::v, &::import::v::v_>
 {
     static constexpr uint32_t type_id = 59;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::v& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::v& value) noexcept;
     static bool read(FinalDecoder& d, ::import::v& value);
-    static void read_fixed(const uint8_t* p, ::import::v& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::v& value);
     static bool read_fields(FinalDecoder& d, ::import::v& value);
     template <class D>
@@ -1129,17 +967,14 @@ struct FBody<::import::v>
 
 // import.r: type 60
 template <>
-struct FBody<::import::r>
+struct FBody<::import::r> : detail::FFields<::import::r, &::import::r::r_>
 {
     static constexpr uint32_t type_id = 60;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::r& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::r& value) noexcept;
     static bool read(FinalDecoder& d, ::import::r& value);
-    static void read_fixed(const uint8_t* p, ::import::r& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::r& value);
     static bool read_fields(FinalDecoder& d, ::import::r& value);
     template <class D>
@@ -1148,17 +983,14 @@ struct FBody<::import::r>
 
 // import.w: type 61
 template <>
-struct FBody<::import::w>
+struct FBody<::import::w> : detail::FFields<::import::w, &::import::w::w_>
 {
     static constexpr uint32_t type_id = 61;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::w& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::w& value) noexcept;
     static bool read(FinalDecoder& d, ::import::w& value);
-    static void read_fixed(const uint8_t* p, ::import::w& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::w& value);
     static bool read_fields(FinalDecoder& d, ::import::w& value);
     template <class D>
@@ -1167,17 +999,14 @@ struct FBody<::import::w>
 
 // import.SideBuy: type 62
 template <>
-struct FBody<::import::SideBuy>
+struct FBody<::import::SideBuy> : detail::FFields<::import::SideBuy, &::import::SideBuy::SideBuy_>
 {
     static constexpr uint32_t type_id = 62;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::SideBuy& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::SideBuy& value) noexcept;
     static bool read(FinalDecoder& d, ::import::SideBuy& value);
-    static void read_fixed(const uint8_t* p, ::import::SideBuy& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::SideBuy& value);
     static bool read_fields(FinalDecoder& d, ::import::SideBuy& value);
     template <class D>
@@ -1186,17 +1015,14 @@ struct FBody<::import::SideBuy>
 
 // import.OrderKey: type 63
 template <>
-struct FBody<::import::OrderKey>
+struct FBody<::import::OrderKey> : detail::FFields<::import::OrderKey, &::import::OrderKey::OrderKey_>
 {
     static constexpr uint32_t type_id = 63;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::OrderKey& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::OrderKey& value) noexcept;
     static bool read(FinalDecoder& d, ::import::OrderKey& value);
-    static void read_fixed(const uint8_t* p, ::import::OrderKey& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderKey& value);
     static bool read_fields(FinalDecoder& d, ::import::OrderKey& value);
     template <class D>
@@ -1205,17 +1031,14 @@ struct FBody<::import::OrderKey>
 
 // import.textOfside: type 64
 template <>
-struct FBody<::import::textOfside>
+struct FBody<::import::textOfside> : detail::FFields<::import::textOfside, &::import::textOfside::textOfside_>
 {
     static constexpr uint32_t type_id = 64;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::textOfside& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::textOfside& value) noexcept;
     static bool read(FinalDecoder& d, ::import::textOfside& value);
-    static void read_fixed(const uint8_t* p, ::import::textOfside& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::textOfside& value);
     static bool read_fields(FinalDecoder& d, ::import::textOfside& value);
     template <class D>
@@ -1224,17 +1047,14 @@ struct FBody<::import::textOfside>
 
 // import.DECIMAL_1: type 65
 template <>
-struct FBody<::import::DECIMAL_1>
+struct FBody<::import::DECIMAL_1> : detail::FFields<::import::DECIMAL_1, &::import::DECIMAL_1::DECIMAL_1_>
 {
     static constexpr uint32_t type_id = 65;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::DECIMAL_1& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::DECIMAL_1& value) noexcept;
     static bool read(FinalDecoder& d, ::import::DECIMAL_1& value);
-    static void read_fixed(const uint8_t* p, ::import::DECIMAL_1& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DECIMAL_1& value);
     static bool read_fields(FinalDecoder& d, ::import::DECIMAL_1& value);
     template <class D>
@@ -1243,17 +1063,14 @@ struct FBody<::import::DECIMAL_1>
 
 // import.OrderModel: type 66
 template <>
-struct FBody<::import::OrderModel>
+struct FBody<::import::OrderModel> : detail::FFields<::import::OrderModel, &::import::OrderModel::OrderModel_>
 {
     static constexpr uint32_t type_id = 66;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::OrderModel& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::OrderModel& value) noexcept;
     static bool read(FinalDecoder& d, ::import::OrderModel& value);
-    static void read_fixed(const uint8_t* p, ::import::OrderModel& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderModel& value);
     static bool read_fields(FinalDecoder& d, ::import::OrderModel& value);
     template <class D>
@@ -1262,17 +1079,14 @@ struct FBody<::import::OrderModel>
 
 // import.OrderFinal: type 67
 template <>
-struct FBody<::import::OrderFinal>
+struct FBody<::import::OrderFinal> : detail::FFields<::import::OrderFinal, &::import::OrderFinal::OrderFinal_>
 {
     static constexpr uint32_t type_id = 67;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::OrderFinal& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::OrderFinal& value) noexcept;
     static bool read(FinalDecoder& d, ::import::OrderFinal& value);
-    static void read_fixed(const uint8_t* p, ::import::OrderFinal& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderFinal& value);
     static bool read_fields(FinalDecoder& d, ::import::OrderFinal& value);
     template <class D>
@@ -1281,17 +1095,14 @@ struct FBody<::import::OrderFinal>
 
 // import.NewOrder: type 68
 template <>
-struct FBody<::import::NewOrder>
+struct FBody<::import::NewOrder> : detail::FFields<::import::NewOrder, &::import::NewOrder::NewOrder_>
 {
     static constexpr uint32_t type_id = 68;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::NewOrder& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::NewOrder& value) noexcept;
     static bool read(FinalDecoder& d, ::import::NewOrder& value);
-    static void read_fixed(const uint8_t* p, ::import::NewOrder& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::NewOrder& value);
     static bool read_fields(FinalDecoder& d, ::import::NewOrder& value);
     template <class D>
@@ -1300,17 +1111,14 @@ struct FBody<::import::NewOrder>
 
 // import.VerifyFBEOrder: type 69
 template <>
-struct FBody<::import::VerifyFBEOrder>
+struct FBody<::import::VerifyFBEOrder> : detail::FFields<::import::VerifyFBEOrder, &::import::VerifyFBEOrder::VerifyFBEOrder_>
 {
     static constexpr uint32_t type_id = 69;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::VerifyFBEOrder& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::VerifyFBEOrder& value) noexcept;
     static bool read(FinalDecoder& d, ::import::VerifyFBEOrder& value);
-    static void read_fixed(const uint8_t* p, ::import::VerifyFBEOrder& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::VerifyFBEOrder& value);
     static bool read_fields(FinalDecoder& d, ::import::VerifyFBEOrder& value);
     template <class D>
@@ -1319,17 +1127,14 @@ struct FBody<::import::VerifyFBEOrder>
 
 // import.fbe_vr_Order: type 70
 template <>
-struct FBody<::import::fbe_vr_Order>
+struct FBody<::import::fbe_vr_Order> : detail::FFields<::import::fbe_vr_Order, &::import::fbe_vr_Order::fbe_vr_Order_>
 {
     static constexpr uint32_t type_id = 70;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::fbe_vr_Order& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::fbe_vr_Order& value) noexcept;
     static bool read(FinalDecoder& d, ::import::fbe_vr_Order& value);
-    static void read_fixed(const uint8_t* p, ::import::fbe_vr_Order& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::fbe_vr_Order& value);
     static bool read_fields(FinalDecoder& d, ::import::fbe_vr_Order& value);
     template <class D>
@@ -1338,17 +1143,14 @@ struct FBody<::import::fbe_vr_Order>
 
 // import.e1: type 71
 template <>
-struct FBody<::import::e1>
+struct FBody<::import::e1> : detail::FFields<::import::e1, &::import::e1::e1_>
 {
     static constexpr uint32_t type_id = 71;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::e1& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::e1& value) noexcept;
     static bool read(FinalDecoder& d, ::import::e1& value);
-    static void read_fixed(const uint8_t* p, ::import::e1& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::e1& value);
     static bool read_fields(FinalDecoder& d, ::import::e1& value);
     template <class D>
@@ -1357,17 +1159,14 @@ struct FBody<::import::e1>
 
 // import.i2: type 72
 template <>
-struct FBody<::import::i2>
+struct FBody<::import::i2> : detail::FFields<::import::i2, &::import::i2::i2_>
 {
     static constexpr uint32_t type_id = 72;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::i2& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::i2& value) noexcept;
     static bool read(FinalDecoder& d, ::import::i2& value);
-    static void read_fixed(const uint8_t* p, ::import::i2& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::i2& value);
     static bool read_fields(FinalDecoder& d, ::import::i2& value);
     template <class D>
@@ -1376,17 +1175,14 @@ struct FBody<::import::i2>
 
 // import.o3: type 73
 template <>
-struct FBody<::import::o3>
+struct FBody<::import::o3> : detail::FFields<::import::o3, &::import::o3::o3_>
 {
     static constexpr uint32_t type_id = 73;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::o3& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::o3& value) noexcept;
     static bool read(FinalDecoder& d, ::import::o3& value);
-    static void read_fixed(const uint8_t* p, ::import::o3& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::o3& value);
     static bool read_fields(FinalDecoder& d, ::import::o3& value);
     template <class D>
@@ -1395,17 +1191,14 @@ struct FBody<::import::o3>
 
 // import.Fbe: type 74
 template <>
-struct FBody<::import::Fbe>
+struct FBody<::import::Fbe> : detail::FFields<::import::Fbe, &::import::Fbe::Fbe_>
 {
     static constexpr uint32_t type_id = 74;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Fbe& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Fbe& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Fbe& value);
-    static void read_fixed(const uint8_t* p, ::import::Fbe& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Fbe& value);
     static bool read_fields(FinalDecoder& d, ::import::Fbe& value);
     template <class D>
@@ -1414,17 +1207,14 @@ struct FBody<::import::Fbe>
 
 // import.FINGERPRINT: type 75
 template <>
-struct FBody<::import::FINGERPRINT>
+struct FBody<::import::FINGERPRINT> : detail::FFields<::import::FINGERPRINT, &::import::FINGERPRINT::FINGERPRINT_>
 {
     static constexpr uint32_t type_id = 75;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::FINGERPRINT& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::FINGERPRINT& value) noexcept;
     static bool read(FinalDecoder& d, ::import::FINGERPRINT& value);
-    static void read_fixed(const uint8_t* p, ::import::FINGERPRINT& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FINGERPRINT& value);
     static bool read_fields(FinalDecoder& d, ::import::FINGERPRINT& value);
     template <class D>
@@ -1433,17 +1223,14 @@ struct FBody<::import::FINGERPRINT>
 
 // import.FBE_FINGERPRINT: type 76
 template <>
-struct FBody<::import::FBE_FINGERPRINT>
+struct FBody<::import::FBE_FINGERPRINT> : detail::FFields<::import::FBE_FINGERPRINT, &::import::FBE_FINGERPRINT::FBE_FINGERPRINT_>
 {
     static constexpr uint32_t type_id = 76;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::FBE_FINGERPRINT& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::FBE_FINGERPRINT& value) noexcept;
     static bool read(FinalDecoder& d, ::import::FBE_FINGERPRINT& value);
-    static void read_fixed(const uint8_t* p, ::import::FBE_FINGERPRINT& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBE_FINGERPRINT& value);
     static bool read_fields(FinalDecoder& d, ::import::FBE_FINGERPRINT& value);
     template <class D>
@@ -1452,17 +1239,14 @@ struct FBody<::import::FBE_FINGERPRINT>
 
 // import.FBEFingerprint: type 77
 template <>
-struct FBody<::import::FBEFingerprint>
+struct FBody<::import::FBEFingerprint> : detail::FFields<::import::FBEFingerprint, &::import::FBEFingerprint::FBEFingerprint_>
 {
     static constexpr uint32_t type_id = 77;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::FBEFingerprint& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::FBEFingerprint& value) noexcept;
     static bool read(FinalDecoder& d, ::import::FBEFingerprint& value);
-    static void read_fixed(const uint8_t* p, ::import::FBEFingerprint& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBEFingerprint& value);
     static bool read_fields(FinalDecoder& d, ::import::FBEFingerprint& value);
     template <class D>
@@ -1471,17 +1255,14 @@ struct FBody<::import::FBEFingerprint>
 
 // import.Case: type 78
 template <>
-struct FBody<::import::Case>
+struct FBody<::import::Case> : detail::FFields<::import::Case, &::import::Case::name, &::import::Case::Name, &::import::Case::NAME, &::import::Case::class___, &::import::Case::class_, &::import::Case::class__, &::import::Case::String, &::import::Case::String_>
 {
     static constexpr uint32_t type_id = 78;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 32;
     static constexpr std::size_t min_size = 32;
     static constexpr uint64_t cost = 32;
-    static std::size_t size(const ::import::Case& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Case& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Case& value);
-    static void read_fixed(const uint8_t* p, ::import::Case& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Case& value);
     static bool read_fields(FinalDecoder& d, ::import::Case& value);
     template <class D>
@@ -1490,15 +1271,13 @@ struct FBody<::import::Case>
 
 // import.Imported: type 79
 template <>
-struct FBody<::import::Imported>
+struct FBody<::import::Imported> : detail::FFields<::import::Imported, &::import::Imported::market, &::import::Imported::org, &::import::Imported::example>
 {
     static constexpr uint32_t type_id = 79;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 10;
     static constexpr uint64_t cost = 2;
-    static std::size_t size(const ::import::Imported& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Imported& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Imported& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Imported& value);
     static bool read_fields(FinalDecoder& d, ::import::Imported& value);
@@ -1508,17 +1287,14 @@ struct FBody<::import::Imported>
 
 // import.symbol: type 80
 template <>
-struct FBody<::import::symbol>
+struct FBody<::import::symbol> : detail::FFields<::import::symbol, &::import::symbol::digits>
 {
     static constexpr uint32_t type_id = 80;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::symbol& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::symbol& value) noexcept;
     static bool read(FinalDecoder& d, ::import::symbol& value);
-    static void read_fixed(const uint8_t* p, ::import::symbol& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::symbol& value);
     static bool read_fields(FinalDecoder& d, ::import::symbol& value);
     template <class D>
@@ -1527,15 +1303,13 @@ struct FBody<::import::symbol>
 
 // import.Listed: type 81
 template <>
-struct FBody<::import::Listed>
+struct FBody<::import::Listed> : detail::FFields<::import::Listed, &::market::Instrument::symbol, &::market::Instrument::digits, &::import::Listed::precision, &::import::Listed::ticker>
 {
     static constexpr uint32_t type_id = 81;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
     static constexpr uint64_t cost = 12;
-    static std::size_t size(const ::import::Listed& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Listed& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Listed& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Listed& value);
     static bool read_fields(FinalDecoder& d, ::import::Listed& value);
@@ -1545,17 +1319,14 @@ struct FBody<::import::Listed>
 
 // import.Derived: type 82
 template <>
-struct FBody<::import::Derived>
+struct FBody<::import::Derived> : detail::FFields<::import::Derived, &::import::Order::side, &::import::Order::s, &::import::Order::range, &::import::Derived::Word, &::import::Derived::side_>
 {
     static constexpr uint32_t type_id = 82;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 18;
     static constexpr std::size_t min_size = 18;
     static constexpr uint64_t cost = 18;
-    static std::size_t size(const ::import::Derived& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Derived& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Derived& value);
-    static void read_fixed(const uint8_t* p, ::import::Derived& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Derived& value);
     static bool read_fields(FinalDecoder& d, ::import::Derived& value);
     template <class D>
@@ -1564,33 +1335,18 @@ struct FBody<::import::Derived>
 
 // import.Hostile: type 83
 template <>
-struct FBody<::import::Hostile>
+struct FBody<::import::Hostile> : detail::FFields<::import::Hostile, &::import::Hostile::Order, &::import::Hostile::CppWords, &::import::Hostile::PythonWords, &::import::Hostile::GoWords, &::import::Hostile::JavaWords, &::import::Hostile::KotlinWords, &::import::Hostile::JsWords, &::import::Hostile::RustWords, &::import::Hostile::CSharpWords, &::import::Hostile::RubyWords, &::import::Hostile::CppMembers, &::import::Hostile::PythonMembers, &::import::Hostile::GoMembers, &::import::Hostile::JvmMembers, &::import::Hostile::JsMembers, &::import::Hostile::RuntimeNames, &::import::Hostile::class_, &::import::Hostile::Object, &::import::Hostile::String, &::import::Hostile::List, &::import::Hostile::Map, &::import::Hostile::Model, &::import::Hostile::FinalModel, &::import::Hostile::Buffer, &::import::Hostile::Reader, &::import::Hostile::Writer, &::import::Hostile::Limits, &::import::Hostile::DecodeError, &::import::Hostile::DecodeException, &::import::Hostile::Decimal, &::import::Hostile::Uuid, &::import::Hostile::UUID, &::import::Hostile::Timestamp, &::import::Hostile::Sender, &::import::Hostile::Receiver, &::import::Hostile::Client, &::import::Hostile::Proxy, &::import::Hostile::Handler, &::import::Hostile::fbe, &::import::Hostile::FBE_, &::import::Hostile::std_, &::import::Hostile::Companion, &::import::Hostile::Any, &::import::Hostile::Self, &::import::Hostile::self, &::import::Hostile::None, &::import::Hostile::Option, &::import::Hostile::Result, &::import::Hostile::Vec, &::import::Hostile::Box, &::import::Hostile::Error, &::import::Hostile::Exception, &::import::Hostile::Text, &::import::Hostile::JsonWriter, &::import::Hostile::int32_t_, &::import::Hostile::size_t_, &::import::Hostile::list, &::import::Hostile::object, &::import::Hostile::v, &::import::Hostile::r, &::import::Hostile::w, &::import::Hostile::SideBuy, &::import::Hostile::OrderKey, &::import::Hostile::textOfside, &::import::Hostile::DECIMAL_1, &::import::Hostile::OrderModel, &::import::Hostile::OrderFinal, &::import::Hostile::NewOrder, &::import::Hostile::VerifyFBEOrder, &::import::Hostile::fbe_vr_Order, &::import::Hostile::e1, &::import::Hostile::i2, &::import::Hostile::o3, &::import::Hostile::Fbe, &::import::Hostile::FINGERPRINT, &::import::Hostile::FBE_FINGERPRINT, &::import::Hostile::FBEFingerprint, &::import::Hostile::Case, &::import::Hostile::Imported, &::import::Hostile::Derived, &::import::Hostile::Listed, &::import::Hostile::Letters>
 {
     static constexpr uint32_t type_id = 83;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 3014;
     static constexpr uint64_t cost = 4;
-    static std::size_t size(const ::import::Hostile& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::import::Hostile& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Hostile& value);
     static bool read_fast_class_to_Letters(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Hostile& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::import::Order>::size(const ::import::Order& /*value*/) noexcept
-{
-    return 12;
-}
-
-inline uint8_t* FBody<::import::Order>::write(uint8_t* p, const ::import::Order& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.side);
-    p = FCodec<::import::side>::write(p, value.s);
-    p = FCodec<::import::range>::write(p, value.range);
-    return p;
-}
 
 FBE_INLINE bool FBody<::import::Order>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Order& value)
 {
@@ -1633,13 +1389,6 @@ FBE_NOINLINE inline bool FBody<::import::Order>::read_fields(FinalDecoder& d, ::
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Order>::read_fixed(const uint8_t* p, ::import::Order& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.side);
-    FCodec<::import::side>::read_fixed(p + 4, value.s);
-    FCodec<::import::range>::read_fixed(p + 8, value.range);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Order>::verify(D& d)
 {
@@ -1654,175 +1403,6 @@ FBE_INLINE bool FBody<::import::Order>::verify(D& d)
             return d.fail_in("import.Order", "range");
     }
     return true;
-}
-
-inline std::size_t FBody<::import::CppWords>::size(const ::import::CppWords& value) noexcept
-{
-    return 500
-        + FCodec<std::string>::size(value.and_)
-        + FCodec<std::optional<bool>>::size(value.and_eq_)
-        + FCodec<std::vector<::import::Word>>::size(value.break_)
-        + FCodec<std::optional<std::string>>::size(value.case_)
-        + FCodec<FBE::buffer_t>::size(value.catch_)
-        + FCodec<std::map<std::string, int32_t>>::size(value.char8_t_)
-        + FCodec<std::optional<::import::Word>>::size(value.const_)
-        + FCodec<std::string>::size(value.constinit_)
-        + FCodec<std::optional<bool>>::size(value.const_cast_)
-        + FCodec<std::vector<::import::Word>>::size(value.decltype_)
-        + FCodec<std::optional<std::string>>::size(value.default_)
-        + FCodec<FBE::buffer_t>::size(value.delete_)
-        + FCodec<std::map<std::string, int32_t>>::size(value.do_)
-        + FCodec<std::optional<::import::Word>>::size(value.final)
-        + FCodec<std::string>::size(value.goto_)
-        + FCodec<std::optional<bool>>::size(value.if_)
-        + FCodec<std::vector<::import::Word>>::size(value.module)
-        + FCodec<std::optional<std::string>>::size(value.mutable_)
-        + FCodec<FBE::buffer_t>::size(value.namespace_)
-        + FCodec<std::map<std::string, int32_t>>::size(value.new_)
-        + FCodec<std::optional<::import::Word>>::size(value.or_)
-        + FCodec<std::string>::size(value.private_)
-        + FCodec<std::optional<bool>>::size(value.protected_)
-        + FCodec<std::vector<::import::Word>>::size(value.return_)
-        + FCodec<std::optional<std::string>>::size(value.short_)
-        + FCodec<FBE::buffer_t>::size(value.signed_)
-        + FCodec<std::map<std::string, int32_t>>::size(value.sizeof_)
-        + FCodec<std::optional<::import::Word>>::size(value.this_)
-        + FCodec<std::string>::size(value.try_)
-        + FCodec<std::optional<bool>>::size(value.typedef_)
-        + FCodec<std::vector<::import::Word>>::size(value.using_)
-        + FCodec<std::optional<std::string>>::size(value.virtual_)
-        + FCodec<FBE::buffer_t>::size(value.void_)
-        + FCodec<std::map<std::string, int32_t>>::size(value.volatile_)
-        + FCodec<std::optional<::import::Word>>::size(value.errno_)
-        + FCodec<std::string>::size(value.stdin_)
-        + FCodec<std::optional<bool>>::size(value.stdout_)
-        + FCodec<std::vector<::import::Word>>::size(value.int8_t_)
-        + FCodec<std::optional<std::string>>::size(value.uint8_t_)
-        + FCodec<FBE::buffer_t>::size(value.int16_t_)
-        + FCodec<std::map<std::string, int32_t>>::size(value.uint16_t_)
-        + FCodec<std::optional<::import::Word>>::size(value.ptrdiff_t_)
-        + FCodec<std::string>::size(value.unix_)
-        + FCodec<std::optional<bool>>::size(value.BUFSIZ_);
-}
-
-inline uint8_t* FBody<::import::CppWords>::write(uint8_t* p, const ::import::CppWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.alignas_);
-    p = FCodec<int32_t>::write(p, value.alignof_);
-    p = FCodec<std::string>::write(p, value.and_);
-    p = FCodec<std::optional<bool>>::write(p, value.and_eq_);
-    p = FCodec<::import::Modifier>::write(p, value.asm_);
-    p = FCodec<double>::write(p, value.auto_);
-    p = FCodec<::import::side>::write(p, value.bitand_);
-    p = FCodec<int64_t>::write(p, value.bitor_);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.break_);
-    p = FCodec<std::optional<std::string>>::write(p, value.case_);
-    p = FCodec<FBE::buffer_t>::write(p, value.catch_);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.char8_t_);
-    p = FCodec<FBE::decimal_t>::write(p, value.char16_t_);
-    p = FCodec<FBE::uuid_t>::write(p, value.char32_t_);
-    p = FCodec<uint64_t>::write(p, value.class_);
-    p = FCodec<float>::write(p, value.compl_);
-    p = FCodec<uint8_t>::write(p, value.concept_);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.const_);
-    p = FCodec<::import::Word>::write(p, value.consteval_);
-    p = FCodec<int32_t>::write(p, value.constexpr_);
-    p = FCodec<std::string>::write(p, value.constinit_);
-    p = FCodec<std::optional<bool>>::write(p, value.const_cast_);
-    p = FCodec<::import::Modifier>::write(p, value.continue_);
-    p = FCodec<double>::write(p, value.co_await_);
-    p = FCodec<::import::side>::write(p, value.co_return_);
-    p = FCodec<int64_t>::write(p, value.co_yield_);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.decltype_);
-    p = FCodec<std::optional<std::string>>::write(p, value.default_);
-    p = FCodec<FBE::buffer_t>::write(p, value.delete_);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.do_);
-    p = FCodec<FBE::decimal_t>::write(p, value.dynamic_cast_);
-    p = FCodec<FBE::uuid_t>::write(p, value.else_);
-    p = FCodec<uint64_t>::write(p, value.explicit_);
-    p = FCodec<float>::write(p, value.export_);
-    p = FCodec<uint8_t>::write(p, value.extern_);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.final);
-    p = FCodec<::import::Word>::write(p, value.for_);
-    p = FCodec<int32_t>::write(p, value.friend_);
-    p = FCodec<std::string>::write(p, value.goto_);
-    p = FCodec<std::optional<bool>>::write(p, value.if_);
-    p = FCodec<::import::Modifier>::write(p, value.import);
-    p = FCodec<double>::write(p, value.inline_);
-    p = FCodec<::import::side>::write(p, value.int_);
-    p = FCodec<int64_t>::write(p, value.long_);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.module);
-    p = FCodec<std::optional<std::string>>::write(p, value.mutable_);
-    p = FCodec<FBE::buffer_t>::write(p, value.namespace_);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.new_);
-    p = FCodec<FBE::decimal_t>::write(p, value.noexcept_);
-    p = FCodec<FBE::uuid_t>::write(p, value.not_);
-    p = FCodec<uint64_t>::write(p, value.not_eq_);
-    p = FCodec<float>::write(p, value.nullptr_);
-    p = FCodec<uint8_t>::write(p, value.operator_);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.or_);
-    p = FCodec<::import::Word>::write(p, value.or_eq_);
-    p = FCodec<int32_t>::write(p, value.override);
-    p = FCodec<std::string>::write(p, value.private_);
-    p = FCodec<std::optional<bool>>::write(p, value.protected_);
-    p = FCodec<::import::Modifier>::write(p, value.public_);
-    p = FCodec<double>::write(p, value.register_);
-    p = FCodec<::import::side>::write(p, value.reinterpret_cast_);
-    p = FCodec<int64_t>::write(p, value.requires_);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.return_);
-    p = FCodec<std::optional<std::string>>::write(p, value.short_);
-    p = FCodec<FBE::buffer_t>::write(p, value.signed_);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.sizeof_);
-    p = FCodec<FBE::decimal_t>::write(p, value.static_);
-    p = FCodec<FBE::uuid_t>::write(p, value.static_assert_);
-    p = FCodec<uint64_t>::write(p, value.static_cast_);
-    p = FCodec<float>::write(p, value.switch_);
-    p = FCodec<uint8_t>::write(p, value.template_);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.this_);
-    p = FCodec<::import::Word>::write(p, value.thread_local_);
-    p = FCodec<int32_t>::write(p, value.throw_);
-    p = FCodec<std::string>::write(p, value.try_);
-    p = FCodec<std::optional<bool>>::write(p, value.typedef_);
-    p = FCodec<::import::Modifier>::write(p, value.typeid_);
-    p = FCodec<double>::write(p, value.typename_);
-    p = FCodec<::import::side>::write(p, value.union_);
-    p = FCodec<int64_t>::write(p, value.unsigned_);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.using_);
-    p = FCodec<std::optional<std::string>>::write(p, value.virtual_);
-    p = FCodec<FBE::buffer_t>::write(p, value.void_);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.volatile_);
-    p = FCodec<FBE::decimal_t>::write(p, value.wchar_t_);
-    p = FCodec<FBE::uuid_t>::write(p, value.while_);
-    p = FCodec<uint64_t>::write(p, value.xor_);
-    p = FCodec<float>::write(p, value.xor_eq_);
-    p = FCodec<uint8_t>::write(p, value.assert_);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.errno_);
-    p = FCodec<::import::Word>::write(p, value.EOF_);
-    p = FCodec<int32_t>::write(p, value.NULL_);
-    p = FCodec<std::string>::write(p, value.stdin_);
-    p = FCodec<std::optional<bool>>::write(p, value.stdout_);
-    p = FCodec<::import::Modifier>::write(p, value.stderr_);
-    p = FCodec<double>::write(p, value.offsetof_);
-    p = FCodec<::import::side>::write(p, value.std_);
-    p = FCodec<int64_t>::write(p, value.FBE_);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.int8_t_);
-    p = FCodec<std::optional<std::string>>::write(p, value.uint8_t_);
-    p = FCodec<FBE::buffer_t>::write(p, value.int16_t_);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.uint16_t_);
-    p = FCodec<FBE::decimal_t>::write(p, value.int32_t_);
-    p = FCodec<FBE::uuid_t>::write(p, value.uint32_t_);
-    p = FCodec<uint64_t>::write(p, value.int64_t_);
-    p = FCodec<float>::write(p, value.uint64_t_);
-    p = FCodec<uint8_t>::write(p, value.size_t_);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.ptrdiff_t_);
-    p = FCodec<::import::Word>::write(p, value.nullptr_t_);
-    p = FCodec<int32_t>::write(p, value.linux_);
-    p = FCodec<std::string>::write(p, value.unix_);
-    p = FCodec<std::optional<bool>>::write(p, value.BUFSIZ_);
-    p = FCodec<::import::Modifier>::write(p, value.INT32_MAX_);
-    p = FCodec<double>::write(p, value.CHAR_BIT);
-    p = FCodec<::import::side>::write(p, value.EINVAL_);
-    return p;
 }
 
 inline bool FBody<::import::CppWords>::read_fast_alignas_to_catch(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
@@ -2922,78 +2502,6 @@ inline bool FBody<::import::CppWords>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::PythonWords>::size(const ::import::PythonWords& value) noexcept
-{
-    return 192
-        + FCodec<std::string>::size(value.True)
-        + FCodec<std::optional<bool>>::size(value.as)
-        + FCodec<std::vector<::import::Word>>::size(value.elif)
-        + FCodec<std::optional<std::string>>::size(value.except)
-        + FCodec<FBE::buffer_t>::size(value.finally)
-        + FCodec<std::map<std::string, int32_t>>::size(value.from)
-        + FCodec<std::optional<::import::Word>>::size(value.pass)
-        + FCodec<std::string>::size(value.yield)
-        + FCodec<std::optional<bool>>::size(value._)
-        + FCodec<std::vector<::import::Word>>::size(value.len)
-        + FCodec<std::optional<std::string>>::size(value.list)
-        + FCodec<FBE::buffer_t>::size(value.dict)
-        + FCodec<std::map<std::string, int32_t>>::size(value.set)
-        + FCodec<std::optional<::import::Word>>::size(value.staticmethod)
-        + FCodec<std::string>::size(value.Any)
-        + FCodec<std::optional<bool>>::size(value.ClassVar)
-        + FCodec<std::vector<::import::Word>>::size(value.VERSION);
-}
-
-inline uint8_t* FBody<::import::PythonWords>::write(uint8_t* p, const ::import::PythonWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.False);
-    p = FCodec<int32_t>::write(p, value.None);
-    p = FCodec<std::string>::write(p, value.True);
-    p = FCodec<std::optional<bool>>::write(p, value.as);
-    p = FCodec<::import::Modifier>::write(p, value.async);
-    p = FCodec<double>::write(p, value.await);
-    p = FCodec<::import::side>::write(p, value.def);
-    p = FCodec<int64_t>::write(p, value.del);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.elif);
-    p = FCodec<std::optional<std::string>>::write(p, value.except);
-    p = FCodec<FBE::buffer_t>::write(p, value.finally);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.from);
-    p = FCodec<FBE::decimal_t>::write(p, value.global);
-    p = FCodec<FBE::uuid_t>::write(p, value.in);
-    p = FCodec<uint64_t>::write(p, value.is);
-    p = FCodec<float>::write(p, value.lambda);
-    p = FCodec<uint8_t>::write(p, value.nonlocal);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.pass);
-    p = FCodec<::import::Word>::write(p, value.raise);
-    p = FCodec<int32_t>::write(p, value.with);
-    p = FCodec<std::string>::write(p, value.yield);
-    p = FCodec<std::optional<bool>>::write(p, value._);
-    p = FCodec<::import::Modifier>::write(p, value.match);
-    p = FCodec<double>::write(p, value.self);
-    p = FCodec<::import::side>::write(p, value.cls);
-    p = FCodec<int64_t>::write(p, value.print);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.len);
-    p = FCodec<std::optional<std::string>>::write(p, value.list);
-    p = FCodec<FBE::buffer_t>::write(p, value.dict);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.set);
-    p = FCodec<FBE::decimal_t>::write(p, value.str);
-    p = FCodec<FBE::uuid_t>::write(p, value.object);
-    p = FCodec<uint64_t>::write(p, value.super);
-    p = FCodec<float>::write(p, value.isinstance);
-    p = FCodec<uint8_t>::write(p, value.property);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.staticmethod);
-    p = FCodec<::import::Word>::write(p, value.classmethod);
-    p = FCodec<int32_t>::write(p, value.typing);
-    p = FCodec<std::string>::write(p, value.Any);
-    p = FCodec<std::optional<bool>>::write(p, value.ClassVar);
-    p = FCodec<::import::Modifier>::write(p, value.Callable);
-    p = FCodec<double>::write(p, value.IntEnum);
-    p = FCodec<::import::side>::write(p, value.IntFlag);
-    p = FCodec<int64_t>::write(p, value.PACKAGE);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.VERSION);
-    return p;
-}
-
 inline bool FBody<::import::PythonWords>::read_fast_False_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
 {
     const auto fbe_False = Scalar<::import::Word>::get(p);
@@ -3435,68 +2943,6 @@ inline bool FBody<::import::PythonWords>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::GoWords>::size(const ::import::GoWords& value) noexcept
-{
-    return 164
-        + FCodec<std::string>::size(value.fallthrough)
-        + FCodec<std::optional<bool>>::size(value.func)
-        + FCodec<std::vector<::import::Word>>::size(value.range)
-        + FCodec<std::optional<std::string>>::size(value.select)
-        + FCodec<FBE::buffer_t>::size(value.type)
-        + FCodec<std::map<std::string, int32_t>>::size(value.var)
-        + FCodec<std::optional<::import::Word>>::size(value.iota)
-        + FCodec<std::string>::size(value.append)
-        + FCodec<std::optional<bool>>::size(value.copy)
-        + FCodec<std::vector<::import::Word>>::size(value.real)
-        + FCodec<std::optional<std::string>>::size(value.imag)
-        + FCodec<FBE::buffer_t>::size(value.close)
-        + FCodec<std::map<std::string, int32_t>>::size(value.min)
-        + FCodec<std::optional<::import::Word>>::size(value.complex64);
-}
-
-inline uint8_t* FBody<::import::GoWords>::write(uint8_t* p, const ::import::GoWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.chan);
-    p = FCodec<int32_t>::write(p, value.defer);
-    p = FCodec<std::string>::write(p, value.fallthrough);
-    p = FCodec<std::optional<bool>>::write(p, value.func);
-    p = FCodec<::import::Modifier>::write(p, value.go);
-    p = FCodec<double>::write(p, value.interface);
-    p = FCodec<::import::side>::write(p, value.map);
-    p = FCodec<int64_t>::write(p, value.package);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.range);
-    p = FCodec<std::optional<std::string>>::write(p, value.select);
-    p = FCodec<FBE::buffer_t>::write(p, value.type);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.var);
-    p = FCodec<FBE::decimal_t>::write(p, value.any);
-    p = FCodec<FBE::uuid_t>::write(p, value.error);
-    p = FCodec<uint64_t>::write(p, value.rune);
-    p = FCodec<float>::write(p, value.uint);
-    p = FCodec<uint8_t>::write(p, value.nil);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.iota);
-    p = FCodec<::import::Word>::write(p, value.cap);
-    p = FCodec<int32_t>::write(p, value.make);
-    p = FCodec<std::string>::write(p, value.append);
-    p = FCodec<std::optional<bool>>::write(p, value.copy);
-    p = FCodec<::import::Modifier>::write(p, value.panic);
-    p = FCodec<double>::write(p, value.recover);
-    p = FCodec<::import::side>::write(p, value.println);
-    p = FCodec<int64_t>::write(p, value.complex);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.real);
-    p = FCodec<std::optional<std::string>>::write(p, value.imag);
-    p = FCodec<FBE::buffer_t>::write(p, value.close);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.min);
-    p = FCodec<FBE::decimal_t>::write(p, value.max);
-    p = FCodec<FBE::uuid_t>::write(p, value.clear);
-    p = FCodec<uint64_t>::write(p, value.uintptr);
-    p = FCodec<float>::write(p, value.float32);
-    p = FCodec<uint8_t>::write(p, value.float64);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.complex64);
-    p = FCodec<::import::Word>::write(p, value.complex128);
-    p = FCodec<int32_t>::write(p, value.comparable);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::GoWords>::read_fast_chan_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
 {
     const auto fbe_chan = Scalar<::import::Word>::get(p);
@@ -3877,61 +3323,6 @@ FBE_INLINE bool FBody<::import::GoWords>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::JavaWords>::size(const ::import::JavaWords& value) noexcept
-{
-    return 145
-        + FCodec<std::string>::size(value.extends)
-        + FCodec<std::optional<bool>>::size(value.implements)
-        + FCodec<std::vector<::import::Word>>::size(value.throws)
-        + FCodec<std::optional<std::string>>::size(value.transient)
-        + FCodec<FBE::buffer_t>::size(value.record)
-        + FCodec<std::map<std::string, int32_t>>::size(value.sealed)
-        + FCodec<std::optional<::import::Word>>::size(value.to)
-        + FCodec<std::string>::size(value.transitive)
-        + FCodec<std::optional<bool>>::size(value.Object)
-        + FCodec<std::vector<::import::Word>>::size(value.System)
-        + FCodec<std::optional<std::string>>::size(value.Override)
-        + FCodec<FBE::buffer_t>::size(value.Class)
-        + FCodec<std::map<std::string, int32_t>>::size(value.List);
-}
-
-inline uint8_t* FBody<::import::JavaWords>::write(uint8_t* p, const ::import::JavaWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.abstract);
-    p = FCodec<int32_t>::write(p, value.boolean);
-    p = FCodec<std::string>::write(p, value.extends);
-    p = FCodec<std::optional<bool>>::write(p, value.implements);
-    p = FCodec<::import::Modifier>::write(p, value.instanceof);
-    p = FCodec<double>::write(p, value.native);
-    p = FCodec<::import::side>::write(p, value.strictfp);
-    p = FCodec<int64_t>::write(p, value.synchronized);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.throws);
-    p = FCodec<std::optional<std::string>>::write(p, value.transient);
-    p = FCodec<FBE::buffer_t>::write(p, value.record);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.sealed);
-    p = FCodec<FBE::decimal_t>::write(p, value.permits);
-    p = FCodec<FBE::uuid_t>::write(p, value.when);
-    p = FCodec<uint64_t>::write(p, value.open);
-    p = FCodec<float>::write(p, value.exports);
-    p = FCodec<uint8_t>::write(p, value.opens);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.to);
-    p = FCodec<::import::Word>::write(p, value.uses);
-    p = FCodec<int32_t>::write(p, value.provides);
-    p = FCodec<std::string>::write(p, value.transitive);
-    p = FCodec<std::optional<bool>>::write(p, value.Object);
-    p = FCodec<::import::Modifier>::write(p, value.String);
-    p = FCodec<double>::write(p, value.Integer);
-    p = FCodec<::import::side>::write(p, value.Long);
-    p = FCodec<int64_t>::write(p, value.Math);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.System);
-    p = FCodec<std::optional<std::string>>::write(p, value.Override);
-    p = FCodec<FBE::buffer_t>::write(p, value.Class);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.List);
-    p = FCodec<FBE::decimal_t>::write(p, value.Map);
-    p = FCodec<FBE::uuid_t>::write(p, value.Set);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::JavaWords>::read_fast_abstract_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
 {
     const auto fbe_abstract = Scalar<::import::Word>::get(p);
@@ -4252,72 +3643,6 @@ FBE_INLINE bool FBody<::import::JavaWords>::verify(D& d)
     if (!FCodec<FBE::uuid_t>::verify(d))
         return d.fail_in("import.JavaWords", "Set");
     return true;
-}
-
-inline std::size_t FBody<::import::KotlinWords>::size(const ::import::KotlinWords& value) noexcept
-{
-    return 164
-        + FCodec<std::string>::size(value.typeof)
-        + FCodec<std::optional<bool>>::size(value.val)
-        + FCodec<std::vector<::import::Word>>::size(value.field)
-        + FCodec<std::optional<std::string>>::size(value.file)
-        + FCodec<FBE::buffer_t>::size(value.get)
-        + FCodec<std::map<std::string, int32_t>>::size(value.init)
-        + FCodec<std::optional<::import::Word>>::size(value.actual)
-        + FCodec<std::string>::size(value.crossinline)
-        + FCodec<std::optional<bool>>::size(value.data)
-        + FCodec<std::vector<::import::Word>>::size(value.internal)
-        + FCodec<std::optional<std::string>>::size(value.lateinit)
-        + FCodec<FBE::buffer_t>::size(value.noinline)
-        + FCodec<std::map<std::string, int32_t>>::size(value.out)
-        + FCodec<std::optional<::import::Word>>::size(value.Companion)
-        + FCodec<std::string>::size(value.Int)
-        + FCodec<std::optional<bool>>::size(value.Array);
-}
-
-inline uint8_t* FBody<::import::KotlinWords>::write(uint8_t* p, const ::import::KotlinWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.fun);
-    p = FCodec<int32_t>::write(p, value.typealias);
-    p = FCodec<std::string>::write(p, value.typeof);
-    p = FCodec<std::optional<bool>>::write(p, value.val);
-    p = FCodec<::import::Modifier>::write(p, value.by);
-    p = FCodec<double>::write(p, value.constructor);
-    p = FCodec<::import::side>::write(p, value.delegate);
-    p = FCodec<int64_t>::write(p, value.dynamic);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.field);
-    p = FCodec<std::optional<std::string>>::write(p, value.file);
-    p = FCodec<FBE::buffer_t>::write(p, value.get);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.init);
-    p = FCodec<FBE::decimal_t>::write(p, value.param);
-    p = FCodec<FBE::uuid_t>::write(p, value.receiver);
-    p = FCodec<uint64_t>::write(p, value.setparam);
-    p = FCodec<float>::write(p, value.value);
-    p = FCodec<uint8_t>::write(p, value.where);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.actual);
-    p = FCodec<::import::Word>::write(p, value.annotation);
-    p = FCodec<int32_t>::write(p, value.companion);
-    p = FCodec<std::string>::write(p, value.crossinline);
-    p = FCodec<std::optional<bool>>::write(p, value.data);
-    p = FCodec<::import::Modifier>::write(p, value.expect);
-    p = FCodec<double>::write(p, value.external);
-    p = FCodec<::import::side>::write(p, value.infix);
-    p = FCodec<int64_t>::write(p, value.inner);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.internal);
-    p = FCodec<std::optional<std::string>>::write(p, value.lateinit);
-    p = FCodec<FBE::buffer_t>::write(p, value.noinline);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.out);
-    p = FCodec<FBE::decimal_t>::write(p, value.reified);
-    p = FCodec<FBE::uuid_t>::write(p, value.suspend);
-    p = FCodec<uint64_t>::write(p, value.tailrec);
-    p = FCodec<float>::write(p, value.vararg);
-    p = FCodec<uint8_t>::write(p, value.it);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.Companion);
-    p = FCodec<::import::Word>::write(p, value.Unit);
-    p = FCodec<int32_t>::write(p, value.Nothing);
-    p = FCodec<std::string>::write(p, value.Int);
-    p = FCodec<std::optional<bool>>::write(p, value.Array);
-    return p;
 }
 
 inline bool FBody<::import::KotlinWords>::read_fast_fun_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
@@ -4714,74 +4039,6 @@ inline bool FBody<::import::KotlinWords>::verify(D& d)
     if (!FCodec<std::optional<bool>>::verify(d))
         return d.fail_in("import.KotlinWords", "Array");
     return true;
-}
-
-inline std::size_t FBody<::import::JsWords>::size(const ::import::JsWords& value) noexcept
-{
-    return 180
-        + FCodec<std::string>::size(value.let)
-        + FCodec<std::optional<bool>>::size(value.of)
-        + FCodec<std::vector<::import::Word>>::size(value.bigint)
-        + FCodec<std::optional<std::string>>::size(value.symbol)
-        + FCodec<FBE::buffer_t>::size(value.undefined)
-        + FCodec<std::map<std::string, int32_t>>::size(value.NaN)
-        + FCodec<std::optional<::import::Word>>::size(value.Boolean)
-        + FCodec<std::string>::size(value.JSON)
-        + FCodec<std::optional<bool>>::size(value.Promise)
-        + FCodec<std::vector<::import::Word>>::size(value.eval)
-        + FCodec<std::optional<std::string>>::size(value.require)
-        + FCodec<FBE::buffer_t>::size(value.prototype)
-        + FCodec<std::map<std::string, int32_t>>::size(value.__proto___)
-        + FCodec<std::optional<::import::Word>>::size(value.toLocaleString)
-        + FCodec<std::string>::size(value.infer)
-        + FCodec<std::optional<bool>>::size(value.asserts);
-}
-
-inline uint8_t* FBody<::import::JsWords>::write(uint8_t* p, const ::import::JsWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.debugger);
-    p = FCodec<int32_t>::write(p, value.function);
-    p = FCodec<std::string>::write(p, value.let);
-    p = FCodec<std::optional<bool>>::write(p, value.of);
-    p = FCodec<::import::Modifier>::write(p, value.declare);
-    p = FCodec<double>::write(p, value.unknown);
-    p = FCodec<::import::side>::write(p, value.never);
-    p = FCodec<int64_t>::write(p, value.number);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.bigint);
-    p = FCodec<std::optional<std::string>>::write(p, value.symbol);
-    p = FCodec<FBE::buffer_t>::write(p, value.undefined);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.NaN);
-    p = FCodec<FBE::decimal_t>::write(p, value.Infinity);
-    p = FCodec<FBE::uuid_t>::write(p, value.Uint8Array);
-    p = FCodec<uint64_t>::write(p, value.Error);
-    p = FCodec<float>::write(p, value.Number);
-    p = FCodec<uint8_t>::write(p, value.BigInt);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.Boolean);
-    p = FCodec<::import::Word>::write(p, value.Symbol);
-    p = FCodec<int32_t>::write(p, value.Date);
-    p = FCodec<std::string>::write(p, value.JSON);
-    p = FCodec<std::optional<bool>>::write(p, value.Promise);
-    p = FCodec<::import::Modifier>::write(p, value.Partial);
-    p = FCodec<double>::write(p, value.Record);
-    p = FCodec<::import::side>::write(p, value.globalThis);
-    p = FCodec<int64_t>::write(p, value.arguments);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.eval);
-    p = FCodec<std::optional<std::string>>::write(p, value.require);
-    p = FCodec<FBE::buffer_t>::write(p, value.prototype);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.__proto___);
-    p = FCodec<FBE::decimal_t>::write(p, value.toString);
-    p = FCodec<FBE::uuid_t>::write(p, value.valueOf);
-    p = FCodec<uint64_t>::write(p, value.hasOwnProperty);
-    p = FCodec<float>::write(p, value.isPrototypeOf);
-    p = FCodec<uint8_t>::write(p, value.propertyIsEnumerable);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.toLocaleString);
-    p = FCodec<::import::Word>::write(p, value.readonly);
-    p = FCodec<int32_t>::write(p, value.keyof);
-    p = FCodec<std::string>::write(p, value.infer);
-    p = FCodec<std::optional<bool>>::write(p, value.asserts);
-    p = FCodec<::import::Modifier>::write(p, value.satisfies);
-    p = FCodec<double>::write(p, value.accessor);
-    return p;
 }
 
 inline bool FBody<::import::JsWords>::read_fast_debugger_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
@@ -5201,64 +4458,6 @@ inline bool FBody<::import::JsWords>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::RustWords>::size(const ::import::RustWords& value) noexcept
-{
-    return 158
-        + FCodec<std::string>::size(value.fn)
-        + FCodec<std::optional<bool>>::size(value.impl)
-        + FCodec<std::vector<::import::Word>>::size(value.pub)
-        + FCodec<std::optional<std::string>>::size(value.ref)
-        + FCodec<FBE::buffer_t>::size(value.Self)
-        + FCodec<std::map<std::string, int32_t>>::size(value.trait)
-        + FCodec<std::optional<::import::Word>>::size(value.priv)
-        + FCodec<std::string>::size(value.macro_rules)
-        + FCodec<std::optional<bool>>::size(value.Option)
-        + FCodec<std::vector<::import::Word>>::size(value.Vec)
-        + FCodec<std::optional<std::string>>::size(value.Box)
-        + FCodec<FBE::buffer_t>::size(value.Clone)
-        + FCodec<std::map<std::string, int32_t>>::size(value.Copy);
-}
-
-inline uint8_t* FBody<::import::RustWords>::write(uint8_t* p, const ::import::RustWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.crate);
-    p = FCodec<int32_t>::write(p, value.dyn);
-    p = FCodec<std::string>::write(p, value.fn);
-    p = FCodec<std::optional<bool>>::write(p, value.impl);
-    p = FCodec<::import::Modifier>::write(p, value.loop);
-    p = FCodec<double>::write(p, value.mod);
-    p = FCodec<::import::side>::write(p, value.move);
-    p = FCodec<int64_t>::write(p, value.mut);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.pub);
-    p = FCodec<std::optional<std::string>>::write(p, value.ref);
-    p = FCodec<FBE::buffer_t>::write(p, value.Self);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.trait);
-    p = FCodec<FBE::decimal_t>::write(p, value.unsafe);
-    p = FCodec<FBE::uuid_t>::write(p, value.use);
-    p = FCodec<uint64_t>::write(p, value.become);
-    p = FCodec<float>::write(p, value.box);
-    p = FCodec<uint8_t>::write(p, value.macro);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.priv);
-    p = FCodec<::import::Word>::write(p, value.unsized);
-    p = FCodec<int32_t>::write(p, value.gen);
-    p = FCodec<std::string>::write(p, value.macro_rules);
-    p = FCodec<std::optional<bool>>::write(p, value.Option);
-    p = FCodec<::import::Modifier>::write(p, value.Some);
-    p = FCodec<double>::write(p, value.Result);
-    p = FCodec<::import::side>::write(p, value.Ok);
-    p = FCodec<int64_t>::write(p, value.Err);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.Vec);
-    p = FCodec<std::optional<std::string>>::write(p, value.Box);
-    p = FCodec<FBE::buffer_t>::write(p, value.Clone);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.Copy);
-    p = FCodec<FBE::decimal_t>::write(p, value.Default);
-    p = FCodec<FBE::uuid_t>::write(p, value.Drop);
-    p = FCodec<uint64_t>::write(p, value.Send);
-    p = FCodec<float>::write(p, value.Sync);
-    p = FCodec<uint8_t>::write(p, value.Sized);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::RustWords>::read_fast_crate_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
 {
     const auto fbe_crate = Scalar<::import::Word>::get(p);
@@ -5610,59 +4809,6 @@ FBE_INLINE bool FBody<::import::RustWords>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::CSharpWords>::size(const ::import::CSharpWords& value) noexcept
-{
-    return 113
-        + FCodec<std::string>::size(value.fixed)
-        + FCodec<std::optional<bool>>::size(value.foreach)
-        + FCodec<std::vector<::import::Word>>::size(value.stackalloc)
-        + FCodec<std::optional<std::string>>::size(value.ulong)
-        + FCodec<FBE::buffer_t>::size(value.unchecked)
-        + FCodec<std::map<std::string, int32_t>>::size(value.ushort)
-        + FCodec<std::optional<::import::Word>>::size(value.group)
-        + FCodec<std::string>::size(value.nameof)
-        + FCodec<std::optional<bool>>::size(value.on)
-        + FCodec<std::vector<::import::Word>>::size(value.required)
-        + FCodec<std::optional<std::string>>::size(value.scoped)
-        + FCodec<FBE::buffer_t>::size(value.managed)
-        + FCodec<std::map<std::string, int32_t>>::size(value.notnull);
-}
-
-inline uint8_t* FBody<::import::CSharpWords>::write(uint8_t* p, const ::import::CSharpWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.checked);
-    p = FCodec<int32_t>::write(p, value.event);
-    p = FCodec<std::string>::write(p, value.fixed);
-    p = FCodec<std::optional<bool>>::write(p, value.foreach);
-    p = FCodec<::import::Modifier>::write(p, value.implicit);
-    p = FCodec<double>::write(p, value.lock);
-    p = FCodec<::import::side>::write(p, value.params);
-    p = FCodec<int64_t>::write(p, value.sbyte);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.stackalloc);
-    p = FCodec<std::optional<std::string>>::write(p, value.ulong);
-    p = FCodec<FBE::buffer_t>::write(p, value.unchecked);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.ushort);
-    p = FCodec<FBE::decimal_t>::write(p, value.add);
-    p = FCodec<FBE::uuid_t>::write(p, value.alias);
-    p = FCodec<uint64_t>::write(p, value.ascending);
-    p = FCodec<float>::write(p, value.descending);
-    p = FCodec<uint8_t>::write(p, value.equals);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.group);
-    p = FCodec<::import::Word>::write(p, value.into);
-    p = FCodec<int32_t>::write(p, value.join);
-    p = FCodec<std::string>::write(p, value.nameof);
-    p = FCodec<std::optional<bool>>::write(p, value.on);
-    p = FCodec<::import::Modifier>::write(p, value.orderby);
-    p = FCodec<double>::write(p, value.partial);
-    p = FCodec<::import::side>::write(p, value.remove);
-    p = FCodec<int64_t>::write(p, value.unmanaged);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.required);
-    p = FCodec<std::optional<std::string>>::write(p, value.scoped);
-    p = FCodec<FBE::buffer_t>::write(p, value.managed);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.notnull);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_checked_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
 {
     const auto fbe_checked = Scalar<::import::Word>::get(p);
@@ -5958,41 +5104,6 @@ FBE_INLINE bool FBody<::import::CSharpWords>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::RubyWords>::size(const ::import::RubyWords& value) noexcept
-{
-    return 79
-        + FCodec<std::string>::size(value.begin)
-        + FCodec<std::optional<bool>>::size(value.elsif)
-        + FCodec<std::vector<::import::Word>>::size(value.rescue)
-        + FCodec<std::optional<std::string>>::size(value.retry)
-        + FCodec<FBE::buffer_t>::size(value.then)
-        + FCodec<std::map<std::string, int32_t>>::size(value.undef)
-        + FCodec<std::optional<::import::Word>>::size(value.initialize);
-}
-
-inline uint8_t* FBody<::import::RubyWords>::write(uint8_t* p, const ::import::RubyWords& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.BEGIN);
-    p = FCodec<int32_t>::write(p, value.END);
-    p = FCodec<std::string>::write(p, value.begin);
-    p = FCodec<std::optional<bool>>::write(p, value.elsif);
-    p = FCodec<::import::Modifier>::write(p, value.end);
-    p = FCodec<double>::write(p, value.ensure);
-    p = FCodec<::import::side>::write(p, value.next);
-    p = FCodec<int64_t>::write(p, value.redo);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.rescue);
-    p = FCodec<std::optional<std::string>>::write(p, value.retry);
-    p = FCodec<FBE::buffer_t>::write(p, value.then);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.undef);
-    p = FCodec<FBE::decimal_t>::write(p, value.unless);
-    p = FCodec<FBE::uuid_t>::write(p, value.until);
-    p = FCodec<uint64_t>::write(p, value.__FILE___);
-    p = FCodec<float>::write(p, value.__LINE___);
-    p = FCodec<uint8_t>::write(p, value.__ENCODING___);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.initialize);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::RubyWords>::read_fast_BEGIN_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value)
 {
     const auto fbe_BEGIN = Scalar<::import::Word>::get(p);
@@ -6184,32 +5295,6 @@ FBE_INLINE bool FBody<::import::RubyWords>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::CppMembers>::size(const ::import::CppMembers& value) noexcept
-{
-    return 34
-        + FCodec<std::string>::size(value.fbe)
-        + FCodec<std::optional<bool>>::size(value.Model)
-        + FCodec<std::vector<::import::Word>>::size(value.offset)
-        + FCodec<std::optional<std::string>>::size(value.model)
-        + FCodec<FBE::buffer_t>::size(value.reset);
-}
-
-inline uint8_t* FBody<::import::CppMembers>::write(uint8_t* p, const ::import::CppMembers& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.swap_);
-    p = FCodec<int32_t>::write(p, value.fbe_type_);
-    p = FCodec<std::string>::write(p, value.fbe);
-    p = FCodec<std::optional<bool>>::write(p, value.Model);
-    p = FCodec<::import::Modifier>::write(p, value.FinalModel);
-    p = FCodec<double>::write(p, value.FieldModel);
-    p = FCodec<::import::side>::write(p, value.buffer);
-    p = FCodec<int64_t>::write(p, value.size);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.offset);
-    p = FCodec<std::optional<std::string>>::write(p, value.model);
-    p = FCodec<FBE::buffer_t>::write(p, value.reset);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::CppMembers>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value)
 {
     const auto fbe_swap_ = Scalar<::import::Word>::get(p);
@@ -6334,38 +5419,6 @@ FBE_INLINE bool FBody<::import::CppMembers>::verify(D& d)
     if (!FCodec<FBE::buffer_t>::verify(d))
         return d.fail_in("import.CppMembers", "reset");
     return true;
-}
-
-inline std::size_t FBody<::import::PythonMembers>::size(const ::import::PythonMembers& value) noexcept
-{
-    return 78
-        + FCodec<std::string>::size(value.to_fbe)
-        + FCodec<std::optional<bool>>::size(value.from_fbe)
-        + FCodec<std::vector<::import::Word>>::size(value.fbe_size)
-        + FCodec<std::optional<std::string>>::size(value.__init___)
-        + FCodec<FBE::buffer_t>::size(value.__slots___)
-        + FCodec<std::map<std::string, int32_t>>::size(value.__class___);
-}
-
-inline uint8_t* FBody<::import::PythonMembers>::write(uint8_t* p, const ::import::PythonMembers& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.to_json);
-    p = FCodec<int32_t>::write(p, value.from_json);
-    p = FCodec<std::string>::write(p, value.to_fbe);
-    p = FCodec<std::optional<bool>>::write(p, value.from_fbe);
-    p = FCodec<::import::Modifier>::write(p, value.to_final);
-    p = FCodec<double>::write(p, value.from_final);
-    p = FCodec<::import::side>::write(p, value.fbe_equal);
-    p = FCodec<int64_t>::write(p, value.fbe_key);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.fbe_size);
-    p = FCodec<std::optional<std::string>>::write(p, value.__init___);
-    p = FCodec<FBE::buffer_t>::write(p, value.__slots___);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.__class___);
-    p = FCodec<FBE::decimal_t>::write(p, value.__dict___);
-    p = FCodec<FBE::uuid_t>::write(p, value.__hash___);
-    p = FCodec<uint64_t>::write(p, value.__eq___);
-    p = FCodec<float>::write(p, value.__private_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::PythonMembers>::read_fast_to_json_to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value)
@@ -6541,50 +5594,6 @@ FBE_INLINE bool FBody<::import::PythonMembers>::verify(D& d)
             return d.fail_in("import.PythonMembers", "__private");
     }
     return true;
-}
-
-inline std::size_t FBody<::import::GoMembers>::size(const ::import::GoMembers& value) noexcept
-{
-    return 105
-        + FCodec<std::string>::size(value.Reset)
-        + FCodec<std::optional<bool>>::size(value.MarshalFBE)
-        + FCodec<std::vector<::import::Word>>::size(value.FBERead)
-        + FCodec<std::optional<std::string>>::size(value.MarshalFinal)
-        + FCodec<FBE::buffer_t>::size(value.UnmarshalFinal)
-        + FCodec<std::map<std::string, int32_t>>::size(value.AppendFinal)
-        + FCodec<std::optional<::import::Word>>::size(value.AppendJSON)
-        + FCodec<std::string>::size(value.FBEReadJSON)
-        + FCodec<std::optional<bool>>::size(value.FBEWriteText);
-}
-
-inline uint8_t* FBody<::import::GoMembers>::write(uint8_t* p, const ::import::GoMembers& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.FBEKey);
-    p = FCodec<int32_t>::write(p, value.FBEKeyCompare);
-    p = FCodec<std::string>::write(p, value.Reset);
-    p = FCodec<std::optional<bool>>::write(p, value.MarshalFBE);
-    p = FCodec<::import::Modifier>::write(p, value.UnmarshalFBE);
-    p = FCodec<double>::write(p, value.AppendFBE);
-    p = FCodec<::import::side>::write(p, value.ReadFBE);
-    p = FCodec<int64_t>::write(p, value.FBEWrite);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.FBERead);
-    p = FCodec<std::optional<std::string>>::write(p, value.MarshalFinal);
-    p = FCodec<FBE::buffer_t>::write(p, value.UnmarshalFinal);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.AppendFinal);
-    p = FCodec<FBE::decimal_t>::write(p, value.ReadFinal);
-    p = FCodec<FBE::uuid_t>::write(p, value.FBEWriteFinal);
-    p = FCodec<uint64_t>::write(p, value.FBEReadFinal);
-    p = FCodec<float>::write(p, value.MarshalJSON);
-    p = FCodec<uint8_t>::write(p, value.UnmarshalJSON);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.AppendJSON);
-    p = FCodec<::import::Word>::write(p, value.ReadJSON);
-    p = FCodec<int32_t>::write(p, value.FBEWriteJSON);
-    p = FCodec<std::string>::write(p, value.FBEReadJSON);
-    p = FCodec<std::optional<bool>>::write(p, value.FBEWriteText);
-    p = FCodec<::import::Modifier>::write(p, value.TypeID);
-    p = FCodec<double>::write(p, value.Verify);
-    p = FCodec<::import::side>::write(p, value.VerifyFinal);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::GoMembers>::read_fast_FBEKey_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value)
@@ -6842,51 +5851,6 @@ FBE_INLINE bool FBody<::import::GoMembers>::verify(D& d)
             return d.fail_in("import.GoMembers", "VerifyFinal");
     }
     return true;
-}
-
-inline std::size_t FBody<::import::JvmMembers>::size(const ::import::JvmMembers& value) noexcept
-{
-    return 113
-        + FCodec<std::string>::size(value.toFbe)
-        + FCodec<std::optional<bool>>::size(value.fromFbe)
-        + FCodec<std::vector<::import::Word>>::size(value.fromFinal)
-        + FCodec<std::optional<std::string>>::size(value.readFinal)
-        + FCodec<FBE::buffer_t>::size(value.writeFinal)
-        + FCodec<std::map<std::string, int32_t>>::size(value.verifyFinal)
-        + FCodec<std::optional<::import::Word>>::size(value.getClass)
-        + FCodec<std::string>::size(value.wait)
-        + FCodec<std::optional<bool>>::size(value.notify);
-}
-
-inline uint8_t* FBody<::import::JvmMembers>::write(uint8_t* p, const ::import::JvmMembers& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.TYPE_ID);
-    p = FCodec<int32_t>::write(p, value.KEY_ORDER);
-    p = FCodec<std::string>::write(p, value.toFbe);
-    p = FCodec<std::optional<bool>>::write(p, value.fromFbe);
-    p = FCodec<::import::Modifier>::write(p, value.readFbe);
-    p = FCodec<double>::write(p, value.writeFbe);
-    p = FCodec<::import::side>::write(p, value.verifyFbe);
-    p = FCodec<int64_t>::write(p, value.toFinal);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.fromFinal);
-    p = FCodec<std::optional<std::string>>::write(p, value.readFinal);
-    p = FCodec<FBE::buffer_t>::write(p, value.writeFinal);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.verifyFinal);
-    p = FCodec<FBE::decimal_t>::write(p, value.toJson);
-    p = FCodec<FBE::uuid_t>::write(p, value.fromJson);
-    p = FCodec<uint64_t>::write(p, value.writeJson);
-    p = FCodec<float>::write(p, value.readJson);
-    p = FCodec<uint8_t>::write(p, value.hashCode);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.getClass);
-    p = FCodec<::import::Word>::write(p, value.clone);
-    p = FCodec<int32_t>::write(p, value.finalize);
-    p = FCodec<std::string>::write(p, value.wait);
-    p = FCodec<std::optional<bool>>::write(p, value.notify);
-    p = FCodec<::import::Modifier>::write(p, value.notifyAll);
-    p = FCodec<double>::write(p, value.javaClass);
-    p = FCodec<::import::side>::write(p, value.component1);
-    p = FCodec<int64_t>::write(p, value.fbeLevels);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_TYPE_ID_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value)
@@ -7154,22 +6118,6 @@ FBE_INLINE bool FBody<::import::JvmMembers>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::JsMembers>::size(const ::import::JsMembers& value) noexcept
-{
-    return 6
-        + FCodec<std::string>::size(value.toText)
-        + FCodec<std::optional<bool>>::size(value.verify);
-}
-
-inline uint8_t* FBody<::import::JsMembers>::write(uint8_t* p, const ::import::JsMembers& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.fbeKey);
-    p = FCodec<int32_t>::write(p, value.toJSON);
-    p = FCodec<std::string>::write(p, value.toText);
-    p = FCodec<std::optional<bool>>::write(p, value.verify);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::JsMembers>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsMembers& value)
 {
     const auto fbe_fbeKey = Scalar<::import::Word>::get(p);
@@ -7233,55 +6181,6 @@ FBE_INLINE bool FBody<::import::JsMembers>::verify(D& d)
     if (!FCodec<std::optional<bool>>::verify(d))
         return d.fail_in("import.JsMembers", "verify");
     return true;
-}
-
-inline std::size_t FBody<::import::RuntimeNames>::size(const ::import::RuntimeNames& value) noexcept
-{
-    return 113
-        + FCodec<std::string>::size(value.ReadBuffer)
-        + FCodec<std::optional<bool>>::size(value.Reader)
-        + FCodec<std::vector<::import::Word>>::size(value.UUID)
-        + FCodec<std::optional<std::string>>::size(value.Timestamp)
-        + FCodec<FBE::buffer_t>::size(value.JsonWriter)
-        + FCodec<std::map<std::string, int32_t>>::size(value.JsonReader)
-        + FCodec<std::optional<::import::Word>>::size(value.Receiver)
-        + FCodec<std::string>::size(value.Handler)
-        + FCodec<std::optional<bool>>::size(value.Text)
-        + FCodec<std::vector<::import::Word>>::size(value.Utf8)
-        + FCodec<std::optional<std::string>>::size(value.Requests);
-}
-
-inline uint8_t* FBody<::import::RuntimeNames>::write(uint8_t* p, const ::import::RuntimeNames& value) noexcept
-{
-    p = FCodec<::import::Word>::write(p, value.Buffer);
-    p = FCodec<int32_t>::write(p, value.WriteBuffer);
-    p = FCodec<std::string>::write(p, value.ReadBuffer);
-    p = FCodec<std::optional<bool>>::write(p, value.Reader);
-    p = FCodec<::import::Modifier>::write(p, value.Writer);
-    p = FCodec<double>::write(p, value.Limits);
-    p = FCodec<::import::side>::write(p, value.Decimal);
-    p = FCodec<int64_t>::write(p, value.Uuid);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.UUID);
-    p = FCodec<std::optional<std::string>>::write(p, value.Timestamp);
-    p = FCodec<FBE::buffer_t>::write(p, value.JsonWriter);
-    p = FCodec<std::map<std::string, int32_t>>::write(p, value.JsonReader);
-    p = FCodec<FBE::decimal_t>::write(p, value.DecodeError);
-    p = FCodec<FBE::uuid_t>::write(p, value.EncodeError);
-    p = FCodec<uint64_t>::write(p, value.DecodeException);
-    p = FCodec<float>::write(p, value.EncodeException);
-    p = FCodec<uint8_t>::write(p, value.Sender);
-    p = FCodec<std::optional<::import::Word>>::write(p, value.Receiver);
-    p = FCodec<::import::Word>::write(p, value.Client);
-    p = FCodec<int32_t>::write(p, value.Proxy);
-    p = FCodec<std::string>::write(p, value.Handler);
-    p = FCodec<std::optional<bool>>::write(p, value.Text);
-    p = FCodec<::import::Modifier>::write(p, value.Compare);
-    p = FCodec<double>::write(p, value.Decimals);
-    p = FCodec<::import::side>::write(p, value.Uuids);
-    p = FCodec<int64_t>::write(p, value.Timestamps);
-    p = FCodec<std::vector<::import::Word>>::write(p, value.Utf8);
-    p = FCodec<std::optional<std::string>>::write(p, value.Requests);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_Buffer_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value)
@@ -7565,17 +6464,6 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::class_>::size(const ::import::class_& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::class_>::write(uint8_t* p, const ::import::class_& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.class__);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::class_>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::class_& value)
 {
     value.class__ = Scalar<int32_t>::get(p);
@@ -7604,28 +6492,12 @@ FBE_NOINLINE inline bool FBody<::import::class_>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::class_>::read_fixed(const uint8_t* p, ::import::class_& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.class__);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::class_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.class", "class");
     return true;
-}
-
-inline std::size_t FBody<::import::Object>::size(const ::import::Object& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Object>::write(uint8_t* p, const ::import::Object& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Object_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Object>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Object& value)
@@ -7656,28 +6528,12 @@ FBE_NOINLINE inline bool FBody<::import::Object>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Object>::read_fixed(const uint8_t* p, ::import::Object& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Object_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Object>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Object", "Object");
     return true;
-}
-
-inline std::size_t FBody<::import::String>::size(const ::import::String& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::String>::write(uint8_t* p, const ::import::String& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.String_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::String>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::String& value)
@@ -7708,28 +6564,12 @@ FBE_NOINLINE inline bool FBody<::import::String>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::String>::read_fixed(const uint8_t* p, ::import::String& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.String_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::String>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.String", "String");
     return true;
-}
-
-inline std::size_t FBody<::import::List>::size(const ::import::List& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::List>::write(uint8_t* p, const ::import::List& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.List_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::List>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::List& value)
@@ -7760,28 +6600,12 @@ FBE_NOINLINE inline bool FBody<::import::List>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::List>::read_fixed(const uint8_t* p, ::import::List& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.List_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::List>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.List", "List");
     return true;
-}
-
-inline std::size_t FBody<::import::Map>::size(const ::import::Map& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Map>::write(uint8_t* p, const ::import::Map& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Map_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Map>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Map& value)
@@ -7812,28 +6636,12 @@ FBE_NOINLINE inline bool FBody<::import::Map>::read_fields(FinalDecoder& d, ::im
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Map>::read_fixed(const uint8_t* p, ::import::Map& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Map_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Map>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Map", "Map");
     return true;
-}
-
-inline std::size_t FBody<::import::Model>::size(const ::import::Model& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Model>::write(uint8_t* p, const ::import::Model& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Model_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Model>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Model& value)
@@ -7864,28 +6672,12 @@ FBE_NOINLINE inline bool FBody<::import::Model>::read_fields(FinalDecoder& d, ::
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Model>::read_fixed(const uint8_t* p, ::import::Model& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Model_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Model>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Model", "Model");
     return true;
-}
-
-inline std::size_t FBody<::import::FinalModel>::size(const ::import::FinalModel& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::FinalModel>::write(uint8_t* p, const ::import::FinalModel& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.FinalModel_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::FinalModel>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::FinalModel& value)
@@ -7916,28 +6708,12 @@ FBE_NOINLINE inline bool FBody<::import::FinalModel>::read_fields(FinalDecoder& 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::FinalModel>::read_fixed(const uint8_t* p, ::import::FinalModel& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.FinalModel_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::FinalModel>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.FinalModel", "FinalModel");
     return true;
-}
-
-inline std::size_t FBody<::import::Buffer>::size(const ::import::Buffer& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Buffer>::write(uint8_t* p, const ::import::Buffer& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Buffer_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Buffer>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Buffer& value)
@@ -7968,28 +6744,12 @@ FBE_NOINLINE inline bool FBody<::import::Buffer>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Buffer>::read_fixed(const uint8_t* p, ::import::Buffer& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Buffer_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Buffer>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Buffer", "Buffer");
     return true;
-}
-
-inline std::size_t FBody<::import::Reader>::size(const ::import::Reader& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Reader>::write(uint8_t* p, const ::import::Reader& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Reader_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Reader>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Reader& value)
@@ -8020,28 +6780,12 @@ FBE_NOINLINE inline bool FBody<::import::Reader>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Reader>::read_fixed(const uint8_t* p, ::import::Reader& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Reader_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Reader>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Reader", "Reader");
     return true;
-}
-
-inline std::size_t FBody<::import::Writer>::size(const ::import::Writer& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Writer>::write(uint8_t* p, const ::import::Writer& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Writer_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Writer>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Writer& value)
@@ -8072,28 +6816,12 @@ FBE_NOINLINE inline bool FBody<::import::Writer>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Writer>::read_fixed(const uint8_t* p, ::import::Writer& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Writer_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Writer>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Writer", "Writer");
     return true;
-}
-
-inline std::size_t FBody<::import::Limits>::size(const ::import::Limits& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Limits>::write(uint8_t* p, const ::import::Limits& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Limits_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Limits>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Limits& value)
@@ -8124,28 +6852,12 @@ FBE_NOINLINE inline bool FBody<::import::Limits>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Limits>::read_fixed(const uint8_t* p, ::import::Limits& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Limits_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Limits>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Limits", "Limits");
     return true;
-}
-
-inline std::size_t FBody<::import::DecodeError>::size(const ::import::DecodeError& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::DecodeError>::write(uint8_t* p, const ::import::DecodeError& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.DecodeError_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::DecodeError>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::DecodeError& value)
@@ -8176,28 +6888,12 @@ FBE_NOINLINE inline bool FBody<::import::DecodeError>::read_fields(FinalDecoder&
     return ok;
 }
 
-FBE_INLINE void FBody<::import::DecodeError>::read_fixed(const uint8_t* p, ::import::DecodeError& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.DecodeError_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::DecodeError>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.DecodeError", "DecodeError");
     return true;
-}
-
-inline std::size_t FBody<::import::DecodeException>::size(const ::import::DecodeException& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::DecodeException>::write(uint8_t* p, const ::import::DecodeException& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.DecodeException_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::DecodeException>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::DecodeException& value)
@@ -8228,28 +6924,12 @@ FBE_NOINLINE inline bool FBody<::import::DecodeException>::read_fields(FinalDeco
     return ok;
 }
 
-FBE_INLINE void FBody<::import::DecodeException>::read_fixed(const uint8_t* p, ::import::DecodeException& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.DecodeException_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::DecodeException>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.DecodeException", "DecodeException");
     return true;
-}
-
-inline std::size_t FBody<::import::Decimal>::size(const ::import::Decimal& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Decimal>::write(uint8_t* p, const ::import::Decimal& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Decimal_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Decimal>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Decimal& value)
@@ -8280,28 +6960,12 @@ FBE_NOINLINE inline bool FBody<::import::Decimal>::read_fields(FinalDecoder& d, 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Decimal>::read_fixed(const uint8_t* p, ::import::Decimal& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Decimal_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Decimal>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Decimal", "Decimal");
     return true;
-}
-
-inline std::size_t FBody<::import::Uuid>::size(const ::import::Uuid& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Uuid>::write(uint8_t* p, const ::import::Uuid& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Uuid_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Uuid>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Uuid& value)
@@ -8332,28 +6996,12 @@ FBE_NOINLINE inline bool FBody<::import::Uuid>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Uuid>::read_fixed(const uint8_t* p, ::import::Uuid& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Uuid_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Uuid>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Uuid", "Uuid");
     return true;
-}
-
-inline std::size_t FBody<::import::UUID>::size(const ::import::UUID& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::UUID>::write(uint8_t* p, const ::import::UUID& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.UUID_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::UUID>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::UUID& value)
@@ -8384,28 +7032,12 @@ FBE_NOINLINE inline bool FBody<::import::UUID>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::UUID>::read_fixed(const uint8_t* p, ::import::UUID& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.UUID_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::UUID>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.UUID", "UUID");
     return true;
-}
-
-inline std::size_t FBody<::import::Timestamp>::size(const ::import::Timestamp& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Timestamp>::write(uint8_t* p, const ::import::Timestamp& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Timestamp_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Timestamp>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Timestamp& value)
@@ -8436,28 +7068,12 @@ FBE_NOINLINE inline bool FBody<::import::Timestamp>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Timestamp>::read_fixed(const uint8_t* p, ::import::Timestamp& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Timestamp_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Timestamp>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Timestamp", "Timestamp");
     return true;
-}
-
-inline std::size_t FBody<::import::Sender>::size(const ::import::Sender& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Sender>::write(uint8_t* p, const ::import::Sender& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Sender_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Sender>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Sender& value)
@@ -8488,28 +7104,12 @@ FBE_NOINLINE inline bool FBody<::import::Sender>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Sender>::read_fixed(const uint8_t* p, ::import::Sender& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Sender_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Sender>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Sender", "Sender");
     return true;
-}
-
-inline std::size_t FBody<::import::Receiver>::size(const ::import::Receiver& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Receiver>::write(uint8_t* p, const ::import::Receiver& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Receiver_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Receiver>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Receiver& value)
@@ -8540,28 +7140,12 @@ FBE_NOINLINE inline bool FBody<::import::Receiver>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Receiver>::read_fixed(const uint8_t* p, ::import::Receiver& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Receiver_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Receiver>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Receiver", "Receiver");
     return true;
-}
-
-inline std::size_t FBody<::import::Client>::size(const ::import::Client& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Client>::write(uint8_t* p, const ::import::Client& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Client_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Client>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Client& value)
@@ -8592,28 +7176,12 @@ FBE_NOINLINE inline bool FBody<::import::Client>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Client>::read_fixed(const uint8_t* p, ::import::Client& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Client_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Client>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Client", "Client");
     return true;
-}
-
-inline std::size_t FBody<::import::Proxy>::size(const ::import::Proxy& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Proxy>::write(uint8_t* p, const ::import::Proxy& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Proxy_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Proxy>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Proxy& value)
@@ -8644,28 +7212,12 @@ FBE_NOINLINE inline bool FBody<::import::Proxy>::read_fields(FinalDecoder& d, ::
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Proxy>::read_fixed(const uint8_t* p, ::import::Proxy& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Proxy_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Proxy>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Proxy", "Proxy");
     return true;
-}
-
-inline std::size_t FBody<::import::Handler>::size(const ::import::Handler& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Handler>::write(uint8_t* p, const ::import::Handler& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Handler_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Handler>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Handler& value)
@@ -8696,28 +7248,12 @@ FBE_NOINLINE inline bool FBody<::import::Handler>::read_fields(FinalDecoder& d, 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Handler>::read_fixed(const uint8_t* p, ::import::Handler& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Handler_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Handler>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Handler", "Handler");
     return true;
-}
-
-inline std::size_t FBody<::import::fbe>::size(const ::import::fbe& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::fbe>::write(uint8_t* p, const ::import::fbe& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.fbe_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::fbe>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::fbe& value)
@@ -8748,28 +7284,12 @@ FBE_NOINLINE inline bool FBody<::import::fbe>::read_fields(FinalDecoder& d, ::im
     return ok;
 }
 
-FBE_INLINE void FBody<::import::fbe>::read_fixed(const uint8_t* p, ::import::fbe& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.fbe_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::fbe>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.fbe", "fbe");
     return true;
-}
-
-inline std::size_t FBody<::import::FBE_>::size(const ::import::FBE_& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::FBE_>::write(uint8_t* p, const ::import::FBE_& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.FBE__);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::FBE_>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::FBE_& value)
@@ -8800,28 +7320,12 @@ FBE_NOINLINE inline bool FBody<::import::FBE_>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::FBE_>::read_fixed(const uint8_t* p, ::import::FBE_& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.FBE__);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::FBE_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.FBE", "FBE");
     return true;
-}
-
-inline std::size_t FBody<::import::std_>::size(const ::import::std_& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::std_>::write(uint8_t* p, const ::import::std_& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.std__);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::std_>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::std_& value)
@@ -8852,28 +7356,12 @@ FBE_NOINLINE inline bool FBody<::import::std_>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::std_>::read_fixed(const uint8_t* p, ::import::std_& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.std__);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::std_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.std", "std");
     return true;
-}
-
-inline std::size_t FBody<::import::Companion>::size(const ::import::Companion& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Companion>::write(uint8_t* p, const ::import::Companion& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Companion_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Companion>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Companion& value)
@@ -8904,28 +7392,12 @@ FBE_NOINLINE inline bool FBody<::import::Companion>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Companion>::read_fixed(const uint8_t* p, ::import::Companion& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Companion_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Companion>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Companion", "Companion");
     return true;
-}
-
-inline std::size_t FBody<::import::Any>::size(const ::import::Any& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Any>::write(uint8_t* p, const ::import::Any& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Any_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Any>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Any& value)
@@ -8956,28 +7428,12 @@ FBE_NOINLINE inline bool FBody<::import::Any>::read_fields(FinalDecoder& d, ::im
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Any>::read_fixed(const uint8_t* p, ::import::Any& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Any_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Any>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Any", "Any");
     return true;
-}
-
-inline std::size_t FBody<::import::Self>::size(const ::import::Self& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Self>::write(uint8_t* p, const ::import::Self& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Self_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Self>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Self& value)
@@ -9008,28 +7464,12 @@ FBE_NOINLINE inline bool FBody<::import::Self>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Self>::read_fixed(const uint8_t* p, ::import::Self& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Self_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Self>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Self", "Self");
     return true;
-}
-
-inline std::size_t FBody<::import::self>::size(const ::import::self& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::self>::write(uint8_t* p, const ::import::self& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.self_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::self>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::self& value)
@@ -9060,28 +7500,12 @@ FBE_NOINLINE inline bool FBody<::import::self>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::self>::read_fixed(const uint8_t* p, ::import::self& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.self_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::self>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.self", "self");
     return true;
-}
-
-inline std::size_t FBody<::import::None>::size(const ::import::None& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::None>::write(uint8_t* p, const ::import::None& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.None_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::None>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::None& value)
@@ -9112,28 +7536,12 @@ FBE_NOINLINE inline bool FBody<::import::None>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::None>::read_fixed(const uint8_t* p, ::import::None& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.None_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::None>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.None", "None");
     return true;
-}
-
-inline std::size_t FBody<::import::Option>::size(const ::import::Option& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Option>::write(uint8_t* p, const ::import::Option& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Option_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Option>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Option& value)
@@ -9164,28 +7572,12 @@ FBE_NOINLINE inline bool FBody<::import::Option>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Option>::read_fixed(const uint8_t* p, ::import::Option& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Option_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Option>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Option", "Option");
     return true;
-}
-
-inline std::size_t FBody<::import::Result>::size(const ::import::Result& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Result>::write(uint8_t* p, const ::import::Result& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Result_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Result>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Result& value)
@@ -9216,28 +7608,12 @@ FBE_NOINLINE inline bool FBody<::import::Result>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Result>::read_fixed(const uint8_t* p, ::import::Result& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Result_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Result>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Result", "Result");
     return true;
-}
-
-inline std::size_t FBody<::import::Vec>::size(const ::import::Vec& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Vec>::write(uint8_t* p, const ::import::Vec& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Vec_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Vec>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Vec& value)
@@ -9268,28 +7644,12 @@ FBE_NOINLINE inline bool FBody<::import::Vec>::read_fields(FinalDecoder& d, ::im
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Vec>::read_fixed(const uint8_t* p, ::import::Vec& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Vec_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Vec>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Vec", "Vec");
     return true;
-}
-
-inline std::size_t FBody<::import::Box>::size(const ::import::Box& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Box>::write(uint8_t* p, const ::import::Box& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Box_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Box>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Box& value)
@@ -9320,28 +7680,12 @@ FBE_NOINLINE inline bool FBody<::import::Box>::read_fields(FinalDecoder& d, ::im
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Box>::read_fixed(const uint8_t* p, ::import::Box& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Box_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Box>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Box", "Box");
     return true;
-}
-
-inline std::size_t FBody<::import::Error>::size(const ::import::Error& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Error>::write(uint8_t* p, const ::import::Error& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Error_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Error>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Error& value)
@@ -9372,28 +7716,12 @@ FBE_NOINLINE inline bool FBody<::import::Error>::read_fields(FinalDecoder& d, ::
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Error>::read_fixed(const uint8_t* p, ::import::Error& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Error_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Error>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Error", "Error");
     return true;
-}
-
-inline std::size_t FBody<::import::Exception>::size(const ::import::Exception& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Exception>::write(uint8_t* p, const ::import::Exception& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Exception_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Exception>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Exception& value)
@@ -9424,28 +7752,12 @@ FBE_NOINLINE inline bool FBody<::import::Exception>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Exception>::read_fixed(const uint8_t* p, ::import::Exception& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Exception_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Exception>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Exception", "Exception");
     return true;
-}
-
-inline std::size_t FBody<::import::Text>::size(const ::import::Text& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Text>::write(uint8_t* p, const ::import::Text& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Text_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Text>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Text& value)
@@ -9476,28 +7788,12 @@ FBE_NOINLINE inline bool FBody<::import::Text>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Text>::read_fixed(const uint8_t* p, ::import::Text& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Text_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Text>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Text", "Text");
     return true;
-}
-
-inline std::size_t FBody<::import::JsonWriter>::size(const ::import::JsonWriter& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::JsonWriter>::write(uint8_t* p, const ::import::JsonWriter& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.JsonWriter_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::JsonWriter>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::JsonWriter& value)
@@ -9528,28 +7824,12 @@ FBE_NOINLINE inline bool FBody<::import::JsonWriter>::read_fields(FinalDecoder& 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::JsonWriter>::read_fixed(const uint8_t* p, ::import::JsonWriter& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.JsonWriter_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::JsonWriter>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.JsonWriter", "JsonWriter");
     return true;
-}
-
-inline std::size_t FBody<::import::int32_t_>::size(const ::import::int32_t_& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::int32_t_>::write(uint8_t* p, const ::import::int32_t_& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.int32_t__);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::int32_t_>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::int32_t_& value)
@@ -9580,28 +7860,12 @@ FBE_NOINLINE inline bool FBody<::import::int32_t_>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE void FBody<::import::int32_t_>::read_fixed(const uint8_t* p, ::import::int32_t_& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.int32_t__);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::int32_t_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.int32_t", "int32_t");
     return true;
-}
-
-inline std::size_t FBody<::import::size_t_>::size(const ::import::size_t_& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::size_t_>::write(uint8_t* p, const ::import::size_t_& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.size_t__);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::size_t_>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::size_t_& value)
@@ -9632,28 +7896,12 @@ FBE_NOINLINE inline bool FBody<::import::size_t_>::read_fields(FinalDecoder& d, 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::size_t_>::read_fixed(const uint8_t* p, ::import::size_t_& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.size_t__);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::size_t_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.size_t", "size_t");
     return true;
-}
-
-inline std::size_t FBody<::import::list>::size(const ::import::list& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::list>::write(uint8_t* p, const ::import::list& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.list_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::list>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::list& value)
@@ -9684,28 +7932,12 @@ FBE_NOINLINE inline bool FBody<::import::list>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::list>::read_fixed(const uint8_t* p, ::import::list& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.list_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::list>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.list", "list");
     return true;
-}
-
-inline std::size_t FBody<::import::object>::size(const ::import::object& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::object>::write(uint8_t* p, const ::import::object& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.object_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::object>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::object& value)
@@ -9736,28 +7968,12 @@ FBE_NOINLINE inline bool FBody<::import::object>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::object>::read_fixed(const uint8_t* p, ::import::object& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.object_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::object>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.object", "object");
     return true;
-}
-
-inline std::size_t FBody<::import::v>::size(const ::import::v& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::v>::write(uint8_t* p, const ::import::v& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.v_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::v>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::v& value)
@@ -9788,28 +8004,12 @@ FBE_NOINLINE inline bool FBody<::import::v>::read_fields(FinalDecoder& d, ::impo
     return ok;
 }
 
-FBE_INLINE void FBody<::import::v>::read_fixed(const uint8_t* p, ::import::v& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.v_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::v>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.v", "v");
     return true;
-}
-
-inline std::size_t FBody<::import::r>::size(const ::import::r& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::r>::write(uint8_t* p, const ::import::r& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.r_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::r>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::r& value)
@@ -9840,28 +8040,12 @@ FBE_NOINLINE inline bool FBody<::import::r>::read_fields(FinalDecoder& d, ::impo
     return ok;
 }
 
-FBE_INLINE void FBody<::import::r>::read_fixed(const uint8_t* p, ::import::r& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.r_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::r>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.r", "r");
     return true;
-}
-
-inline std::size_t FBody<::import::w>::size(const ::import::w& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::w>::write(uint8_t* p, const ::import::w& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.w_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::w>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::w& value)
@@ -9892,28 +8076,12 @@ FBE_NOINLINE inline bool FBody<::import::w>::read_fields(FinalDecoder& d, ::impo
     return ok;
 }
 
-FBE_INLINE void FBody<::import::w>::read_fixed(const uint8_t* p, ::import::w& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.w_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::w>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.w", "w");
     return true;
-}
-
-inline std::size_t FBody<::import::SideBuy>::size(const ::import::SideBuy& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::SideBuy>::write(uint8_t* p, const ::import::SideBuy& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.SideBuy_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::SideBuy>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::SideBuy& value)
@@ -9944,28 +8112,12 @@ FBE_NOINLINE inline bool FBody<::import::SideBuy>::read_fields(FinalDecoder& d, 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::SideBuy>::read_fixed(const uint8_t* p, ::import::SideBuy& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.SideBuy_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::SideBuy>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.SideBuy", "SideBuy");
     return true;
-}
-
-inline std::size_t FBody<::import::OrderKey>::size(const ::import::OrderKey& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::OrderKey>::write(uint8_t* p, const ::import::OrderKey& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.OrderKey_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::OrderKey>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::OrderKey& value)
@@ -9996,28 +8148,12 @@ FBE_NOINLINE inline bool FBody<::import::OrderKey>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE void FBody<::import::OrderKey>::read_fixed(const uint8_t* p, ::import::OrderKey& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.OrderKey_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::OrderKey>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.OrderKey", "OrderKey");
     return true;
-}
-
-inline std::size_t FBody<::import::textOfside>::size(const ::import::textOfside& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::textOfside>::write(uint8_t* p, const ::import::textOfside& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.textOfside_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::textOfside>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::textOfside& value)
@@ -10048,28 +8184,12 @@ FBE_NOINLINE inline bool FBody<::import::textOfside>::read_fields(FinalDecoder& 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::textOfside>::read_fixed(const uint8_t* p, ::import::textOfside& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.textOfside_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::textOfside>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.textOfside", "textOfside");
     return true;
-}
-
-inline std::size_t FBody<::import::DECIMAL_1>::size(const ::import::DECIMAL_1& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::DECIMAL_1>::write(uint8_t* p, const ::import::DECIMAL_1& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.DECIMAL_1_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::DECIMAL_1>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::DECIMAL_1& value)
@@ -10100,28 +8220,12 @@ FBE_NOINLINE inline bool FBody<::import::DECIMAL_1>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE void FBody<::import::DECIMAL_1>::read_fixed(const uint8_t* p, ::import::DECIMAL_1& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.DECIMAL_1_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::DECIMAL_1>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.DECIMAL_1", "DECIMAL_1");
     return true;
-}
-
-inline std::size_t FBody<::import::OrderModel>::size(const ::import::OrderModel& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::OrderModel>::write(uint8_t* p, const ::import::OrderModel& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.OrderModel_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::OrderModel>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::OrderModel& value)
@@ -10152,28 +8256,12 @@ FBE_NOINLINE inline bool FBody<::import::OrderModel>::read_fields(FinalDecoder& 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::OrderModel>::read_fixed(const uint8_t* p, ::import::OrderModel& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.OrderModel_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::OrderModel>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.OrderModel", "OrderModel");
     return true;
-}
-
-inline std::size_t FBody<::import::OrderFinal>::size(const ::import::OrderFinal& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::OrderFinal>::write(uint8_t* p, const ::import::OrderFinal& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.OrderFinal_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::OrderFinal>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::OrderFinal& value)
@@ -10204,28 +8292,12 @@ FBE_NOINLINE inline bool FBody<::import::OrderFinal>::read_fields(FinalDecoder& 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::OrderFinal>::read_fixed(const uint8_t* p, ::import::OrderFinal& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.OrderFinal_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::OrderFinal>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.OrderFinal", "OrderFinal");
     return true;
-}
-
-inline std::size_t FBody<::import::NewOrder>::size(const ::import::NewOrder& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::NewOrder>::write(uint8_t* p, const ::import::NewOrder& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.NewOrder_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::NewOrder>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::NewOrder& value)
@@ -10256,28 +8328,12 @@ FBE_NOINLINE inline bool FBody<::import::NewOrder>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE void FBody<::import::NewOrder>::read_fixed(const uint8_t* p, ::import::NewOrder& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.NewOrder_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::NewOrder>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.NewOrder", "NewOrder");
     return true;
-}
-
-inline std::size_t FBody<::import::VerifyFBEOrder>::size(const ::import::VerifyFBEOrder& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::VerifyFBEOrder>::write(uint8_t* p, const ::import::VerifyFBEOrder& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.VerifyFBEOrder_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::VerifyFBEOrder>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::VerifyFBEOrder& value)
@@ -10308,28 +8364,12 @@ FBE_NOINLINE inline bool FBody<::import::VerifyFBEOrder>::read_fields(FinalDecod
     return ok;
 }
 
-FBE_INLINE void FBody<::import::VerifyFBEOrder>::read_fixed(const uint8_t* p, ::import::VerifyFBEOrder& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.VerifyFBEOrder_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::VerifyFBEOrder>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.VerifyFBEOrder", "VerifyFBEOrder");
     return true;
-}
-
-inline std::size_t FBody<::import::fbe_vr_Order>::size(const ::import::fbe_vr_Order& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::fbe_vr_Order>::write(uint8_t* p, const ::import::fbe_vr_Order& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.fbe_vr_Order_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::fbe_vr_Order>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::fbe_vr_Order& value)
@@ -10360,28 +8400,12 @@ FBE_NOINLINE inline bool FBody<::import::fbe_vr_Order>::read_fields(FinalDecoder
     return ok;
 }
 
-FBE_INLINE void FBody<::import::fbe_vr_Order>::read_fixed(const uint8_t* p, ::import::fbe_vr_Order& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.fbe_vr_Order_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::fbe_vr_Order>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.fbe_vr_Order", "fbe_vr_Order");
     return true;
-}
-
-inline std::size_t FBody<::import::e1>::size(const ::import::e1& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::e1>::write(uint8_t* p, const ::import::e1& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.e1_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::e1>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::e1& value)
@@ -10412,28 +8436,12 @@ FBE_NOINLINE inline bool FBody<::import::e1>::read_fields(FinalDecoder& d, ::imp
     return ok;
 }
 
-FBE_INLINE void FBody<::import::e1>::read_fixed(const uint8_t* p, ::import::e1& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.e1_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::e1>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.e1", "e1");
     return true;
-}
-
-inline std::size_t FBody<::import::i2>::size(const ::import::i2& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::i2>::write(uint8_t* p, const ::import::i2& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.i2_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::i2>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::i2& value)
@@ -10464,28 +8472,12 @@ FBE_NOINLINE inline bool FBody<::import::i2>::read_fields(FinalDecoder& d, ::imp
     return ok;
 }
 
-FBE_INLINE void FBody<::import::i2>::read_fixed(const uint8_t* p, ::import::i2& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.i2_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::i2>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.i2", "i2");
     return true;
-}
-
-inline std::size_t FBody<::import::o3>::size(const ::import::o3& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::o3>::write(uint8_t* p, const ::import::o3& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.o3_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::o3>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::o3& value)
@@ -10516,28 +8508,12 @@ FBE_NOINLINE inline bool FBody<::import::o3>::read_fields(FinalDecoder& d, ::imp
     return ok;
 }
 
-FBE_INLINE void FBody<::import::o3>::read_fixed(const uint8_t* p, ::import::o3& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.o3_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::o3>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.o3", "o3");
     return true;
-}
-
-inline std::size_t FBody<::import::Fbe>::size(const ::import::Fbe& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::Fbe>::write(uint8_t* p, const ::import::Fbe& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.Fbe_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Fbe>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Fbe& value)
@@ -10568,28 +8544,12 @@ FBE_NOINLINE inline bool FBody<::import::Fbe>::read_fields(FinalDecoder& d, ::im
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Fbe>::read_fixed(const uint8_t* p, ::import::Fbe& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.Fbe_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Fbe>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Fbe", "Fbe");
     return true;
-}
-
-inline std::size_t FBody<::import::FINGERPRINT>::size(const ::import::FINGERPRINT& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::FINGERPRINT>::write(uint8_t* p, const ::import::FINGERPRINT& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.FINGERPRINT_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::FINGERPRINT>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::FINGERPRINT& value)
@@ -10620,28 +8580,12 @@ FBE_NOINLINE inline bool FBody<::import::FINGERPRINT>::read_fields(FinalDecoder&
     return ok;
 }
 
-FBE_INLINE void FBody<::import::FINGERPRINT>::read_fixed(const uint8_t* p, ::import::FINGERPRINT& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.FINGERPRINT_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::FINGERPRINT>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.FINGERPRINT", "FINGERPRINT");
     return true;
-}
-
-inline std::size_t FBody<::import::FBE_FINGERPRINT>::size(const ::import::FBE_FINGERPRINT& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::FBE_FINGERPRINT>::write(uint8_t* p, const ::import::FBE_FINGERPRINT& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.FBE_FINGERPRINT_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::FBE_FINGERPRINT>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::FBE_FINGERPRINT& value)
@@ -10672,28 +8616,12 @@ FBE_NOINLINE inline bool FBody<::import::FBE_FINGERPRINT>::read_fields(FinalDeco
     return ok;
 }
 
-FBE_INLINE void FBody<::import::FBE_FINGERPRINT>::read_fixed(const uint8_t* p, ::import::FBE_FINGERPRINT& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.FBE_FINGERPRINT_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::FBE_FINGERPRINT>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.FBE_FINGERPRINT", "FBE_FINGERPRINT");
     return true;
-}
-
-inline std::size_t FBody<::import::FBEFingerprint>::size(const ::import::FBEFingerprint& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::FBEFingerprint>::write(uint8_t* p, const ::import::FBEFingerprint& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.FBEFingerprint_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::FBEFingerprint>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::FBEFingerprint& value)
@@ -10724,35 +8652,12 @@ FBE_NOINLINE inline bool FBody<::import::FBEFingerprint>::read_fields(FinalDecod
     return ok;
 }
 
-FBE_INLINE void FBody<::import::FBEFingerprint>::read_fixed(const uint8_t* p, ::import::FBEFingerprint& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.FBEFingerprint_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::FBEFingerprint>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.FBEFingerprint", "FBEFingerprint");
     return true;
-}
-
-inline std::size_t FBody<::import::Case>::size(const ::import::Case& /*value*/) noexcept
-{
-    return 32;
-}
-
-inline uint8_t* FBody<::import::Case>::write(uint8_t* p, const ::import::Case& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.name);
-    p = FCodec<int32_t>::write(p, value.Name);
-    p = FCodec<int32_t>::write(p, value.NAME);
-    p = FCodec<int32_t>::write(p, value.class___);
-    p = FCodec<int32_t>::write(p, value.class_);
-    p = FCodec<int32_t>::write(p, value.class__);
-    p = FCodec<int32_t>::write(p, value.String);
-    p = FCodec<int32_t>::write(p, value.String_);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Case>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Case& value)
@@ -10826,18 +8731,6 @@ FBE_NOINLINE inline bool FBody<::import::Case>::read_fields(FinalDecoder& d, ::i
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Case>::read_fixed(const uint8_t* p, ::import::Case& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.name);
-    FCodec<int32_t>::read_fixed(p + 4, value.Name);
-    FCodec<int32_t>::read_fixed(p + 8, value.NAME);
-    FCodec<int32_t>::read_fixed(p + 12, value.class___);
-    FCodec<int32_t>::read_fixed(p + 16, value.class_);
-    FCodec<int32_t>::read_fixed(p + 20, value.class__);
-    FCodec<int32_t>::read_fixed(p + 24, value.String);
-    FCodec<int32_t>::read_fixed(p + 28, value.String_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Case>::verify(D& d)
 {
@@ -10862,20 +8755,6 @@ FBE_INLINE bool FBody<::import::Case>::verify(D& d)
             return d.fail_in("import.Case", "String_");
     }
     return true;
-}
-
-inline std::size_t FBody<::import::Imported>::size(const ::import::Imported& value) noexcept
-{
-    return 2
-        + FCodec<::market::Instrument>::size(value.org);
-}
-
-inline uint8_t* FBody<::import::Imported>::write(uint8_t* p, const ::import::Imported& value) noexcept
-{
-    p = FCodec<::market::Side>::write(p, value.market);
-    p = FCodec<::market::Instrument>::write(p, value.org);
-    p = FCodec<::market::Side>::write(p, value.example);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Imported>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Imported& value)
@@ -10931,17 +8810,6 @@ FBE_INLINE bool FBody<::import::Imported>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::symbol>::size(const ::import::symbol& /*value*/) noexcept
-{
-    return 4;
-}
-
-inline uint8_t* FBody<::import::symbol>::write(uint8_t* p, const ::import::symbol& value) noexcept
-{
-    p = FCodec<::import::digits>::write(p, value.digits);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::symbol>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::symbol& value)
 {
     value.digits = Scalar<::import::digits>::get(p);
@@ -10970,32 +8838,12 @@ FBE_NOINLINE inline bool FBody<::import::symbol>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE void FBody<::import::symbol>::read_fixed(const uint8_t* p, ::import::symbol& value) noexcept
-{
-    FCodec<::import::digits>::read_fixed(p + 0, value.digits);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::symbol>::verify(D& d)
 {
     if (!FCodec<::import::digits>::verify(d))
         return d.fail_in("import.symbol", "digits");
     return true;
-}
-
-inline std::size_t FBody<::import::Listed>::size(const ::import::Listed& value) noexcept
-{
-    return 12
-        + FCodec<std::string>::size(value.symbol);
-}
-
-inline uint8_t* FBody<::import::Listed>::write(uint8_t* p, const ::import::Listed& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.symbol);
-    p = FCodec<int32_t>::write(p, value.digits);
-    p = FCodec<::import::digits>::write(p, value.precision);
-    p = FCodec<::import::symbol>::write(p, value.ticker);
-    return p;
 }
 
 FBE_INLINE bool FBody<::import::Listed>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Listed& value)
@@ -11064,21 +8912,6 @@ FBE_INLINE bool FBody<::import::Listed>::verify(D& d)
     return true;
 }
 
-inline std::size_t FBody<::import::Derived>::size(const ::import::Derived& /*value*/) noexcept
-{
-    return 18;
-}
-
-inline uint8_t* FBody<::import::Derived>::write(uint8_t* p, const ::import::Derived& value) noexcept
-{
-    p = FCodec<int32_t>::write(p, value.side);
-    p = FCodec<::import::side>::write(p, value.s);
-    p = FCodec<::import::range>::write(p, value.range);
-    p = FCodec<::import::Word>::write(p, value.Word);
-    p = FCodec<::import::range>::write(p, value.side_);
-    return p;
-}
-
 FBE_INLINE bool FBody<::import::Derived>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Derived& value)
 {
     const auto fbe_side = Scalar<int32_t>::get(p);
@@ -11132,15 +8965,6 @@ FBE_NOINLINE inline bool FBody<::import::Derived>::read_fields(FinalDecoder& d, 
     return ok;
 }
 
-FBE_INLINE void FBody<::import::Derived>::read_fixed(const uint8_t* p, ::import::Derived& value) noexcept
-{
-    FCodec<int32_t>::read_fixed(p + 0, value.side);
-    FCodec<::import::side>::read_fixed(p + 4, value.s);
-    FCodec<::import::range>::read_fixed(p + 8, value.range);
-    FCodec<::import::Word>::read_fixed(p + 12, value.Word);
-    FCodec<::import::range>::read_fixed(p + 14, value.side_);
-}
-
 template <class D>
 FBE_INLINE bool FBody<::import::Derived>::verify(D& d)
 {
@@ -11159,115 +8983,6 @@ FBE_INLINE bool FBody<::import::Derived>::verify(D& d)
             return d.fail_in("import.Derived", "side_");
     }
     return true;
-}
-
-inline std::size_t FBody<::import::Hostile>::size(const ::import::Hostile& value) noexcept
-{
-    return 310
-        + FCodec<::import::CppWords>::size(value.CppWords)
-        + FCodec<::import::PythonWords>::size(value.PythonWords)
-        + FCodec<::import::GoWords>::size(value.GoWords)
-        + FCodec<::import::JavaWords>::size(value.JavaWords)
-        + FCodec<::import::KotlinWords>::size(value.KotlinWords)
-        + FCodec<::import::JsWords>::size(value.JsWords)
-        + FCodec<::import::RustWords>::size(value.RustWords)
-        + FCodec<::import::CSharpWords>::size(value.CSharpWords)
-        + FCodec<::import::RubyWords>::size(value.RubyWords)
-        + FCodec<::import::CppMembers>::size(value.CppMembers)
-        + FCodec<::import::PythonMembers>::size(value.PythonMembers)
-        + FCodec<::import::GoMembers>::size(value.GoMembers)
-        + FCodec<::import::JvmMembers>::size(value.JvmMembers)
-        + FCodec<::import::JsMembers>::size(value.JsMembers)
-        + FCodec<::import::RuntimeNames>::size(value.RuntimeNames)
-        + FCodec<::import::Imported>::size(value.Imported)
-        + FCodec<::import::Listed>::size(value.Listed);
-}
-
-inline uint8_t* FBody<::import::Hostile>::write(uint8_t* p, const ::import::Hostile& value) noexcept
-{
-    p = FCodec<::import::Order>::write(p, value.Order);
-    p = FCodec<::import::CppWords>::write(p, value.CppWords);
-    p = FCodec<::import::PythonWords>::write(p, value.PythonWords);
-    p = FCodec<::import::GoWords>::write(p, value.GoWords);
-    p = FCodec<::import::JavaWords>::write(p, value.JavaWords);
-    p = FCodec<::import::KotlinWords>::write(p, value.KotlinWords);
-    p = FCodec<::import::JsWords>::write(p, value.JsWords);
-    p = FCodec<::import::RustWords>::write(p, value.RustWords);
-    p = FCodec<::import::CSharpWords>::write(p, value.CSharpWords);
-    p = FCodec<::import::RubyWords>::write(p, value.RubyWords);
-    p = FCodec<::import::CppMembers>::write(p, value.CppMembers);
-    p = FCodec<::import::PythonMembers>::write(p, value.PythonMembers);
-    p = FCodec<::import::GoMembers>::write(p, value.GoMembers);
-    p = FCodec<::import::JvmMembers>::write(p, value.JvmMembers);
-    p = FCodec<::import::JsMembers>::write(p, value.JsMembers);
-    p = FCodec<::import::RuntimeNames>::write(p, value.RuntimeNames);
-    p = FCodec<::import::class_>::write(p, value.class_);
-    p = FCodec<::import::Object>::write(p, value.Object);
-    p = FCodec<::import::String>::write(p, value.String);
-    p = FCodec<::import::List>::write(p, value.List);
-    p = FCodec<::import::Map>::write(p, value.Map);
-    p = FCodec<::import::Model>::write(p, value.Model);
-    p = FCodec<::import::FinalModel>::write(p, value.FinalModel);
-    p = FCodec<::import::Buffer>::write(p, value.Buffer);
-    p = FCodec<::import::Reader>::write(p, value.Reader);
-    p = FCodec<::import::Writer>::write(p, value.Writer);
-    p = FCodec<::import::Limits>::write(p, value.Limits);
-    p = FCodec<::import::DecodeError>::write(p, value.DecodeError);
-    p = FCodec<::import::DecodeException>::write(p, value.DecodeException);
-    p = FCodec<::import::Decimal>::write(p, value.Decimal);
-    p = FCodec<::import::Uuid>::write(p, value.Uuid);
-    p = FCodec<::import::UUID>::write(p, value.UUID);
-    p = FCodec<::import::Timestamp>::write(p, value.Timestamp);
-    p = FCodec<::import::Sender>::write(p, value.Sender);
-    p = FCodec<::import::Receiver>::write(p, value.Receiver);
-    p = FCodec<::import::Client>::write(p, value.Client);
-    p = FCodec<::import::Proxy>::write(p, value.Proxy);
-    p = FCodec<::import::Handler>::write(p, value.Handler);
-    p = FCodec<::import::fbe>::write(p, value.fbe);
-    p = FCodec<::import::FBE_>::write(p, value.FBE_);
-    p = FCodec<::import::std_>::write(p, value.std_);
-    p = FCodec<::import::Companion>::write(p, value.Companion);
-    p = FCodec<::import::Any>::write(p, value.Any);
-    p = FCodec<::import::Self>::write(p, value.Self);
-    p = FCodec<::import::self>::write(p, value.self);
-    p = FCodec<::import::None>::write(p, value.None);
-    p = FCodec<::import::Option>::write(p, value.Option);
-    p = FCodec<::import::Result>::write(p, value.Result);
-    p = FCodec<::import::Vec>::write(p, value.Vec);
-    p = FCodec<::import::Box>::write(p, value.Box);
-    p = FCodec<::import::Error>::write(p, value.Error);
-    p = FCodec<::import::Exception>::write(p, value.Exception);
-    p = FCodec<::import::Text>::write(p, value.Text);
-    p = FCodec<::import::JsonWriter>::write(p, value.JsonWriter);
-    p = FCodec<::import::int32_t_>::write(p, value.int32_t_);
-    p = FCodec<::import::size_t_>::write(p, value.size_t_);
-    p = FCodec<::import::list>::write(p, value.list);
-    p = FCodec<::import::object>::write(p, value.object);
-    p = FCodec<::import::v>::write(p, value.v);
-    p = FCodec<::import::r>::write(p, value.r);
-    p = FCodec<::import::w>::write(p, value.w);
-    p = FCodec<::import::SideBuy>::write(p, value.SideBuy);
-    p = FCodec<::import::OrderKey>::write(p, value.OrderKey);
-    p = FCodec<::import::textOfside>::write(p, value.textOfside);
-    p = FCodec<::import::DECIMAL_1>::write(p, value.DECIMAL_1);
-    p = FCodec<::import::OrderModel>::write(p, value.OrderModel);
-    p = FCodec<::import::OrderFinal>::write(p, value.OrderFinal);
-    p = FCodec<::import::NewOrder>::write(p, value.NewOrder);
-    p = FCodec<::import::VerifyFBEOrder>::write(p, value.VerifyFBEOrder);
-    p = FCodec<::import::fbe_vr_Order>::write(p, value.fbe_vr_Order);
-    p = FCodec<::import::e1>::write(p, value.e1);
-    p = FCodec<::import::i2>::write(p, value.i2);
-    p = FCodec<::import::o3>::write(p, value.o3);
-    p = FCodec<::import::Fbe>::write(p, value.Fbe);
-    p = FCodec<::import::FINGERPRINT>::write(p, value.FINGERPRINT);
-    p = FCodec<::import::FBE_FINGERPRINT>::write(p, value.FBE_FINGERPRINT);
-    p = FCodec<::import::FBEFingerprint>::write(p, value.FBEFingerprint);
-    p = FCodec<::import::Case>::write(p, value.Case);
-    p = FCodec<::import::Imported>::write(p, value.Imported);
-    p = FCodec<::import::Derived>::write(p, value.Derived);
-    p = FCodec<::import::Listed>::write(p, value.Listed);
-    p = FCodec<::import::Letters>::write(p, value.Letters);
-    return p;
 }
 
 inline bool FBody<::import::Hostile>::read_fast_class_to_Letters(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Hostile& value)

@@ -13,15 +13,13 @@ namespace FBE {
 
 // import.Order: type 1, body 20 bytes
 template <>
-struct VBody<::import::Order>
+struct VBody<::import::Order> : detail::VFields<::import::Order>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
-    static std::size_t extra(const ::import::Order& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -37,15 +35,13 @@ struct VBody<::import::Order>
 
 // import.CppWords: type 2, body 703 bytes
 template <>
-struct VBody<::import::CppWords>
+struct VBody<::import::CppWords> : detail::VFields<::import::CppWords>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 703;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 619;
-    static std::size_t extra(const ::import::CppWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::CppWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -173,15 +169,13 @@ struct VBody<::import::CppWords>
 
 // import.PythonWords: type 3, body 275 bytes
 template <>
-struct VBody<::import::PythonWords>
+struct VBody<::import::PythonWords> : detail::VFields<::import::PythonWords>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 275;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 239;
-    static std::size_t extra(const ::import::PythonWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::PythonWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -239,15 +233,13 @@ struct VBody<::import::PythonWords>
 
 // import.GoWords: type 4, body 234 bytes
 template <>
-struct VBody<::import::GoWords>
+struct VBody<::import::GoWords> : detail::VFields<::import::GoWords>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr uint32_t body_size = 234;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 202;
-    static std::size_t extra(const ::import::GoWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::GoWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -298,15 +290,13 @@ struct VBody<::import::GoWords>
 
 // import.JavaWords: type 5, body 210 bytes
 template <>
-struct VBody<::import::JavaWords>
+struct VBody<::import::JavaWords> : detail::VFields<::import::JavaWords>
 {
     static constexpr uint32_t type_id = 5;
     static constexpr uint32_t body_size = 210;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 182;
-    static std::size_t extra(const ::import::JavaWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::JavaWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -351,15 +341,13 @@ struct VBody<::import::JavaWords>
 
 // import.KotlinWords: type 6, body 243 bytes
 template <>
-struct VBody<::import::KotlinWords>
+struct VBody<::import::KotlinWords> : detail::VFields<::import::KotlinWords>
 {
     static constexpr uint32_t type_id = 6;
     static constexpr uint32_t body_size = 243;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 207;
-    static std::size_t extra(const ::import::KotlinWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::KotlinWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -412,15 +400,13 @@ struct VBody<::import::KotlinWords>
 
 // import.JsWords: type 7, body 259 bytes
 template <>
-struct VBody<::import::JsWords>
+struct VBody<::import::JsWords> : detail::VFields<::import::JsWords>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr uint32_t body_size = 259;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 223;
-    static std::size_t extra(const ::import::JsWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::JsWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -475,15 +461,13 @@ struct VBody<::import::JsWords>
 
 // import.RustWords: type 8, body 223 bytes
 template <>
-struct VBody<::import::RustWords>
+struct VBody<::import::RustWords> : detail::VFields<::import::RustWords>
 {
     static constexpr uint32_t type_id = 8;
     static constexpr uint32_t body_size = 223;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 195;
-    static std::size_t extra(const ::import::RustWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::RustWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -531,15 +515,13 @@ struct VBody<::import::RustWords>
 
 // import.CSharpWords: type 9, body 178 bytes
 template <>
-struct VBody<::import::CSharpWords>
+struct VBody<::import::CSharpWords> : detail::VFields<::import::CSharpWords>
 {
     static constexpr uint32_t type_id = 9;
     static constexpr uint32_t body_size = 178;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 150;
-    static std::size_t extra(const ::import::CSharpWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::CSharpWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -582,15 +564,13 @@ struct VBody<::import::CSharpWords>
 
 // import.RubyWords: type 10, body 118 bytes
 template <>
-struct VBody<::import::RubyWords>
+struct VBody<::import::RubyWords> : detail::VFields<::import::RubyWords>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr uint32_t body_size = 118;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 98;
-    static std::size_t extra(const ::import::RubyWords& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::RubyWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -621,15 +601,13 @@ struct VBody<::import::RubyWords>
 
 // import.CppMembers: type 11, body 64 bytes
 template <>
-struct VBody<::import::CppMembers>
+struct VBody<::import::CppMembers> : detail::VFields<::import::CppMembers>
 {
     static constexpr uint32_t type_id = 11;
     static constexpr uint32_t body_size = 64;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 48;
-    static std::size_t extra(const ::import::CppMembers& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::CppMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -653,15 +631,13 @@ struct VBody<::import::CppMembers>
 
 // import.PythonMembers: type 12, body 112 bytes
 template <>
-struct VBody<::import::PythonMembers>
+struct VBody<::import::PythonMembers> : detail::VFields<::import::PythonMembers>
 {
     static constexpr uint32_t type_id = 12;
     static constexpr uint32_t body_size = 112;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 96;
-    static std::size_t extra(const ::import::PythonMembers& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::PythonMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -690,15 +666,13 @@ struct VBody<::import::PythonMembers>
 
 // import.GoMembers: type 13, body 153 bytes
 template <>
-struct VBody<::import::GoMembers>
+struct VBody<::import::GoMembers> : detail::VFields<::import::GoMembers>
 {
     static constexpr uint32_t type_id = 13;
     static constexpr uint32_t body_size = 153;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 129;
-    static std::size_t extra(const ::import::GoMembers& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::GoMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -736,15 +710,13 @@ struct VBody<::import::GoMembers>
 
 // import.JvmMembers: type 14, body 161 bytes
 template <>
-struct VBody<::import::JvmMembers>
+struct VBody<::import::JvmMembers> : detail::VFields<::import::JvmMembers>
 {
     static constexpr uint32_t type_id = 14;
     static constexpr uint32_t body_size = 161;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 137;
-    static std::size_t extra(const ::import::JvmMembers& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::JvmMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -783,15 +755,13 @@ struct VBody<::import::JvmMembers>
 
 // import.JsMembers: type 15, body 23 bytes
 template <>
-struct VBody<::import::JsMembers>
+struct VBody<::import::JsMembers> : detail::VFields<::import::JsMembers>
 {
     static constexpr uint32_t type_id = 15;
     static constexpr uint32_t body_size = 23;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 11;
-    static std::size_t extra(const ::import::JsMembers& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::JsMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -808,15 +778,13 @@ struct VBody<::import::JsMembers>
 
 // import.RuntimeNames: type 16, body 170 bytes
 template <>
-struct VBody<::import::RuntimeNames>
+struct VBody<::import::RuntimeNames> : detail::VFields<::import::RuntimeNames>
 {
     static constexpr uint32_t type_id = 16;
     static constexpr uint32_t body_size = 170;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 142;
-    static std::size_t extra(const ::import::RuntimeNames& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::RuntimeNames& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -857,15 +825,13 @@ struct VBody<::import::RuntimeNames>
 
 // import.class: type 17, body 12 bytes
 template <>
-struct VBody<::import::class_>
+struct VBody<::import::class_> : detail::VFields<::import::class_>
 {
     static constexpr uint32_t type_id = 17;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::class_& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::class_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -879,15 +845,13 @@ struct VBody<::import::class_>
 
 // import.Object: type 18, body 12 bytes
 template <>
-struct VBody<::import::Object>
+struct VBody<::import::Object> : detail::VFields<::import::Object>
 {
     static constexpr uint32_t type_id = 18;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Object& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Object& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -901,15 +865,13 @@ struct VBody<::import::Object>
 
 // import.String: type 19, body 12 bytes
 template <>
-struct VBody<::import::String>
+struct VBody<::import::String> : detail::VFields<::import::String>
 {
     static constexpr uint32_t type_id = 19;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::String& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::String& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -923,15 +885,13 @@ struct VBody<::import::String>
 
 // import.List: type 20, body 12 bytes
 template <>
-struct VBody<::import::List>
+struct VBody<::import::List> : detail::VFields<::import::List>
 {
     static constexpr uint32_t type_id = 20;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::List& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::List& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::List& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -945,15 +905,13 @@ struct VBody<::import::List>
 
 // import.Map: type 21, body 12 bytes
 template <>
-struct VBody<::import::Map>
+struct VBody<::import::Map> : detail::VFields<::import::Map>
 {
     static constexpr uint32_t type_id = 21;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Map& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Map& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -967,15 +925,13 @@ struct VBody<::import::Map>
 
 // import.Model: type 22, body 12 bytes
 template <>
-struct VBody<::import::Model>
+struct VBody<::import::Model> : detail::VFields<::import::Model>
 {
     static constexpr uint32_t type_id = 22;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Model& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Model& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -989,15 +945,13 @@ struct VBody<::import::Model>
 
 // import.FinalModel: type 23, body 12 bytes
 template <>
-struct VBody<::import::FinalModel>
+struct VBody<::import::FinalModel> : detail::VFields<::import::FinalModel>
 {
     static constexpr uint32_t type_id = 23;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::FinalModel& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::FinalModel& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1011,15 +965,13 @@ struct VBody<::import::FinalModel>
 
 // import.Buffer: type 24, body 12 bytes
 template <>
-struct VBody<::import::Buffer>
+struct VBody<::import::Buffer> : detail::VFields<::import::Buffer>
 {
     static constexpr uint32_t type_id = 24;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Buffer& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Buffer& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1033,15 +985,13 @@ struct VBody<::import::Buffer>
 
 // import.Reader: type 25, body 12 bytes
 template <>
-struct VBody<::import::Reader>
+struct VBody<::import::Reader> : detail::VFields<::import::Reader>
 {
     static constexpr uint32_t type_id = 25;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Reader& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Reader& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1055,15 +1005,13 @@ struct VBody<::import::Reader>
 
 // import.Writer: type 26, body 12 bytes
 template <>
-struct VBody<::import::Writer>
+struct VBody<::import::Writer> : detail::VFields<::import::Writer>
 {
     static constexpr uint32_t type_id = 26;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Writer& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Writer& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1077,15 +1025,13 @@ struct VBody<::import::Writer>
 
 // import.Limits: type 27, body 12 bytes
 template <>
-struct VBody<::import::Limits>
+struct VBody<::import::Limits> : detail::VFields<::import::Limits>
 {
     static constexpr uint32_t type_id = 27;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Limits& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Limits& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1099,15 +1045,13 @@ struct VBody<::import::Limits>
 
 // import.DecodeError: type 28, body 12 bytes
 template <>
-struct VBody<::import::DecodeError>
+struct VBody<::import::DecodeError> : detail::VFields<::import::DecodeError>
 {
     static constexpr uint32_t type_id = 28;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::DecodeError& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::DecodeError& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1121,15 +1065,13 @@ struct VBody<::import::DecodeError>
 
 // import.DecodeException: type 29, body 12 bytes
 template <>
-struct VBody<::import::DecodeException>
+struct VBody<::import::DecodeException> : detail::VFields<::import::DecodeException>
 {
     static constexpr uint32_t type_id = 29;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::DecodeException& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::DecodeException& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1143,15 +1085,13 @@ struct VBody<::import::DecodeException>
 
 // import.Decimal: type 30, body 12 bytes
 template <>
-struct VBody<::import::Decimal>
+struct VBody<::import::Decimal> : detail::VFields<::import::Decimal>
 {
     static constexpr uint32_t type_id = 30;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Decimal& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Decimal& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1165,15 +1105,13 @@ struct VBody<::import::Decimal>
 
 // import.Uuid: type 31, body 12 bytes
 template <>
-struct VBody<::import::Uuid>
+struct VBody<::import::Uuid> : detail::VFields<::import::Uuid>
 {
     static constexpr uint32_t type_id = 31;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Uuid& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Uuid& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1187,15 +1125,13 @@ struct VBody<::import::Uuid>
 
 // import.UUID: type 32, body 12 bytes
 template <>
-struct VBody<::import::UUID>
+struct VBody<::import::UUID> : detail::VFields<::import::UUID>
 {
     static constexpr uint32_t type_id = 32;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::UUID& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::UUID& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1209,15 +1145,13 @@ struct VBody<::import::UUID>
 
 // import.Timestamp: type 33, body 12 bytes
 template <>
-struct VBody<::import::Timestamp>
+struct VBody<::import::Timestamp> : detail::VFields<::import::Timestamp>
 {
     static constexpr uint32_t type_id = 33;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Timestamp& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Timestamp& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1231,15 +1165,13 @@ struct VBody<::import::Timestamp>
 
 // import.Sender: type 34, body 12 bytes
 template <>
-struct VBody<::import::Sender>
+struct VBody<::import::Sender> : detail::VFields<::import::Sender>
 {
     static constexpr uint32_t type_id = 34;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Sender& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Sender& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1253,15 +1185,13 @@ struct VBody<::import::Sender>
 
 // import.Receiver: type 35, body 12 bytes
 template <>
-struct VBody<::import::Receiver>
+struct VBody<::import::Receiver> : detail::VFields<::import::Receiver>
 {
     static constexpr uint32_t type_id = 35;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Receiver& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Receiver& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1275,15 +1205,13 @@ struct VBody<::import::Receiver>
 
 // import.Client: type 36, body 12 bytes
 template <>
-struct VBody<::import::Client>
+struct VBody<::import::Client> : detail::VFields<::import::Client>
 {
     static constexpr uint32_t type_id = 36;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Client& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Client& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1297,15 +1225,13 @@ struct VBody<::import::Client>
 
 // import.Proxy: type 37, body 12 bytes
 template <>
-struct VBody<::import::Proxy>
+struct VBody<::import::Proxy> : detail::VFields<::import::Proxy>
 {
     static constexpr uint32_t type_id = 37;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Proxy& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Proxy& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1319,15 +1245,13 @@ struct VBody<::import::Proxy>
 
 // import.Handler: type 38, body 12 bytes
 template <>
-struct VBody<::import::Handler>
+struct VBody<::import::Handler> : detail::VFields<::import::Handler>
 {
     static constexpr uint32_t type_id = 38;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Handler& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Handler& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1341,15 +1265,13 @@ struct VBody<::import::Handler>
 
 // import.fbe: type 39, body 12 bytes
 template <>
-struct VBody<::import::fbe>
+struct VBody<::import::fbe> : detail::VFields<::import::fbe>
 {
     static constexpr uint32_t type_id = 39;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::fbe& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::fbe& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1363,15 +1285,13 @@ struct VBody<::import::fbe>
 
 // import.FBE: type 40, body 12 bytes
 template <>
-struct VBody<::import::FBE_>
+struct VBody<::import::FBE_> : detail::VFields<::import::FBE_>
 {
     static constexpr uint32_t type_id = 40;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::FBE_& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::FBE_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1385,15 +1305,13 @@ struct VBody<::import::FBE_>
 
 // import.std: type 41, body 12 bytes
 template <>
-struct VBody<::import::std_>
+struct VBody<::import::std_> : detail::VFields<::import::std_>
 {
     static constexpr uint32_t type_id = 41;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::std_& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::std_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1407,15 +1325,13 @@ struct VBody<::import::std_>
 
 // import.Companion: type 42, body 12 bytes
 template <>
-struct VBody<::import::Companion>
+struct VBody<::import::Companion> : detail::VFields<::import::Companion>
 {
     static constexpr uint32_t type_id = 42;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Companion& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Companion& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1429,15 +1345,13 @@ struct VBody<::import::Companion>
 
 // import.Any: type 43, body 12 bytes
 template <>
-struct VBody<::import::Any>
+struct VBody<::import::Any> : detail::VFields<::import::Any>
 {
     static constexpr uint32_t type_id = 43;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Any& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Any& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1451,15 +1365,13 @@ struct VBody<::import::Any>
 
 // import.Self: type 44, body 12 bytes
 template <>
-struct VBody<::import::Self>
+struct VBody<::import::Self> : detail::VFields<::import::Self>
 {
     static constexpr uint32_t type_id = 44;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Self& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Self& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1473,15 +1385,13 @@ struct VBody<::import::Self>
 
 // import.self: type 45, body 12 bytes
 template <>
-struct VBody<::import::self>
+struct VBody<::import::self> : detail::VFields<::import::self>
 {
     static constexpr uint32_t type_id = 45;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::self& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::self& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1495,15 +1405,13 @@ struct VBody<::import::self>
 
 // import.None: type 46, body 12 bytes
 template <>
-struct VBody<::import::None>
+struct VBody<::import::None> : detail::VFields<::import::None>
 {
     static constexpr uint32_t type_id = 46;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::None& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::None& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::None& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1517,15 +1425,13 @@ struct VBody<::import::None>
 
 // import.Option: type 47, body 12 bytes
 template <>
-struct VBody<::import::Option>
+struct VBody<::import::Option> : detail::VFields<::import::Option>
 {
     static constexpr uint32_t type_id = 47;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Option& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Option& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1539,15 +1445,13 @@ struct VBody<::import::Option>
 
 // import.Result: type 48, body 12 bytes
 template <>
-struct VBody<::import::Result>
+struct VBody<::import::Result> : detail::VFields<::import::Result>
 {
     static constexpr uint32_t type_id = 48;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Result& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Result& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1561,15 +1465,13 @@ struct VBody<::import::Result>
 
 // import.Vec: type 49, body 12 bytes
 template <>
-struct VBody<::import::Vec>
+struct VBody<::import::Vec> : detail::VFields<::import::Vec>
 {
     static constexpr uint32_t type_id = 49;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Vec& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Vec& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1583,15 +1485,13 @@ struct VBody<::import::Vec>
 
 // import.Box: type 50, body 12 bytes
 template <>
-struct VBody<::import::Box>
+struct VBody<::import::Box> : detail::VFields<::import::Box>
 {
     static constexpr uint32_t type_id = 50;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Box& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Box& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1605,15 +1505,13 @@ struct VBody<::import::Box>
 
 // import.Error: type 51, body 12 bytes
 template <>
-struct VBody<::import::Error>
+struct VBody<::import::Error> : detail::VFields<::import::Error>
 {
     static constexpr uint32_t type_id = 51;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Error& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Error& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1627,15 +1525,13 @@ struct VBody<::import::Error>
 
 // import.Exception: type 52, body 12 bytes
 template <>
-struct VBody<::import::Exception>
+struct VBody<::import::Exception> : detail::VFields<::import::Exception>
 {
     static constexpr uint32_t type_id = 52;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Exception& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Exception& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1649,15 +1545,13 @@ struct VBody<::import::Exception>
 
 // import.Text: type 53, body 12 bytes
 template <>
-struct VBody<::import::Text>
+struct VBody<::import::Text> : detail::VFields<::import::Text>
 {
     static constexpr uint32_t type_id = 53;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Text& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Text& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1671,15 +1565,13 @@ struct VBody<::import::Text>
 
 // import.JsonWriter: type 54, body 12 bytes
 template <>
-struct VBody<::import::JsonWriter>
+struct VBody<::import::JsonWriter> : detail::VFields<::import::JsonWriter>
 {
     static constexpr uint32_t type_id = 54;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::JsonWriter& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::JsonWriter& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1693,15 +1585,13 @@ struct VBody<::import::JsonWriter>
 
 // import.int32_t: type 55, body 12 bytes
 template <>
-struct VBody<::import::int32_t_>
+struct VBody<::import::int32_t_> : detail::VFields<::import::int32_t_>
 {
     static constexpr uint32_t type_id = 55;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::int32_t_& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::int32_t_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1715,15 +1605,13 @@ struct VBody<::import::int32_t_>
 
 // import.size_t: type 56, body 12 bytes
 template <>
-struct VBody<::import::size_t_>
+struct VBody<::import::size_t_> : detail::VFields<::import::size_t_>
 {
     static constexpr uint32_t type_id = 56;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::size_t_& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::size_t_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1737,15 +1625,13 @@ struct VBody<::import::size_t_>
 
 // import.list: type 57, body 12 bytes
 template <>
-struct VBody<::import::list>
+struct VBody<::import::list> : detail::VFields<::import::list>
 {
     static constexpr uint32_t type_id = 57;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::list& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::list& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1759,15 +1645,13 @@ struct VBody<::import::list>
 
 // import.object: type 58, body 12 bytes
 template <>
-struct VBody<::import::object>
+struct VBody<::import::object> : detail::VFields<::import::object>
 {
     static constexpr uint32_t type_id = 58;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::object& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::object& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::object& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1781,15 +1665,13 @@ struct VBody<::import::object>
 
 // import.v: type 59, body 12 bytes
 template <>
-struct VBody<::import::v>
+struct VBody<::import::v> : detail::VFields<::import::v>
 {
     static constexpr uint32_t type_id = 59;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::v& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::v& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1803,15 +1685,13 @@ struct VBody<::import::v>
 
 // import.r: type 60, body 12 bytes
 template <>
-struct VBody<::import::r>
+struct VBody<::import::r> : detail::VFields<::import::r>
 {
     static constexpr uint32_t type_id = 60;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::r& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::r& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::r& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1825,15 +1705,13 @@ struct VBody<::import::r>
 
 // import.w: type 61, body 12 bytes
 template <>
-struct VBody<::import::w>
+struct VBody<::import::w> : detail::VFields<::import::w>
 {
     static constexpr uint32_t type_id = 61;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::w& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::w& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1847,15 +1725,13 @@ struct VBody<::import::w>
 
 // import.SideBuy: type 62, body 12 bytes
 template <>
-struct VBody<::import::SideBuy>
+struct VBody<::import::SideBuy> : detail::VFields<::import::SideBuy>
 {
     static constexpr uint32_t type_id = 62;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::SideBuy& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::SideBuy& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1869,15 +1745,13 @@ struct VBody<::import::SideBuy>
 
 // import.OrderKey: type 63, body 12 bytes
 template <>
-struct VBody<::import::OrderKey>
+struct VBody<::import::OrderKey> : detail::VFields<::import::OrderKey>
 {
     static constexpr uint32_t type_id = 63;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::OrderKey& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::OrderKey& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1891,15 +1765,13 @@ struct VBody<::import::OrderKey>
 
 // import.textOfside: type 64, body 12 bytes
 template <>
-struct VBody<::import::textOfside>
+struct VBody<::import::textOfside> : detail::VFields<::import::textOfside>
 {
     static constexpr uint32_t type_id = 64;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::textOfside& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::textOfside& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1913,15 +1785,13 @@ struct VBody<::import::textOfside>
 
 // import.DECIMAL_1: type 65, body 12 bytes
 template <>
-struct VBody<::import::DECIMAL_1>
+struct VBody<::import::DECIMAL_1> : detail::VFields<::import::DECIMAL_1>
 {
     static constexpr uint32_t type_id = 65;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::DECIMAL_1& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::DECIMAL_1& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1935,15 +1805,13 @@ struct VBody<::import::DECIMAL_1>
 
 // import.OrderModel: type 66, body 12 bytes
 template <>
-struct VBody<::import::OrderModel>
+struct VBody<::import::OrderModel> : detail::VFields<::import::OrderModel>
 {
     static constexpr uint32_t type_id = 66;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::OrderModel& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::OrderModel& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1957,15 +1825,13 @@ struct VBody<::import::OrderModel>
 
 // import.OrderFinal: type 67, body 12 bytes
 template <>
-struct VBody<::import::OrderFinal>
+struct VBody<::import::OrderFinal> : detail::VFields<::import::OrderFinal>
 {
     static constexpr uint32_t type_id = 67;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::OrderFinal& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::OrderFinal& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -1979,15 +1845,13 @@ struct VBody<::import::OrderFinal>
 
 // import.NewOrder: type 68, body 12 bytes
 template <>
-struct VBody<::import::NewOrder>
+struct VBody<::import::NewOrder> : detail::VFields<::import::NewOrder>
 {
     static constexpr uint32_t type_id = 68;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::NewOrder& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::NewOrder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2001,15 +1865,13 @@ struct VBody<::import::NewOrder>
 
 // import.VerifyFBEOrder: type 69, body 12 bytes
 template <>
-struct VBody<::import::VerifyFBEOrder>
+struct VBody<::import::VerifyFBEOrder> : detail::VFields<::import::VerifyFBEOrder>
 {
     static constexpr uint32_t type_id = 69;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::VerifyFBEOrder& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::VerifyFBEOrder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2023,15 +1885,13 @@ struct VBody<::import::VerifyFBEOrder>
 
 // import.fbe_vr_Order: type 70, body 12 bytes
 template <>
-struct VBody<::import::fbe_vr_Order>
+struct VBody<::import::fbe_vr_Order> : detail::VFields<::import::fbe_vr_Order>
 {
     static constexpr uint32_t type_id = 70;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::fbe_vr_Order& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::fbe_vr_Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2045,15 +1905,13 @@ struct VBody<::import::fbe_vr_Order>
 
 // import.e1: type 71, body 12 bytes
 template <>
-struct VBody<::import::e1>
+struct VBody<::import::e1> : detail::VFields<::import::e1>
 {
     static constexpr uint32_t type_id = 71;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::e1& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::e1& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2067,15 +1925,13 @@ struct VBody<::import::e1>
 
 // import.i2: type 72, body 12 bytes
 template <>
-struct VBody<::import::i2>
+struct VBody<::import::i2> : detail::VFields<::import::i2>
 {
     static constexpr uint32_t type_id = 72;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::i2& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::i2& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2089,15 +1945,13 @@ struct VBody<::import::i2>
 
 // import.o3: type 73, body 12 bytes
 template <>
-struct VBody<::import::o3>
+struct VBody<::import::o3> : detail::VFields<::import::o3>
 {
     static constexpr uint32_t type_id = 73;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::o3& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::o3& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2111,15 +1965,13 @@ struct VBody<::import::o3>
 
 // import.Fbe: type 74, body 12 bytes
 template <>
-struct VBody<::import::Fbe>
+struct VBody<::import::Fbe> : detail::VFields<::import::Fbe>
 {
     static constexpr uint32_t type_id = 74;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Fbe& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Fbe& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2133,15 +1985,13 @@ struct VBody<::import::Fbe>
 
 // import.FINGERPRINT: type 75, body 12 bytes
 template <>
-struct VBody<::import::FINGERPRINT>
+struct VBody<::import::FINGERPRINT> : detail::VFields<::import::FINGERPRINT>
 {
     static constexpr uint32_t type_id = 75;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::FINGERPRINT& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::FINGERPRINT& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2155,15 +2005,13 @@ struct VBody<::import::FINGERPRINT>
 
 // import.FBE_FINGERPRINT: type 76, body 12 bytes
 template <>
-struct VBody<::import::FBE_FINGERPRINT>
+struct VBody<::import::FBE_FINGERPRINT> : detail::VFields<::import::FBE_FINGERPRINT>
 {
     static constexpr uint32_t type_id = 76;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::FBE_FINGERPRINT& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::FBE_FINGERPRINT& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2177,15 +2025,13 @@ struct VBody<::import::FBE_FINGERPRINT>
 
 // import.FBEFingerprint: type 77, body 12 bytes
 template <>
-struct VBody<::import::FBEFingerprint>
+struct VBody<::import::FBEFingerprint> : detail::VFields<::import::FBEFingerprint>
 {
     static constexpr uint32_t type_id = 77;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::FBEFingerprint& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::FBEFingerprint& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2199,15 +2045,13 @@ struct VBody<::import::FBEFingerprint>
 
 // import.Case: type 78, body 40 bytes
 template <>
-struct VBody<::import::Case>
+struct VBody<::import::Case> : detail::VFields<::import::Case>
 {
     static constexpr uint32_t type_id = 78;
     static constexpr uint32_t body_size = 40;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 32;
-    static std::size_t extra(const ::import::Case& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Case& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2228,15 +2072,13 @@ struct VBody<::import::Case>
 
 // import.Imported: type 79, body 14 bytes
 template <>
-struct VBody<::import::Imported>
+struct VBody<::import::Imported> : detail::VFields<::import::Imported>
 {
     static constexpr uint32_t type_id = 79;
     static constexpr uint32_t body_size = 14;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 2;
-    static std::size_t extra(const ::import::Imported& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Imported& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2252,15 +2094,13 @@ struct VBody<::import::Imported>
 
 // import.symbol: type 80, body 12 bytes
 template <>
-struct VBody<::import::symbol>
+struct VBody<::import::symbol> : detail::VFields<::import::symbol>
 {
     static constexpr uint32_t type_id = 80;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::symbol& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::symbol& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2274,15 +2114,13 @@ struct VBody<::import::symbol>
 
 // import.Listed: type 81, body 24 bytes
 template <>
-struct VBody<::import::Listed>
+struct VBody<::import::Listed> : detail::VFields<::import::Listed>
 {
     static constexpr uint32_t type_id = 81;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
-    static std::size_t extra(const ::import::Listed& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Listed& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2298,15 +2136,13 @@ struct VBody<::import::Listed>
 
 // import.Derived: type 82, body 26 bytes
 template <>
-struct VBody<::import::Derived>
+struct VBody<::import::Derived> : detail::VFields<::import::Derived>
 {
     static constexpr uint32_t type_id = 82;
     static constexpr uint32_t body_size = 26;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 18;
-    static std::size_t extra(const ::import::Derived& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Derived& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2322,15 +2158,13 @@ struct VBody<::import::Derived>
 
 // import.Hostile: type 83, body 336 bytes
 template <>
-struct VBody<::import::Hostile>
+struct VBody<::import::Hostile> : detail::VFields<::import::Hostile>
 {
     static constexpr uint32_t type_id = 83;
     static constexpr uint32_t body_size = 336;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 4;
-    static std::size_t extra(const ::import::Hostile& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::import::Hostile& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -2454,18 +2288,6 @@ struct VBody<::import::Hostile>
     };
 };
 
-inline std::size_t VBody<::import::Order>::extra(const ::import::Order& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Order>::write(Encoder& e, std::size_t body, const ::import::Order& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.side);
-    VCodec<::import::side>::write(e, body, body + 12, value.s);
-    VCodec<::import::range>::write(e, body, body + 16, value.range);
-}
-
 FBE_INLINE bool VBody<::import::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value)
 {
     if (FBE_UNLIKELY(size < 20))
@@ -2485,173 +2307,6 @@ FBE_INLINE bool VBody<::import::Order>::verify(D& d, std::size_t body, uint32_t 
     if (FBE_UNLIKELY(size < 20))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Order>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::CppWords>::extra(const ::import::CppWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.and_)
-        + VCodec<std::optional<bool>>::extra(value.and_eq_)
-        + VCodec<std::vector<::import::Word>>::extra(value.break_)
-        + VCodec<std::optional<std::string>>::extra(value.case_)
-        + VCodec<FBE::buffer_t>::extra(value.catch_)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.char8_t_)
-        + VCodec<std::optional<::import::Word>>::extra(value.const_)
-        + VCodec<std::string>::extra(value.constinit_)
-        + VCodec<std::optional<bool>>::extra(value.const_cast_)
-        + VCodec<std::vector<::import::Word>>::extra(value.decltype_)
-        + VCodec<std::optional<std::string>>::extra(value.default_)
-        + VCodec<FBE::buffer_t>::extra(value.delete_)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.do_)
-        + VCodec<std::optional<::import::Word>>::extra(value.final)
-        + VCodec<std::string>::extra(value.goto_)
-        + VCodec<std::optional<bool>>::extra(value.if_)
-        + VCodec<std::vector<::import::Word>>::extra(value.module)
-        + VCodec<std::optional<std::string>>::extra(value.mutable_)
-        + VCodec<FBE::buffer_t>::extra(value.namespace_)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.new_)
-        + VCodec<std::optional<::import::Word>>::extra(value.or_)
-        + VCodec<std::string>::extra(value.private_)
-        + VCodec<std::optional<bool>>::extra(value.protected_)
-        + VCodec<std::vector<::import::Word>>::extra(value.return_)
-        + VCodec<std::optional<std::string>>::extra(value.short_)
-        + VCodec<FBE::buffer_t>::extra(value.signed_)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.sizeof_)
-        + VCodec<std::optional<::import::Word>>::extra(value.this_)
-        + VCodec<std::string>::extra(value.try_)
-        + VCodec<std::optional<bool>>::extra(value.typedef_)
-        + VCodec<std::vector<::import::Word>>::extra(value.using_)
-        + VCodec<std::optional<std::string>>::extra(value.virtual_)
-        + VCodec<FBE::buffer_t>::extra(value.void_)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.volatile_)
-        + VCodec<std::optional<::import::Word>>::extra(value.errno_)
-        + VCodec<std::string>::extra(value.stdin_)
-        + VCodec<std::optional<bool>>::extra(value.stdout_)
-        + VCodec<std::vector<::import::Word>>::extra(value.int8_t_)
-        + VCodec<std::optional<std::string>>::extra(value.uint8_t_)
-        + VCodec<FBE::buffer_t>::extra(value.int16_t_)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.uint16_t_)
-        + VCodec<std::optional<::import::Word>>::extra(value.ptrdiff_t_)
-        + VCodec<std::string>::extra(value.unix_)
-        + VCodec<std::optional<bool>>::extra(value.BUFSIZ_);
-}
-
-inline void VBody<::import::CppWords>::write(Encoder& e, std::size_t body, const ::import::CppWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.alignas_);
-    VCodec<int32_t>::write(e, body, body + 10, value.alignof_);
-    VCodec<std::string>::write(e, body, body + 14, value.and_);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.and_eq_);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.asm_);
-    VCodec<double>::write(e, body, body + 31, value.auto_);
-    VCodec<::import::side>::write(e, body, body + 39, value.bitand_);
-    VCodec<int64_t>::write(e, body, body + 43, value.bitor_);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.break_);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.case_);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.catch_);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.char8_t_);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.char16_t_);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.char32_t_);
-    VCodec<uint64_t>::write(e, body, body + 100, value.class_);
-    VCodec<float>::write(e, body, body + 108, value.compl_);
-    VCodec<uint8_t>::write(e, body, body + 112, value.concept_);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.const_);
-    VCodec<::import::Word>::write(e, body, body + 118, value.consteval_);
-    VCodec<int32_t>::write(e, body, body + 120, value.constexpr_);
-    VCodec<std::string>::write(e, body, body + 124, value.constinit_);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.const_cast_);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.continue_);
-    VCodec<double>::write(e, body, body + 141, value.co_await_);
-    VCodec<::import::side>::write(e, body, body + 149, value.co_return_);
-    VCodec<int64_t>::write(e, body, body + 153, value.co_yield_);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.decltype_);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.default_);
-    VCodec<FBE::buffer_t>::write(e, body, body + 170, value.delete_);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 174, value.do_);
-    VCodec<FBE::decimal_t>::write(e, body, body + 178, value.dynamic_cast_);
-    VCodec<FBE::uuid_t>::write(e, body, body + 194, value.else_);
-    VCodec<uint64_t>::write(e, body, body + 210, value.explicit_);
-    VCodec<float>::write(e, body, body + 218, value.export_);
-    VCodec<uint8_t>::write(e, body, body + 222, value.extern_);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 223, value.final);
-    VCodec<::import::Word>::write(e, body, body + 228, value.for_);
-    VCodec<int32_t>::write(e, body, body + 230, value.friend_);
-    VCodec<std::string>::write(e, body, body + 234, value.goto_);
-    VCodec<std::optional<bool>>::write(e, body, body + 238, value.if_);
-    VCodec<::import::Modifier>::write(e, body, body + 243, value.import);
-    VCodec<double>::write(e, body, body + 251, value.inline_);
-    VCodec<::import::side>::write(e, body, body + 259, value.int_);
-    VCodec<int64_t>::write(e, body, body + 263, value.long_);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 271, value.module);
-    VCodec<std::optional<std::string>>::write(e, body, body + 275, value.mutable_);
-    VCodec<FBE::buffer_t>::write(e, body, body + 280, value.namespace_);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 284, value.new_);
-    VCodec<FBE::decimal_t>::write(e, body, body + 288, value.noexcept_);
-    VCodec<FBE::uuid_t>::write(e, body, body + 304, value.not_);
-    VCodec<uint64_t>::write(e, body, body + 320, value.not_eq_);
-    VCodec<float>::write(e, body, body + 328, value.nullptr_);
-    VCodec<uint8_t>::write(e, body, body + 332, value.operator_);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 333, value.or_);
-    VCodec<::import::Word>::write(e, body, body + 338, value.or_eq_);
-    VCodec<int32_t>::write(e, body, body + 340, value.override);
-    VCodec<std::string>::write(e, body, body + 344, value.private_);
-    VCodec<std::optional<bool>>::write(e, body, body + 348, value.protected_);
-    VCodec<::import::Modifier>::write(e, body, body + 353, value.public_);
-    VCodec<double>::write(e, body, body + 361, value.register_);
-    VCodec<::import::side>::write(e, body, body + 369, value.reinterpret_cast_);
-    VCodec<int64_t>::write(e, body, body + 373, value.requires_);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 381, value.return_);
-    VCodec<std::optional<std::string>>::write(e, body, body + 385, value.short_);
-    VCodec<FBE::buffer_t>::write(e, body, body + 390, value.signed_);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 394, value.sizeof_);
-    VCodec<FBE::decimal_t>::write(e, body, body + 398, value.static_);
-    VCodec<FBE::uuid_t>::write(e, body, body + 414, value.static_assert_);
-    VCodec<uint64_t>::write(e, body, body + 430, value.static_cast_);
-    VCodec<float>::write(e, body, body + 438, value.switch_);
-    VCodec<uint8_t>::write(e, body, body + 442, value.template_);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 443, value.this_);
-    VCodec<::import::Word>::write(e, body, body + 448, value.thread_local_);
-    VCodec<int32_t>::write(e, body, body + 450, value.throw_);
-    VCodec<std::string>::write(e, body, body + 454, value.try_);
-    VCodec<std::optional<bool>>::write(e, body, body + 458, value.typedef_);
-    VCodec<::import::Modifier>::write(e, body, body + 463, value.typeid_);
-    VCodec<double>::write(e, body, body + 471, value.typename_);
-    VCodec<::import::side>::write(e, body, body + 479, value.union_);
-    VCodec<int64_t>::write(e, body, body + 483, value.unsigned_);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 491, value.using_);
-    VCodec<std::optional<std::string>>::write(e, body, body + 495, value.virtual_);
-    VCodec<FBE::buffer_t>::write(e, body, body + 500, value.void_);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 504, value.volatile_);
-    VCodec<FBE::decimal_t>::write(e, body, body + 508, value.wchar_t_);
-    VCodec<FBE::uuid_t>::write(e, body, body + 524, value.while_);
-    VCodec<uint64_t>::write(e, body, body + 540, value.xor_);
-    VCodec<float>::write(e, body, body + 548, value.xor_eq_);
-    VCodec<uint8_t>::write(e, body, body + 552, value.assert_);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 553, value.errno_);
-    VCodec<::import::Word>::write(e, body, body + 558, value.EOF_);
-    VCodec<int32_t>::write(e, body, body + 560, value.NULL_);
-    VCodec<std::string>::write(e, body, body + 564, value.stdin_);
-    VCodec<std::optional<bool>>::write(e, body, body + 568, value.stdout_);
-    VCodec<::import::Modifier>::write(e, body, body + 573, value.stderr_);
-    VCodec<double>::write(e, body, body + 581, value.offsetof_);
-    VCodec<::import::side>::write(e, body, body + 589, value.std_);
-    VCodec<int64_t>::write(e, body, body + 593, value.FBE_);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 601, value.int8_t_);
-    VCodec<std::optional<std::string>>::write(e, body, body + 605, value.uint8_t_);
-    VCodec<FBE::buffer_t>::write(e, body, body + 610, value.int16_t_);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 614, value.uint16_t_);
-    VCodec<FBE::decimal_t>::write(e, body, body + 618, value.int32_t_);
-    VCodec<FBE::uuid_t>::write(e, body, body + 634, value.uint32_t_);
-    VCodec<uint64_t>::write(e, body, body + 650, value.int64_t_);
-    VCodec<float>::write(e, body, body + 658, value.uint64_t_);
-    VCodec<uint8_t>::write(e, body, body + 662, value.size_t_);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 663, value.ptrdiff_t_);
-    VCodec<::import::Word>::write(e, body, body + 668, value.nullptr_t_);
-    VCodec<int32_t>::write(e, body, body + 670, value.linux_);
-    VCodec<std::string>::write(e, body, body + 674, value.unix_);
-    VCodec<std::optional<bool>>::write(e, body, body + 678, value.BUFSIZ_);
-    VCodec<::import::Modifier>::write(e, body, body + 683, value.INT32_MAX_);
-    VCodec<double>::write(e, body, body + 691, value.CHAR_BIT);
-    VCodec<::import::side>::write(e, body, body + 699, value.EINVAL_);
 }
 
 inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value)
@@ -2999,76 +2654,6 @@ inline bool VBody<::import::CppWords>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::import::PythonWords>::extra(const ::import::PythonWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.True)
-        + VCodec<std::optional<bool>>::extra(value.as)
-        + VCodec<std::vector<::import::Word>>::extra(value.elif)
-        + VCodec<std::optional<std::string>>::extra(value.except)
-        + VCodec<FBE::buffer_t>::extra(value.finally)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.from)
-        + VCodec<std::optional<::import::Word>>::extra(value.pass)
-        + VCodec<std::string>::extra(value.yield)
-        + VCodec<std::optional<bool>>::extra(value._)
-        + VCodec<std::vector<::import::Word>>::extra(value.len)
-        + VCodec<std::optional<std::string>>::extra(value.list)
-        + VCodec<FBE::buffer_t>::extra(value.dict)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.set)
-        + VCodec<std::optional<::import::Word>>::extra(value.staticmethod)
-        + VCodec<std::string>::extra(value.Any)
-        + VCodec<std::optional<bool>>::extra(value.ClassVar)
-        + VCodec<std::vector<::import::Word>>::extra(value.VERSION);
-}
-
-inline void VBody<::import::PythonWords>::write(Encoder& e, std::size_t body, const ::import::PythonWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.False);
-    VCodec<int32_t>::write(e, body, body + 10, value.None);
-    VCodec<std::string>::write(e, body, body + 14, value.True);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.as);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.async);
-    VCodec<double>::write(e, body, body + 31, value.await);
-    VCodec<::import::side>::write(e, body, body + 39, value.def);
-    VCodec<int64_t>::write(e, body, body + 43, value.del);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.elif);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.except);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.finally);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.from);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.global);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.in);
-    VCodec<uint64_t>::write(e, body, body + 100, value.is);
-    VCodec<float>::write(e, body, body + 108, value.lambda);
-    VCodec<uint8_t>::write(e, body, body + 112, value.nonlocal);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.pass);
-    VCodec<::import::Word>::write(e, body, body + 118, value.raise);
-    VCodec<int32_t>::write(e, body, body + 120, value.with);
-    VCodec<std::string>::write(e, body, body + 124, value.yield);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value._);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.match);
-    VCodec<double>::write(e, body, body + 141, value.self);
-    VCodec<::import::side>::write(e, body, body + 149, value.cls);
-    VCodec<int64_t>::write(e, body, body + 153, value.print);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.len);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.list);
-    VCodec<FBE::buffer_t>::write(e, body, body + 170, value.dict);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 174, value.set);
-    VCodec<FBE::decimal_t>::write(e, body, body + 178, value.str);
-    VCodec<FBE::uuid_t>::write(e, body, body + 194, value.object);
-    VCodec<uint64_t>::write(e, body, body + 210, value.super);
-    VCodec<float>::write(e, body, body + 218, value.isinstance);
-    VCodec<uint8_t>::write(e, body, body + 222, value.property);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 223, value.staticmethod);
-    VCodec<::import::Word>::write(e, body, body + 228, value.classmethod);
-    VCodec<int32_t>::write(e, body, body + 230, value.typing);
-    VCodec<std::string>::write(e, body, body + 234, value.Any);
-    VCodec<std::optional<bool>>::write(e, body, body + 238, value.ClassVar);
-    VCodec<::import::Modifier>::write(e, body, body + 243, value.Callable);
-    VCodec<double>::write(e, body, body + 251, value.IntEnum);
-    VCodec<::import::side>::write(e, body, body + 259, value.IntFlag);
-    VCodec<int64_t>::write(e, body, body + 263, value.PACKAGE);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 271, value.VERSION);
-}
-
 inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value)
 {
     if (FBE_UNLIKELY(size < 275))
@@ -3212,66 +2797,6 @@ inline bool VBody<::import::PythonWords>::verify(D& d, std::size_t body, uint32_
     return true;
 }
 
-inline std::size_t VBody<::import::GoWords>::extra(const ::import::GoWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.fallthrough)
-        + VCodec<std::optional<bool>>::extra(value.func)
-        + VCodec<std::vector<::import::Word>>::extra(value.range)
-        + VCodec<std::optional<std::string>>::extra(value.select)
-        + VCodec<FBE::buffer_t>::extra(value.type)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.var)
-        + VCodec<std::optional<::import::Word>>::extra(value.iota)
-        + VCodec<std::string>::extra(value.append)
-        + VCodec<std::optional<bool>>::extra(value.copy)
-        + VCodec<std::vector<::import::Word>>::extra(value.real)
-        + VCodec<std::optional<std::string>>::extra(value.imag)
-        + VCodec<FBE::buffer_t>::extra(value.close)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.min)
-        + VCodec<std::optional<::import::Word>>::extra(value.complex64);
-}
-
-inline void VBody<::import::GoWords>::write(Encoder& e, std::size_t body, const ::import::GoWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.chan);
-    VCodec<int32_t>::write(e, body, body + 10, value.defer);
-    VCodec<std::string>::write(e, body, body + 14, value.fallthrough);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.func);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.go);
-    VCodec<double>::write(e, body, body + 31, value.interface);
-    VCodec<::import::side>::write(e, body, body + 39, value.map);
-    VCodec<int64_t>::write(e, body, body + 43, value.package);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.range);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.select);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.type);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.var);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.any);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.error);
-    VCodec<uint64_t>::write(e, body, body + 100, value.rune);
-    VCodec<float>::write(e, body, body + 108, value.uint);
-    VCodec<uint8_t>::write(e, body, body + 112, value.nil);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.iota);
-    VCodec<::import::Word>::write(e, body, body + 118, value.cap);
-    VCodec<int32_t>::write(e, body, body + 120, value.make);
-    VCodec<std::string>::write(e, body, body + 124, value.append);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.copy);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.panic);
-    VCodec<double>::write(e, body, body + 141, value.recover);
-    VCodec<::import::side>::write(e, body, body + 149, value.println);
-    VCodec<int64_t>::write(e, body, body + 153, value.complex);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.real);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.imag);
-    VCodec<FBE::buffer_t>::write(e, body, body + 170, value.close);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 174, value.min);
-    VCodec<FBE::decimal_t>::write(e, body, body + 178, value.max);
-    VCodec<FBE::uuid_t>::write(e, body, body + 194, value.clear);
-    VCodec<uint64_t>::write(e, body, body + 210, value.uintptr);
-    VCodec<float>::write(e, body, body + 218, value.float32);
-    VCodec<uint8_t>::write(e, body, body + 222, value.float64);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 223, value.complex64);
-    VCodec<::import::Word>::write(e, body, body + 228, value.complex128);
-    VCodec<int32_t>::write(e, body, body + 230, value.comparable);
-}
-
 FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value)
 {
     if (FBE_UNLIKELY(size < 234))
@@ -3395,59 +2920,6 @@ FBE_INLINE bool VBody<::import::GoWords>::verify(D& d, std::size_t body, uint32_
     return true;
 }
 
-inline std::size_t VBody<::import::JavaWords>::extra(const ::import::JavaWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.extends)
-        + VCodec<std::optional<bool>>::extra(value.implements)
-        + VCodec<std::vector<::import::Word>>::extra(value.throws)
-        + VCodec<std::optional<std::string>>::extra(value.transient)
-        + VCodec<FBE::buffer_t>::extra(value.record)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.sealed)
-        + VCodec<std::optional<::import::Word>>::extra(value.to)
-        + VCodec<std::string>::extra(value.transitive)
-        + VCodec<std::optional<bool>>::extra(value.Object)
-        + VCodec<std::vector<::import::Word>>::extra(value.System)
-        + VCodec<std::optional<std::string>>::extra(value.Override)
-        + VCodec<FBE::buffer_t>::extra(value.Class)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.List);
-}
-
-inline void VBody<::import::JavaWords>::write(Encoder& e, std::size_t body, const ::import::JavaWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.abstract);
-    VCodec<int32_t>::write(e, body, body + 10, value.boolean);
-    VCodec<std::string>::write(e, body, body + 14, value.extends);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.implements);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.instanceof);
-    VCodec<double>::write(e, body, body + 31, value.native);
-    VCodec<::import::side>::write(e, body, body + 39, value.strictfp);
-    VCodec<int64_t>::write(e, body, body + 43, value.synchronized);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.throws);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.transient);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.record);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.sealed);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.permits);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.when);
-    VCodec<uint64_t>::write(e, body, body + 100, value.open);
-    VCodec<float>::write(e, body, body + 108, value.exports);
-    VCodec<uint8_t>::write(e, body, body + 112, value.opens);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.to);
-    VCodec<::import::Word>::write(e, body, body + 118, value.uses);
-    VCodec<int32_t>::write(e, body, body + 120, value.provides);
-    VCodec<std::string>::write(e, body, body + 124, value.transitive);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.Object);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.String);
-    VCodec<double>::write(e, body, body + 141, value.Integer);
-    VCodec<::import::side>::write(e, body, body + 149, value.Long);
-    VCodec<int64_t>::write(e, body, body + 153, value.Math);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.System);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.Override);
-    VCodec<FBE::buffer_t>::write(e, body, body + 170, value.Class);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 174, value.List);
-    VCodec<FBE::decimal_t>::write(e, body, body + 178, value.Map);
-    VCodec<FBE::uuid_t>::write(e, body, body + 194, value.Set);
-}
-
 FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value)
 {
     if (FBE_UNLIKELY(size < 210))
@@ -3554,70 +3026,6 @@ FBE_INLINE bool VBody<::import::JavaWords>::verify(D& d, std::size_t body, uint3
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
         return d.fail_in("import.JavaWords", "Map");
     return true;
-}
-
-inline std::size_t VBody<::import::KotlinWords>::extra(const ::import::KotlinWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.typeof)
-        + VCodec<std::optional<bool>>::extra(value.val)
-        + VCodec<std::vector<::import::Word>>::extra(value.field)
-        + VCodec<std::optional<std::string>>::extra(value.file)
-        + VCodec<FBE::buffer_t>::extra(value.get)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.init)
-        + VCodec<std::optional<::import::Word>>::extra(value.actual)
-        + VCodec<std::string>::extra(value.crossinline)
-        + VCodec<std::optional<bool>>::extra(value.data)
-        + VCodec<std::vector<::import::Word>>::extra(value.internal)
-        + VCodec<std::optional<std::string>>::extra(value.lateinit)
-        + VCodec<FBE::buffer_t>::extra(value.noinline)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.out)
-        + VCodec<std::optional<::import::Word>>::extra(value.Companion)
-        + VCodec<std::string>::extra(value.Int)
-        + VCodec<std::optional<bool>>::extra(value.Array);
-}
-
-inline void VBody<::import::KotlinWords>::write(Encoder& e, std::size_t body, const ::import::KotlinWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.fun);
-    VCodec<int32_t>::write(e, body, body + 10, value.typealias);
-    VCodec<std::string>::write(e, body, body + 14, value.typeof);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.val);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.by);
-    VCodec<double>::write(e, body, body + 31, value.constructor);
-    VCodec<::import::side>::write(e, body, body + 39, value.delegate);
-    VCodec<int64_t>::write(e, body, body + 43, value.dynamic);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.field);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.file);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.get);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.init);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.param);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.receiver);
-    VCodec<uint64_t>::write(e, body, body + 100, value.setparam);
-    VCodec<float>::write(e, body, body + 108, value.value);
-    VCodec<uint8_t>::write(e, body, body + 112, value.where);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.actual);
-    VCodec<::import::Word>::write(e, body, body + 118, value.annotation);
-    VCodec<int32_t>::write(e, body, body + 120, value.companion);
-    VCodec<std::string>::write(e, body, body + 124, value.crossinline);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.data);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.expect);
-    VCodec<double>::write(e, body, body + 141, value.external);
-    VCodec<::import::side>::write(e, body, body + 149, value.infix);
-    VCodec<int64_t>::write(e, body, body + 153, value.inner);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.internal);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.lateinit);
-    VCodec<FBE::buffer_t>::write(e, body, body + 170, value.noinline);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 174, value.out);
-    VCodec<FBE::decimal_t>::write(e, body, body + 178, value.reified);
-    VCodec<FBE::uuid_t>::write(e, body, body + 194, value.suspend);
-    VCodec<uint64_t>::write(e, body, body + 210, value.tailrec);
-    VCodec<float>::write(e, body, body + 218, value.vararg);
-    VCodec<uint8_t>::write(e, body, body + 222, value.it);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 223, value.Companion);
-    VCodec<::import::Word>::write(e, body, body + 228, value.Unit);
-    VCodec<int32_t>::write(e, body, body + 230, value.Nothing);
-    VCodec<std::string>::write(e, body, body + 234, value.Int);
-    VCodec<std::optional<bool>>::write(e, body, body + 238, value.Array);
 }
 
 inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value)
@@ -3749,72 +3157,6 @@ inline bool VBody<::import::KotlinWords>::verify(D& d, std::size_t body, uint32_
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
         return d.fail_in("import.KotlinWords", "Array");
     return true;
-}
-
-inline std::size_t VBody<::import::JsWords>::extra(const ::import::JsWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.let)
-        + VCodec<std::optional<bool>>::extra(value.of)
-        + VCodec<std::vector<::import::Word>>::extra(value.bigint)
-        + VCodec<std::optional<std::string>>::extra(value.symbol)
-        + VCodec<FBE::buffer_t>::extra(value.undefined)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.NaN)
-        + VCodec<std::optional<::import::Word>>::extra(value.Boolean)
-        + VCodec<std::string>::extra(value.JSON)
-        + VCodec<std::optional<bool>>::extra(value.Promise)
-        + VCodec<std::vector<::import::Word>>::extra(value.eval)
-        + VCodec<std::optional<std::string>>::extra(value.require)
-        + VCodec<FBE::buffer_t>::extra(value.prototype)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.__proto___)
-        + VCodec<std::optional<::import::Word>>::extra(value.toLocaleString)
-        + VCodec<std::string>::extra(value.infer)
-        + VCodec<std::optional<bool>>::extra(value.asserts);
-}
-
-inline void VBody<::import::JsWords>::write(Encoder& e, std::size_t body, const ::import::JsWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.debugger);
-    VCodec<int32_t>::write(e, body, body + 10, value.function);
-    VCodec<std::string>::write(e, body, body + 14, value.let);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.of);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.declare);
-    VCodec<double>::write(e, body, body + 31, value.unknown);
-    VCodec<::import::side>::write(e, body, body + 39, value.never);
-    VCodec<int64_t>::write(e, body, body + 43, value.number);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.bigint);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.symbol);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.undefined);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.NaN);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.Infinity);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.Uint8Array);
-    VCodec<uint64_t>::write(e, body, body + 100, value.Error);
-    VCodec<float>::write(e, body, body + 108, value.Number);
-    VCodec<uint8_t>::write(e, body, body + 112, value.BigInt);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.Boolean);
-    VCodec<::import::Word>::write(e, body, body + 118, value.Symbol);
-    VCodec<int32_t>::write(e, body, body + 120, value.Date);
-    VCodec<std::string>::write(e, body, body + 124, value.JSON);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.Promise);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.Partial);
-    VCodec<double>::write(e, body, body + 141, value.Record);
-    VCodec<::import::side>::write(e, body, body + 149, value.globalThis);
-    VCodec<int64_t>::write(e, body, body + 153, value.arguments);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.eval);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.require);
-    VCodec<FBE::buffer_t>::write(e, body, body + 170, value.prototype);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 174, value.__proto___);
-    VCodec<FBE::decimal_t>::write(e, body, body + 178, value.toString);
-    VCodec<FBE::uuid_t>::write(e, body, body + 194, value.valueOf);
-    VCodec<uint64_t>::write(e, body, body + 210, value.hasOwnProperty);
-    VCodec<float>::write(e, body, body + 218, value.isPrototypeOf);
-    VCodec<uint8_t>::write(e, body, body + 222, value.propertyIsEnumerable);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 223, value.toLocaleString);
-    VCodec<::import::Word>::write(e, body, body + 228, value.readonly);
-    VCodec<int32_t>::write(e, body, body + 230, value.keyof);
-    VCodec<std::string>::write(e, body, body + 234, value.infer);
-    VCodec<std::optional<bool>>::write(e, body, body + 238, value.asserts);
-    VCodec<::import::Modifier>::write(e, body, body + 243, value.satisfies);
-    VCodec<double>::write(e, body, body + 251, value.accessor);
 }
 
 inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value)
@@ -3952,62 +3294,6 @@ inline bool VBody<::import::JsWords>::verify(D& d, std::size_t body, uint32_t si
     return true;
 }
 
-inline std::size_t VBody<::import::RustWords>::extra(const ::import::RustWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.fn)
-        + VCodec<std::optional<bool>>::extra(value.impl)
-        + VCodec<std::vector<::import::Word>>::extra(value.pub)
-        + VCodec<std::optional<std::string>>::extra(value.ref)
-        + VCodec<FBE::buffer_t>::extra(value.Self)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.trait)
-        + VCodec<std::optional<::import::Word>>::extra(value.priv)
-        + VCodec<std::string>::extra(value.macro_rules)
-        + VCodec<std::optional<bool>>::extra(value.Option)
-        + VCodec<std::vector<::import::Word>>::extra(value.Vec)
-        + VCodec<std::optional<std::string>>::extra(value.Box)
-        + VCodec<FBE::buffer_t>::extra(value.Clone)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.Copy);
-}
-
-inline void VBody<::import::RustWords>::write(Encoder& e, std::size_t body, const ::import::RustWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.crate);
-    VCodec<int32_t>::write(e, body, body + 10, value.dyn);
-    VCodec<std::string>::write(e, body, body + 14, value.fn);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.impl);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.loop);
-    VCodec<double>::write(e, body, body + 31, value.mod);
-    VCodec<::import::side>::write(e, body, body + 39, value.move);
-    VCodec<int64_t>::write(e, body, body + 43, value.mut);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.pub);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.ref);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.Self);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.trait);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.unsafe);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.use);
-    VCodec<uint64_t>::write(e, body, body + 100, value.become);
-    VCodec<float>::write(e, body, body + 108, value.box);
-    VCodec<uint8_t>::write(e, body, body + 112, value.macro);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.priv);
-    VCodec<::import::Word>::write(e, body, body + 118, value.unsized);
-    VCodec<int32_t>::write(e, body, body + 120, value.gen);
-    VCodec<std::string>::write(e, body, body + 124, value.macro_rules);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.Option);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.Some);
-    VCodec<double>::write(e, body, body + 141, value.Result);
-    VCodec<::import::side>::write(e, body, body + 149, value.Ok);
-    VCodec<int64_t>::write(e, body, body + 153, value.Err);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.Vec);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.Box);
-    VCodec<FBE::buffer_t>::write(e, body, body + 170, value.Clone);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 174, value.Copy);
-    VCodec<FBE::decimal_t>::write(e, body, body + 178, value.Default);
-    VCodec<FBE::uuid_t>::write(e, body, body + 194, value.Drop);
-    VCodec<uint64_t>::write(e, body, body + 210, value.Send);
-    VCodec<float>::write(e, body, body + 218, value.Sync);
-    VCodec<uint8_t>::write(e, body, body + 222, value.Sized);
-}
-
 FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value)
 {
     if (FBE_UNLIKELY(size < 223))
@@ -4123,57 +3409,6 @@ FBE_INLINE bool VBody<::import::RustWords>::verify(D& d, std::size_t body, uint3
     return true;
 }
 
-inline std::size_t VBody<::import::CSharpWords>::extra(const ::import::CSharpWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.fixed)
-        + VCodec<std::optional<bool>>::extra(value.foreach)
-        + VCodec<std::vector<::import::Word>>::extra(value.stackalloc)
-        + VCodec<std::optional<std::string>>::extra(value.ulong)
-        + VCodec<FBE::buffer_t>::extra(value.unchecked)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.ushort)
-        + VCodec<std::optional<::import::Word>>::extra(value.group)
-        + VCodec<std::string>::extra(value.nameof)
-        + VCodec<std::optional<bool>>::extra(value.on)
-        + VCodec<std::vector<::import::Word>>::extra(value.required)
-        + VCodec<std::optional<std::string>>::extra(value.scoped)
-        + VCodec<FBE::buffer_t>::extra(value.managed)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.notnull);
-}
-
-inline void VBody<::import::CSharpWords>::write(Encoder& e, std::size_t body, const ::import::CSharpWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.checked);
-    VCodec<int32_t>::write(e, body, body + 10, value.event);
-    VCodec<std::string>::write(e, body, body + 14, value.fixed);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.foreach);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.implicit);
-    VCodec<double>::write(e, body, body + 31, value.lock);
-    VCodec<::import::side>::write(e, body, body + 39, value.params);
-    VCodec<int64_t>::write(e, body, body + 43, value.sbyte);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.stackalloc);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.ulong);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.unchecked);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.ushort);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.add);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.alias);
-    VCodec<uint64_t>::write(e, body, body + 100, value.ascending);
-    VCodec<float>::write(e, body, body + 108, value.descending);
-    VCodec<uint8_t>::write(e, body, body + 112, value.equals);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.group);
-    VCodec<::import::Word>::write(e, body, body + 118, value.into);
-    VCodec<int32_t>::write(e, body, body + 120, value.join);
-    VCodec<std::string>::write(e, body, body + 124, value.nameof);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.on);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.orderby);
-    VCodec<double>::write(e, body, body + 141, value.partial);
-    VCodec<::import::side>::write(e, body, body + 149, value.remove);
-    VCodec<int64_t>::write(e, body, body + 153, value.unmanaged);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.required);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.scoped);
-    VCodec<FBE::buffer_t>::write(e, body, body + 170, value.managed);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 174, value.notnull);
-}
-
 FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value)
 {
     if (FBE_UNLIKELY(size < 178))
@@ -4277,39 +3512,6 @@ FBE_INLINE bool VBody<::import::CSharpWords>::verify(D& d, std::size_t body, uin
     return true;
 }
 
-inline std::size_t VBody<::import::RubyWords>::extra(const ::import::RubyWords& value) noexcept
-{
-    return VCodec<std::string>::extra(value.begin)
-        + VCodec<std::optional<bool>>::extra(value.elsif)
-        + VCodec<std::vector<::import::Word>>::extra(value.rescue)
-        + VCodec<std::optional<std::string>>::extra(value.retry)
-        + VCodec<FBE::buffer_t>::extra(value.then)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.undef)
-        + VCodec<std::optional<::import::Word>>::extra(value.initialize);
-}
-
-inline void VBody<::import::RubyWords>::write(Encoder& e, std::size_t body, const ::import::RubyWords& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.BEGIN);
-    VCodec<int32_t>::write(e, body, body + 10, value.END);
-    VCodec<std::string>::write(e, body, body + 14, value.begin);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.elsif);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.end);
-    VCodec<double>::write(e, body, body + 31, value.ensure);
-    VCodec<::import::side>::write(e, body, body + 39, value.next);
-    VCodec<int64_t>::write(e, body, body + 43, value.redo);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.rescue);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.retry);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.then);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.undef);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.unless);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.until);
-    VCodec<uint64_t>::write(e, body, body + 100, value.__FILE___);
-    VCodec<float>::write(e, body, body + 108, value.__LINE___);
-    VCodec<uint8_t>::write(e, body, body + 112, value.__ENCODING___);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.initialize);
-}
-
 FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value)
 {
     if (FBE_UNLIKELY(size < 118))
@@ -4377,30 +3579,6 @@ FBE_INLINE bool VBody<::import::RubyWords>::verify(D& d, std::size_t body, uint3
     return true;
 }
 
-inline std::size_t VBody<::import::CppMembers>::extra(const ::import::CppMembers& value) noexcept
-{
-    return VCodec<std::string>::extra(value.fbe)
-        + VCodec<std::optional<bool>>::extra(value.Model)
-        + VCodec<std::vector<::import::Word>>::extra(value.offset)
-        + VCodec<std::optional<std::string>>::extra(value.model)
-        + VCodec<FBE::buffer_t>::extra(value.reset);
-}
-
-inline void VBody<::import::CppMembers>::write(Encoder& e, std::size_t body, const ::import::CppMembers& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.swap_);
-    VCodec<int32_t>::write(e, body, body + 10, value.fbe_type_);
-    VCodec<std::string>::write(e, body, body + 14, value.fbe);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.Model);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.FinalModel);
-    VCodec<double>::write(e, body, body + 31, value.FieldModel);
-    VCodec<::import::side>::write(e, body, body + 39, value.buffer);
-    VCodec<int64_t>::write(e, body, body + 43, value.size);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.offset);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.model);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.reset);
-}
-
 FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value)
 {
     if (FBE_UNLIKELY(size < 64))
@@ -4446,36 +3624,6 @@ FBE_INLINE bool VBody<::import::CppMembers>::verify(D& d, std::size_t body, uint
     if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
         return d.fail_in("import.CppMembers", "reset");
     return true;
-}
-
-inline std::size_t VBody<::import::PythonMembers>::extra(const ::import::PythonMembers& value) noexcept
-{
-    return VCodec<std::string>::extra(value.to_fbe)
-        + VCodec<std::optional<bool>>::extra(value.from_fbe)
-        + VCodec<std::vector<::import::Word>>::extra(value.fbe_size)
-        + VCodec<std::optional<std::string>>::extra(value.__init___)
-        + VCodec<FBE::buffer_t>::extra(value.__slots___)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.__class___);
-}
-
-inline void VBody<::import::PythonMembers>::write(Encoder& e, std::size_t body, const ::import::PythonMembers& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.to_json);
-    VCodec<int32_t>::write(e, body, body + 10, value.from_json);
-    VCodec<std::string>::write(e, body, body + 14, value.to_fbe);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.from_fbe);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.to_final);
-    VCodec<double>::write(e, body, body + 31, value.from_final);
-    VCodec<::import::side>::write(e, body, body + 39, value.fbe_equal);
-    VCodec<int64_t>::write(e, body, body + 43, value.fbe_key);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.fbe_size);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.__init___);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.__slots___);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.__class___);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.__dict___);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.__hash___);
-    VCodec<uint64_t>::write(e, body, body + 100, value.__eq___);
-    VCodec<float>::write(e, body, body + 108, value.__private_);
 }
 
 FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value)
@@ -4537,48 +3685,6 @@ FBE_INLINE bool VBody<::import::PythonMembers>::verify(D& d, std::size_t body, u
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
         return d.fail_in("import.PythonMembers", "__dict__");
     return true;
-}
-
-inline std::size_t VBody<::import::GoMembers>::extra(const ::import::GoMembers& value) noexcept
-{
-    return VCodec<std::string>::extra(value.Reset)
-        + VCodec<std::optional<bool>>::extra(value.MarshalFBE)
-        + VCodec<std::vector<::import::Word>>::extra(value.FBERead)
-        + VCodec<std::optional<std::string>>::extra(value.MarshalFinal)
-        + VCodec<FBE::buffer_t>::extra(value.UnmarshalFinal)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.AppendFinal)
-        + VCodec<std::optional<::import::Word>>::extra(value.AppendJSON)
-        + VCodec<std::string>::extra(value.FBEReadJSON)
-        + VCodec<std::optional<bool>>::extra(value.FBEWriteText);
-}
-
-inline void VBody<::import::GoMembers>::write(Encoder& e, std::size_t body, const ::import::GoMembers& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.FBEKey);
-    VCodec<int32_t>::write(e, body, body + 10, value.FBEKeyCompare);
-    VCodec<std::string>::write(e, body, body + 14, value.Reset);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.MarshalFBE);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.UnmarshalFBE);
-    VCodec<double>::write(e, body, body + 31, value.AppendFBE);
-    VCodec<::import::side>::write(e, body, body + 39, value.ReadFBE);
-    VCodec<int64_t>::write(e, body, body + 43, value.FBEWrite);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.FBERead);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.MarshalFinal);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.UnmarshalFinal);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.AppendFinal);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.ReadFinal);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.FBEWriteFinal);
-    VCodec<uint64_t>::write(e, body, body + 100, value.FBEReadFinal);
-    VCodec<float>::write(e, body, body + 108, value.MarshalJSON);
-    VCodec<uint8_t>::write(e, body, body + 112, value.UnmarshalJSON);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.AppendJSON);
-    VCodec<::import::Word>::write(e, body, body + 118, value.ReadJSON);
-    VCodec<int32_t>::write(e, body, body + 120, value.FBEWriteJSON);
-    VCodec<std::string>::write(e, body, body + 124, value.FBEReadJSON);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.FBEWriteText);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.TypeID);
-    VCodec<double>::write(e, body, body + 141, value.Verify);
-    VCodec<::import::side>::write(e, body, body + 149, value.VerifyFinal);
 }
 
 FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value)
@@ -4664,49 +3770,6 @@ FBE_INLINE bool VBody<::import::GoMembers>::verify(D& d, std::size_t body, uint3
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
         return d.fail_in("import.GoMembers", "FBEWriteText");
     return true;
-}
-
-inline std::size_t VBody<::import::JvmMembers>::extra(const ::import::JvmMembers& value) noexcept
-{
-    return VCodec<std::string>::extra(value.toFbe)
-        + VCodec<std::optional<bool>>::extra(value.fromFbe)
-        + VCodec<std::vector<::import::Word>>::extra(value.fromFinal)
-        + VCodec<std::optional<std::string>>::extra(value.readFinal)
-        + VCodec<FBE::buffer_t>::extra(value.writeFinal)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.verifyFinal)
-        + VCodec<std::optional<::import::Word>>::extra(value.getClass)
-        + VCodec<std::string>::extra(value.wait)
-        + VCodec<std::optional<bool>>::extra(value.notify);
-}
-
-inline void VBody<::import::JvmMembers>::write(Encoder& e, std::size_t body, const ::import::JvmMembers& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.TYPE_ID);
-    VCodec<int32_t>::write(e, body, body + 10, value.KEY_ORDER);
-    VCodec<std::string>::write(e, body, body + 14, value.toFbe);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.fromFbe);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.readFbe);
-    VCodec<double>::write(e, body, body + 31, value.writeFbe);
-    VCodec<::import::side>::write(e, body, body + 39, value.verifyFbe);
-    VCodec<int64_t>::write(e, body, body + 43, value.toFinal);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.fromFinal);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.readFinal);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.writeFinal);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.verifyFinal);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.toJson);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.fromJson);
-    VCodec<uint64_t>::write(e, body, body + 100, value.writeJson);
-    VCodec<float>::write(e, body, body + 108, value.readJson);
-    VCodec<uint8_t>::write(e, body, body + 112, value.hashCode);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.getClass);
-    VCodec<::import::Word>::write(e, body, body + 118, value.clone);
-    VCodec<int32_t>::write(e, body, body + 120, value.finalize);
-    VCodec<std::string>::write(e, body, body + 124, value.wait);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.notify);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.notifyAll);
-    VCodec<double>::write(e, body, body + 141, value.javaClass);
-    VCodec<::import::side>::write(e, body, body + 149, value.component1);
-    VCodec<int64_t>::write(e, body, body + 153, value.fbeLevels);
 }
 
 FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value)
@@ -4796,20 +3859,6 @@ FBE_INLINE bool VBody<::import::JvmMembers>::verify(D& d, std::size_t body, uint
     return true;
 }
 
-inline std::size_t VBody<::import::JsMembers>::extra(const ::import::JsMembers& value) noexcept
-{
-    return VCodec<std::string>::extra(value.toText)
-        + VCodec<std::optional<bool>>::extra(value.verify);
-}
-
-inline void VBody<::import::JsMembers>::write(Encoder& e, std::size_t body, const ::import::JsMembers& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.fbeKey);
-    VCodec<int32_t>::write(e, body, body + 10, value.toJSON);
-    VCodec<std::string>::write(e, body, body + 14, value.toText);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.verify);
-}
-
 FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value)
 {
     if (FBE_UNLIKELY(size < 23))
@@ -4835,53 +3884,6 @@ FBE_INLINE bool VBody<::import::JsMembers>::verify(D& d, std::size_t body, uint3
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
         return d.fail_in("import.JsMembers", "verify");
     return true;
-}
-
-inline std::size_t VBody<::import::RuntimeNames>::extra(const ::import::RuntimeNames& value) noexcept
-{
-    return VCodec<std::string>::extra(value.ReadBuffer)
-        + VCodec<std::optional<bool>>::extra(value.Reader)
-        + VCodec<std::vector<::import::Word>>::extra(value.UUID)
-        + VCodec<std::optional<std::string>>::extra(value.Timestamp)
-        + VCodec<FBE::buffer_t>::extra(value.JsonWriter)
-        + VCodec<std::map<std::string, int32_t>>::extra(value.JsonReader)
-        + VCodec<std::optional<::import::Word>>::extra(value.Receiver)
-        + VCodec<std::string>::extra(value.Handler)
-        + VCodec<std::optional<bool>>::extra(value.Text)
-        + VCodec<std::vector<::import::Word>>::extra(value.Utf8)
-        + VCodec<std::optional<std::string>>::extra(value.Requests);
-}
-
-inline void VBody<::import::RuntimeNames>::write(Encoder& e, std::size_t body, const ::import::RuntimeNames& value) noexcept
-{
-    VCodec<::import::Word>::write(e, body, body + 8, value.Buffer);
-    VCodec<int32_t>::write(e, body, body + 10, value.WriteBuffer);
-    VCodec<std::string>::write(e, body, body + 14, value.ReadBuffer);
-    VCodec<std::optional<bool>>::write(e, body, body + 18, value.Reader);
-    VCodec<::import::Modifier>::write(e, body, body + 23, value.Writer);
-    VCodec<double>::write(e, body, body + 31, value.Limits);
-    VCodec<::import::side>::write(e, body, body + 39, value.Decimal);
-    VCodec<int64_t>::write(e, body, body + 43, value.Uuid);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 51, value.UUID);
-    VCodec<std::optional<std::string>>::write(e, body, body + 55, value.Timestamp);
-    VCodec<FBE::buffer_t>::write(e, body, body + 60, value.JsonWriter);
-    VCodec<std::map<std::string, int32_t>>::write(e, body, body + 64, value.JsonReader);
-    VCodec<FBE::decimal_t>::write(e, body, body + 68, value.DecodeError);
-    VCodec<FBE::uuid_t>::write(e, body, body + 84, value.EncodeError);
-    VCodec<uint64_t>::write(e, body, body + 100, value.DecodeException);
-    VCodec<float>::write(e, body, body + 108, value.EncodeException);
-    VCodec<uint8_t>::write(e, body, body + 112, value.Sender);
-    VCodec<std::optional<::import::Word>>::write(e, body, body + 113, value.Receiver);
-    VCodec<::import::Word>::write(e, body, body + 118, value.Client);
-    VCodec<int32_t>::write(e, body, body + 120, value.Proxy);
-    VCodec<std::string>::write(e, body, body + 124, value.Handler);
-    VCodec<std::optional<bool>>::write(e, body, body + 128, value.Text);
-    VCodec<::import::Modifier>::write(e, body, body + 133, value.Compare);
-    VCodec<double>::write(e, body, body + 141, value.Decimals);
-    VCodec<::import::side>::write(e, body, body + 149, value.Uuids);
-    VCodec<int64_t>::write(e, body, body + 153, value.Timestamps);
-    VCodec<std::vector<::import::Word>>::write(e, body, body + 161, value.Utf8);
-    VCodec<std::optional<std::string>>::write(e, body, body + 165, value.Requests);
 }
 
 FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value)
@@ -4979,16 +3981,6 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::verify(D& d, std::size_t body, ui
     return true;
 }
 
-inline std::size_t VBody<::import::class_>::extra(const ::import::class_& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::class_>::write(Encoder& e, std::size_t body, const ::import::class_& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.class__);
-}
-
 FBE_INLINE bool VBody<::import::class_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5003,16 +3995,6 @@ FBE_INLINE bool VBody<::import::class_>::verify(D& d, std::size_t body, uint32_t
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::class_>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Object>::extra(const ::import::Object& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Object>::write(Encoder& e, std::size_t body, const ::import::Object& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Object_);
 }
 
 FBE_INLINE bool VBody<::import::Object>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value)
@@ -5031,16 +4013,6 @@ FBE_INLINE bool VBody<::import::Object>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::import::String>::extra(const ::import::String& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::String>::write(Encoder& e, std::size_t body, const ::import::String& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.String_);
-}
-
 FBE_INLINE bool VBody<::import::String>::read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5055,16 +4027,6 @@ FBE_INLINE bool VBody<::import::String>::verify(D& d, std::size_t body, uint32_t
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::String>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::List>::extra(const ::import::List& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::List>::write(Encoder& e, std::size_t body, const ::import::List& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.List_);
 }
 
 FBE_INLINE bool VBody<::import::List>::read(Decoder& d, std::size_t body, uint32_t size, ::import::List& value)
@@ -5083,16 +4045,6 @@ FBE_INLINE bool VBody<::import::List>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::import::Map>::extra(const ::import::Map& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Map>::write(Encoder& e, std::size_t body, const ::import::Map& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Map_);
-}
-
 FBE_INLINE bool VBody<::import::Map>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5107,16 +4059,6 @@ FBE_INLINE bool VBody<::import::Map>::verify(D& d, std::size_t body, uint32_t si
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Map>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Model>::extra(const ::import::Model& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Model>::write(Encoder& e, std::size_t body, const ::import::Model& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Model_);
 }
 
 FBE_INLINE bool VBody<::import::Model>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value)
@@ -5135,16 +4077,6 @@ FBE_INLINE bool VBody<::import::Model>::verify(D& d, std::size_t body, uint32_t 
     return true;
 }
 
-inline std::size_t VBody<::import::FinalModel>::extra(const ::import::FinalModel& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::FinalModel>::write(Encoder& e, std::size_t body, const ::import::FinalModel& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.FinalModel_);
-}
-
 FBE_INLINE bool VBody<::import::FinalModel>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5159,16 +4091,6 @@ FBE_INLINE bool VBody<::import::FinalModel>::verify(D& d, std::size_t body, uint
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FinalModel>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Buffer>::extra(const ::import::Buffer& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Buffer>::write(Encoder& e, std::size_t body, const ::import::Buffer& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Buffer_);
 }
 
 FBE_INLINE bool VBody<::import::Buffer>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value)
@@ -5187,16 +4109,6 @@ FBE_INLINE bool VBody<::import::Buffer>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::import::Reader>::extra(const ::import::Reader& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Reader>::write(Encoder& e, std::size_t body, const ::import::Reader& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Reader_);
-}
-
 FBE_INLINE bool VBody<::import::Reader>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5211,16 +4123,6 @@ FBE_INLINE bool VBody<::import::Reader>::verify(D& d, std::size_t body, uint32_t
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Reader>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Writer>::extra(const ::import::Writer& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Writer>::write(Encoder& e, std::size_t body, const ::import::Writer& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Writer_);
 }
 
 FBE_INLINE bool VBody<::import::Writer>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value)
@@ -5239,16 +4141,6 @@ FBE_INLINE bool VBody<::import::Writer>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::import::Limits>::extra(const ::import::Limits& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Limits>::write(Encoder& e, std::size_t body, const ::import::Limits& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Limits_);
-}
-
 FBE_INLINE bool VBody<::import::Limits>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5263,16 +4155,6 @@ FBE_INLINE bool VBody<::import::Limits>::verify(D& d, std::size_t body, uint32_t
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Limits>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::DecodeError>::extra(const ::import::DecodeError& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::DecodeError>::write(Encoder& e, std::size_t body, const ::import::DecodeError& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.DecodeError_);
 }
 
 FBE_INLINE bool VBody<::import::DecodeError>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value)
@@ -5291,16 +4173,6 @@ FBE_INLINE bool VBody<::import::DecodeError>::verify(D& d, std::size_t body, uin
     return true;
 }
 
-inline std::size_t VBody<::import::DecodeException>::extra(const ::import::DecodeException& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::DecodeException>::write(Encoder& e, std::size_t body, const ::import::DecodeException& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.DecodeException_);
-}
-
 FBE_INLINE bool VBody<::import::DecodeException>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5315,16 +4187,6 @@ FBE_INLINE bool VBody<::import::DecodeException>::verify(D& d, std::size_t body,
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::DecodeException>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Decimal>::extra(const ::import::Decimal& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Decimal>::write(Encoder& e, std::size_t body, const ::import::Decimal& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Decimal_);
 }
 
 FBE_INLINE bool VBody<::import::Decimal>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value)
@@ -5343,16 +4205,6 @@ FBE_INLINE bool VBody<::import::Decimal>::verify(D& d, std::size_t body, uint32_
     return true;
 }
 
-inline std::size_t VBody<::import::Uuid>::extra(const ::import::Uuid& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Uuid>::write(Encoder& e, std::size_t body, const ::import::Uuid& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Uuid_);
-}
-
 FBE_INLINE bool VBody<::import::Uuid>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5367,16 +4219,6 @@ FBE_INLINE bool VBody<::import::Uuid>::verify(D& d, std::size_t body, uint32_t s
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Uuid>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::UUID>::extra(const ::import::UUID& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::UUID>::write(Encoder& e, std::size_t body, const ::import::UUID& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.UUID_);
 }
 
 FBE_INLINE bool VBody<::import::UUID>::read(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value)
@@ -5395,16 +4237,6 @@ FBE_INLINE bool VBody<::import::UUID>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::import::Timestamp>::extra(const ::import::Timestamp& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Timestamp>::write(Encoder& e, std::size_t body, const ::import::Timestamp& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Timestamp_);
-}
-
 FBE_INLINE bool VBody<::import::Timestamp>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5419,16 +4251,6 @@ FBE_INLINE bool VBody<::import::Timestamp>::verify(D& d, std::size_t body, uint3
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Timestamp>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Sender>::extra(const ::import::Sender& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Sender>::write(Encoder& e, std::size_t body, const ::import::Sender& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Sender_);
 }
 
 FBE_INLINE bool VBody<::import::Sender>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value)
@@ -5447,16 +4269,6 @@ FBE_INLINE bool VBody<::import::Sender>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::import::Receiver>::extra(const ::import::Receiver& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Receiver>::write(Encoder& e, std::size_t body, const ::import::Receiver& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Receiver_);
-}
-
 FBE_INLINE bool VBody<::import::Receiver>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5471,16 +4283,6 @@ FBE_INLINE bool VBody<::import::Receiver>::verify(D& d, std::size_t body, uint32
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Receiver>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Client>::extra(const ::import::Client& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Client>::write(Encoder& e, std::size_t body, const ::import::Client& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Client_);
 }
 
 FBE_INLINE bool VBody<::import::Client>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value)
@@ -5499,16 +4301,6 @@ FBE_INLINE bool VBody<::import::Client>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::import::Proxy>::extra(const ::import::Proxy& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Proxy>::write(Encoder& e, std::size_t body, const ::import::Proxy& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Proxy_);
-}
-
 FBE_INLINE bool VBody<::import::Proxy>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5523,16 +4315,6 @@ FBE_INLINE bool VBody<::import::Proxy>::verify(D& d, std::size_t body, uint32_t 
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Proxy>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Handler>::extra(const ::import::Handler& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Handler>::write(Encoder& e, std::size_t body, const ::import::Handler& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Handler_);
 }
 
 FBE_INLINE bool VBody<::import::Handler>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value)
@@ -5551,16 +4333,6 @@ FBE_INLINE bool VBody<::import::Handler>::verify(D& d, std::size_t body, uint32_
     return true;
 }
 
-inline std::size_t VBody<::import::fbe>::extra(const ::import::fbe& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::fbe>::write(Encoder& e, std::size_t body, const ::import::fbe& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.fbe_);
-}
-
 FBE_INLINE bool VBody<::import::fbe>::read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5575,16 +4347,6 @@ FBE_INLINE bool VBody<::import::fbe>::verify(D& d, std::size_t body, uint32_t si
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::fbe>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::FBE_>::extra(const ::import::FBE_& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::FBE_>::write(Encoder& e, std::size_t body, const ::import::FBE_& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.FBE__);
 }
 
 FBE_INLINE bool VBody<::import::FBE_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value)
@@ -5603,16 +4365,6 @@ FBE_INLINE bool VBody<::import::FBE_>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::import::std_>::extra(const ::import::std_& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::std_>::write(Encoder& e, std::size_t body, const ::import::std_& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.std__);
-}
-
 FBE_INLINE bool VBody<::import::std_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5627,16 +4379,6 @@ FBE_INLINE bool VBody<::import::std_>::verify(D& d, std::size_t body, uint32_t s
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::std_>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Companion>::extra(const ::import::Companion& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Companion>::write(Encoder& e, std::size_t body, const ::import::Companion& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Companion_);
 }
 
 FBE_INLINE bool VBody<::import::Companion>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value)
@@ -5655,16 +4397,6 @@ FBE_INLINE bool VBody<::import::Companion>::verify(D& d, std::size_t body, uint3
     return true;
 }
 
-inline std::size_t VBody<::import::Any>::extra(const ::import::Any& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Any>::write(Encoder& e, std::size_t body, const ::import::Any& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Any_);
-}
-
 FBE_INLINE bool VBody<::import::Any>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5679,16 +4411,6 @@ FBE_INLINE bool VBody<::import::Any>::verify(D& d, std::size_t body, uint32_t si
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Any>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Self>::extra(const ::import::Self& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Self>::write(Encoder& e, std::size_t body, const ::import::Self& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Self_);
 }
 
 FBE_INLINE bool VBody<::import::Self>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value)
@@ -5707,16 +4429,6 @@ FBE_INLINE bool VBody<::import::Self>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::import::self>::extra(const ::import::self& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::self>::write(Encoder& e, std::size_t body, const ::import::self& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.self_);
-}
-
 FBE_INLINE bool VBody<::import::self>::read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5731,16 +4443,6 @@ FBE_INLINE bool VBody<::import::self>::verify(D& d, std::size_t body, uint32_t s
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::self>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::None>::extra(const ::import::None& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::None>::write(Encoder& e, std::size_t body, const ::import::None& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.None_);
 }
 
 FBE_INLINE bool VBody<::import::None>::read(Decoder& d, std::size_t body, uint32_t size, ::import::None& value)
@@ -5759,16 +4461,6 @@ FBE_INLINE bool VBody<::import::None>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::import::Option>::extra(const ::import::Option& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Option>::write(Encoder& e, std::size_t body, const ::import::Option& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Option_);
-}
-
 FBE_INLINE bool VBody<::import::Option>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5783,16 +4475,6 @@ FBE_INLINE bool VBody<::import::Option>::verify(D& d, std::size_t body, uint32_t
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Option>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Result>::extra(const ::import::Result& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Result>::write(Encoder& e, std::size_t body, const ::import::Result& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Result_);
 }
 
 FBE_INLINE bool VBody<::import::Result>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value)
@@ -5811,16 +4493,6 @@ FBE_INLINE bool VBody<::import::Result>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::import::Vec>::extra(const ::import::Vec& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Vec>::write(Encoder& e, std::size_t body, const ::import::Vec& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Vec_);
-}
-
 FBE_INLINE bool VBody<::import::Vec>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5835,16 +4507,6 @@ FBE_INLINE bool VBody<::import::Vec>::verify(D& d, std::size_t body, uint32_t si
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Vec>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Box>::extra(const ::import::Box& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Box>::write(Encoder& e, std::size_t body, const ::import::Box& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Box_);
 }
 
 FBE_INLINE bool VBody<::import::Box>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value)
@@ -5863,16 +4525,6 @@ FBE_INLINE bool VBody<::import::Box>::verify(D& d, std::size_t body, uint32_t si
     return true;
 }
 
-inline std::size_t VBody<::import::Error>::extra(const ::import::Error& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Error>::write(Encoder& e, std::size_t body, const ::import::Error& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Error_);
-}
-
 FBE_INLINE bool VBody<::import::Error>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5887,16 +4539,6 @@ FBE_INLINE bool VBody<::import::Error>::verify(D& d, std::size_t body, uint32_t 
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Error>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Exception>::extra(const ::import::Exception& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Exception>::write(Encoder& e, std::size_t body, const ::import::Exception& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Exception_);
 }
 
 FBE_INLINE bool VBody<::import::Exception>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value)
@@ -5915,16 +4557,6 @@ FBE_INLINE bool VBody<::import::Exception>::verify(D& d, std::size_t body, uint3
     return true;
 }
 
-inline std::size_t VBody<::import::Text>::extra(const ::import::Text& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Text>::write(Encoder& e, std::size_t body, const ::import::Text& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Text_);
-}
-
 FBE_INLINE bool VBody<::import::Text>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5939,16 +4571,6 @@ FBE_INLINE bool VBody<::import::Text>::verify(D& d, std::size_t body, uint32_t s
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Text>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::JsonWriter>::extra(const ::import::JsonWriter& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::JsonWriter>::write(Encoder& e, std::size_t body, const ::import::JsonWriter& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.JsonWriter_);
 }
 
 FBE_INLINE bool VBody<::import::JsonWriter>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value)
@@ -5967,16 +4589,6 @@ FBE_INLINE bool VBody<::import::JsonWriter>::verify(D& d, std::size_t body, uint
     return true;
 }
 
-inline std::size_t VBody<::import::int32_t_>::extra(const ::import::int32_t_& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::int32_t_>::write(Encoder& e, std::size_t body, const ::import::int32_t_& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.int32_t__);
-}
-
 FBE_INLINE bool VBody<::import::int32_t_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -5991,16 +4603,6 @@ FBE_INLINE bool VBody<::import::int32_t_>::verify(D& d, std::size_t body, uint32
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::int32_t_>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::size_t_>::extra(const ::import::size_t_& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::size_t_>::write(Encoder& e, std::size_t body, const ::import::size_t_& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.size_t__);
 }
 
 FBE_INLINE bool VBody<::import::size_t_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value)
@@ -6019,16 +4621,6 @@ FBE_INLINE bool VBody<::import::size_t_>::verify(D& d, std::size_t body, uint32_
     return true;
 }
 
-inline std::size_t VBody<::import::list>::extra(const ::import::list& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::list>::write(Encoder& e, std::size_t body, const ::import::list& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.list_);
-}
-
 FBE_INLINE bool VBody<::import::list>::read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6043,16 +4635,6 @@ FBE_INLINE bool VBody<::import::list>::verify(D& d, std::size_t body, uint32_t s
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::list>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::object>::extra(const ::import::object& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::object>::write(Encoder& e, std::size_t body, const ::import::object& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.object_);
 }
 
 FBE_INLINE bool VBody<::import::object>::read(Decoder& d, std::size_t body, uint32_t size, ::import::object& value)
@@ -6071,16 +4653,6 @@ FBE_INLINE bool VBody<::import::object>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::import::v>::extra(const ::import::v& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::v>::write(Encoder& e, std::size_t body, const ::import::v& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.v_);
-}
-
 FBE_INLINE bool VBody<::import::v>::read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6095,16 +4667,6 @@ FBE_INLINE bool VBody<::import::v>::verify(D& d, std::size_t body, uint32_t size
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::v>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::r>::extra(const ::import::r& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::r>::write(Encoder& e, std::size_t body, const ::import::r& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.r_);
 }
 
 FBE_INLINE bool VBody<::import::r>::read(Decoder& d, std::size_t body, uint32_t size, ::import::r& value)
@@ -6123,16 +4685,6 @@ FBE_INLINE bool VBody<::import::r>::verify(D& d, std::size_t body, uint32_t size
     return true;
 }
 
-inline std::size_t VBody<::import::w>::extra(const ::import::w& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::w>::write(Encoder& e, std::size_t body, const ::import::w& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.w_);
-}
-
 FBE_INLINE bool VBody<::import::w>::read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6147,16 +4699,6 @@ FBE_INLINE bool VBody<::import::w>::verify(D& d, std::size_t body, uint32_t size
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::w>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::SideBuy>::extra(const ::import::SideBuy& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::SideBuy>::write(Encoder& e, std::size_t body, const ::import::SideBuy& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.SideBuy_);
 }
 
 FBE_INLINE bool VBody<::import::SideBuy>::read(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value)
@@ -6175,16 +4717,6 @@ FBE_INLINE bool VBody<::import::SideBuy>::verify(D& d, std::size_t body, uint32_
     return true;
 }
 
-inline std::size_t VBody<::import::OrderKey>::extra(const ::import::OrderKey& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::OrderKey>::write(Encoder& e, std::size_t body, const ::import::OrderKey& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.OrderKey_);
-}
-
 FBE_INLINE bool VBody<::import::OrderKey>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6199,16 +4731,6 @@ FBE_INLINE bool VBody<::import::OrderKey>::verify(D& d, std::size_t body, uint32
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::OrderKey>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::textOfside>::extra(const ::import::textOfside& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::textOfside>::write(Encoder& e, std::size_t body, const ::import::textOfside& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.textOfside_);
 }
 
 FBE_INLINE bool VBody<::import::textOfside>::read(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value)
@@ -6227,16 +4749,6 @@ FBE_INLINE bool VBody<::import::textOfside>::verify(D& d, std::size_t body, uint
     return true;
 }
 
-inline std::size_t VBody<::import::DECIMAL_1>::extra(const ::import::DECIMAL_1& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::DECIMAL_1>::write(Encoder& e, std::size_t body, const ::import::DECIMAL_1& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.DECIMAL_1_);
-}
-
 FBE_INLINE bool VBody<::import::DECIMAL_1>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6251,16 +4763,6 @@ FBE_INLINE bool VBody<::import::DECIMAL_1>::verify(D& d, std::size_t body, uint3
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::DECIMAL_1>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::OrderModel>::extra(const ::import::OrderModel& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::OrderModel>::write(Encoder& e, std::size_t body, const ::import::OrderModel& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.OrderModel_);
 }
 
 FBE_INLINE bool VBody<::import::OrderModel>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value)
@@ -6279,16 +4781,6 @@ FBE_INLINE bool VBody<::import::OrderModel>::verify(D& d, std::size_t body, uint
     return true;
 }
 
-inline std::size_t VBody<::import::OrderFinal>::extra(const ::import::OrderFinal& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::OrderFinal>::write(Encoder& e, std::size_t body, const ::import::OrderFinal& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.OrderFinal_);
-}
-
 FBE_INLINE bool VBody<::import::OrderFinal>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6303,16 +4795,6 @@ FBE_INLINE bool VBody<::import::OrderFinal>::verify(D& d, std::size_t body, uint
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::OrderFinal>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::NewOrder>::extra(const ::import::NewOrder& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::NewOrder>::write(Encoder& e, std::size_t body, const ::import::NewOrder& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.NewOrder_);
 }
 
 FBE_INLINE bool VBody<::import::NewOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value)
@@ -6331,16 +4813,6 @@ FBE_INLINE bool VBody<::import::NewOrder>::verify(D& d, std::size_t body, uint32
     return true;
 }
 
-inline std::size_t VBody<::import::VerifyFBEOrder>::extra(const ::import::VerifyFBEOrder& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::VerifyFBEOrder>::write(Encoder& e, std::size_t body, const ::import::VerifyFBEOrder& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.VerifyFBEOrder_);
-}
-
 FBE_INLINE bool VBody<::import::VerifyFBEOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6355,16 +4827,6 @@ FBE_INLINE bool VBody<::import::VerifyFBEOrder>::verify(D& d, std::size_t body, 
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::VerifyFBEOrder>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::fbe_vr_Order>::extra(const ::import::fbe_vr_Order& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::fbe_vr_Order>::write(Encoder& e, std::size_t body, const ::import::fbe_vr_Order& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.fbe_vr_Order_);
 }
 
 FBE_INLINE bool VBody<::import::fbe_vr_Order>::read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value)
@@ -6383,16 +4845,6 @@ FBE_INLINE bool VBody<::import::fbe_vr_Order>::verify(D& d, std::size_t body, ui
     return true;
 }
 
-inline std::size_t VBody<::import::e1>::extra(const ::import::e1& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::e1>::write(Encoder& e, std::size_t body, const ::import::e1& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.e1_);
-}
-
 FBE_INLINE bool VBody<::import::e1>::read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6407,16 +4859,6 @@ FBE_INLINE bool VBody<::import::e1>::verify(D& d, std::size_t body, uint32_t siz
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::e1>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::i2>::extra(const ::import::i2& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::i2>::write(Encoder& e, std::size_t body, const ::import::i2& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.i2_);
 }
 
 FBE_INLINE bool VBody<::import::i2>::read(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value)
@@ -6435,16 +4877,6 @@ FBE_INLINE bool VBody<::import::i2>::verify(D& d, std::size_t body, uint32_t siz
     return true;
 }
 
-inline std::size_t VBody<::import::o3>::extra(const ::import::o3& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::o3>::write(Encoder& e, std::size_t body, const ::import::o3& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.o3_);
-}
-
 FBE_INLINE bool VBody<::import::o3>::read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6459,16 +4891,6 @@ FBE_INLINE bool VBody<::import::o3>::verify(D& d, std::size_t body, uint32_t siz
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::o3>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Fbe>::extra(const ::import::Fbe& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Fbe>::write(Encoder& e, std::size_t body, const ::import::Fbe& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.Fbe_);
 }
 
 FBE_INLINE bool VBody<::import::Fbe>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value)
@@ -6487,16 +4909,6 @@ FBE_INLINE bool VBody<::import::Fbe>::verify(D& d, std::size_t body, uint32_t si
     return true;
 }
 
-inline std::size_t VBody<::import::FINGERPRINT>::extra(const ::import::FINGERPRINT& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::FINGERPRINT>::write(Encoder& e, std::size_t body, const ::import::FINGERPRINT& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.FINGERPRINT_);
-}
-
 FBE_INLINE bool VBody<::import::FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6511,16 +4923,6 @@ FBE_INLINE bool VBody<::import::FINGERPRINT>::verify(D& d, std::size_t body, uin
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FINGERPRINT>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::FBE_FINGERPRINT>::extra(const ::import::FBE_FINGERPRINT& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::FBE_FINGERPRINT>::write(Encoder& e, std::size_t body, const ::import::FBE_FINGERPRINT& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.FBE_FINGERPRINT_);
 }
 
 FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value)
@@ -6539,16 +4941,6 @@ FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::verify(D& d, std::size_t body,
     return true;
 }
 
-inline std::size_t VBody<::import::FBEFingerprint>::extra(const ::import::FBEFingerprint& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::FBEFingerprint>::write(Encoder& e, std::size_t body, const ::import::FBEFingerprint& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.FBEFingerprint_);
-}
-
 FBE_INLINE bool VBody<::import::FBEFingerprint>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6563,23 +4955,6 @@ FBE_INLINE bool VBody<::import::FBEFingerprint>::verify(D& d, std::size_t body, 
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FBEFingerprint>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Case>::extra(const ::import::Case& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::Case>::write(Encoder& e, std::size_t body, const ::import::Case& value) noexcept
-{
-    VCodec<int32_t>::write(e, body, body + 8, value.name);
-    VCodec<int32_t>::write(e, body, body + 12, value.Name);
-    VCodec<int32_t>::write(e, body, body + 16, value.NAME);
-    VCodec<int32_t>::write(e, body, body + 20, value.class___);
-    VCodec<int32_t>::write(e, body, body + 24, value.class_);
-    VCodec<int32_t>::write(e, body, body + 28, value.class__);
-    VCodec<int32_t>::write(e, body, body + 32, value.String);
-    VCodec<int32_t>::write(e, body, body + 36, value.String_);
 }
 
 FBE_INLINE bool VBody<::import::Case>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value)
@@ -6613,18 +4988,6 @@ FBE_INLINE bool VBody<::import::Case>::verify(D& d, std::size_t body, uint32_t s
     return true;
 }
 
-inline std::size_t VBody<::import::Imported>::extra(const ::import::Imported& value) noexcept
-{
-    return VCodec<::market::Instrument>::extra(value.org);
-}
-
-inline void VBody<::import::Imported>::write(Encoder& e, std::size_t body, const ::import::Imported& value) noexcept
-{
-    VCodec<::market::Side>::write(e, body, body + 8, value.market);
-    VCodec<::market::Instrument>::write(e, body, body + 9, value.org);
-    VCodec<::market::Side>::write(e, body, body + 13, value.example);
-}
-
 FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value)
 {
     if (FBE_UNLIKELY(size < 14))
@@ -6646,16 +5009,6 @@ FBE_INLINE bool VBody<::import::Imported>::verify(D& d, std::size_t body, uint32
     return true;
 }
 
-inline std::size_t VBody<::import::symbol>::extra(const ::import::symbol& /*value*/) noexcept
-{
-    return 0;
-}
-
-inline void VBody<::import::symbol>::write(Encoder& e, std::size_t body, const ::import::symbol& value) noexcept
-{
-    VCodec<::import::digits>::write(e, body, body + 8, value.digits);
-}
-
 FBE_INLINE bool VBody<::import::symbol>::read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value)
 {
     if (FBE_UNLIKELY(size < 12))
@@ -6670,19 +5023,6 @@ FBE_INLINE bool VBody<::import::symbol>::verify(D& d, std::size_t body, uint32_t
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::symbol>(c, body, size); });
     return true;
-}
-
-inline std::size_t VBody<::import::Listed>::extra(const ::import::Listed& value) noexcept
-{
-    return VBody<::market::Instrument>::extra(value)
-        + VCodec<::import::symbol>::extra(value.ticker);
-}
-
-inline void VBody<::import::Listed>::write(Encoder& e, std::size_t body, const ::import::Listed& value) noexcept
-{
-    VBody<::market::Instrument>::write(e, body, value);
-    VCodec<::import::digits>::write(e, body, body + 16, value.precision);
-    VCodec<::import::symbol>::write(e, body, body + 20, value.ticker);
 }
 
 FBE_INLINE bool VBody<::import::Listed>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value)
@@ -6709,18 +5049,6 @@ FBE_INLINE bool VBody<::import::Listed>::verify(D& d, std::size_t body, uint32_t
     return true;
 }
 
-inline std::size_t VBody<::import::Derived>::extra(const ::import::Derived& value) noexcept
-{
-    return VBody<::import::Order>::extra(value);
-}
-
-inline void VBody<::import::Derived>::write(Encoder& e, std::size_t body, const ::import::Derived& value) noexcept
-{
-    VBody<::import::Order>::write(e, body, value);
-    VCodec<::import::Word>::write(e, body, body + 20, value.Word);
-    VCodec<::import::range>::write(e, body, body + 22, value.side_);
-}
-
 FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value)
 {
     if (FBE_UNLIKELY(size < 26))
@@ -6742,177 +5070,6 @@ FBE_INLINE bool VBody<::import::Derived>::verify(D& d, std::size_t body, uint32_
     if (!verify_body<::import::Order>(d, body, size))
         return false;
     return true;
-}
-
-inline std::size_t VBody<::import::Hostile>::extra(const ::import::Hostile& value) noexcept
-{
-    return VCodec<::import::Order>::extra(value.Order)
-        + VCodec<::import::CppWords>::extra(value.CppWords)
-        + VCodec<::import::PythonWords>::extra(value.PythonWords)
-        + VCodec<::import::GoWords>::extra(value.GoWords)
-        + VCodec<::import::JavaWords>::extra(value.JavaWords)
-        + VCodec<::import::KotlinWords>::extra(value.KotlinWords)
-        + VCodec<::import::JsWords>::extra(value.JsWords)
-        + VCodec<::import::RustWords>::extra(value.RustWords)
-        + VCodec<::import::CSharpWords>::extra(value.CSharpWords)
-        + VCodec<::import::RubyWords>::extra(value.RubyWords)
-        + VCodec<::import::CppMembers>::extra(value.CppMembers)
-        + VCodec<::import::PythonMembers>::extra(value.PythonMembers)
-        + VCodec<::import::GoMembers>::extra(value.GoMembers)
-        + VCodec<::import::JvmMembers>::extra(value.JvmMembers)
-        + VCodec<::import::JsMembers>::extra(value.JsMembers)
-        + VCodec<::import::RuntimeNames>::extra(value.RuntimeNames)
-        + VCodec<::import::class_>::extra(value.class_)
-        + VCodec<::import::Object>::extra(value.Object)
-        + VCodec<::import::String>::extra(value.String)
-        + VCodec<::import::List>::extra(value.List)
-        + VCodec<::import::Map>::extra(value.Map)
-        + VCodec<::import::Model>::extra(value.Model)
-        + VCodec<::import::FinalModel>::extra(value.FinalModel)
-        + VCodec<::import::Buffer>::extra(value.Buffer)
-        + VCodec<::import::Reader>::extra(value.Reader)
-        + VCodec<::import::Writer>::extra(value.Writer)
-        + VCodec<::import::Limits>::extra(value.Limits)
-        + VCodec<::import::DecodeError>::extra(value.DecodeError)
-        + VCodec<::import::DecodeException>::extra(value.DecodeException)
-        + VCodec<::import::Decimal>::extra(value.Decimal)
-        + VCodec<::import::Uuid>::extra(value.Uuid)
-        + VCodec<::import::UUID>::extra(value.UUID)
-        + VCodec<::import::Timestamp>::extra(value.Timestamp)
-        + VCodec<::import::Sender>::extra(value.Sender)
-        + VCodec<::import::Receiver>::extra(value.Receiver)
-        + VCodec<::import::Client>::extra(value.Client)
-        + VCodec<::import::Proxy>::extra(value.Proxy)
-        + VCodec<::import::Handler>::extra(value.Handler)
-        + VCodec<::import::fbe>::extra(value.fbe)
-        + VCodec<::import::FBE_>::extra(value.FBE_)
-        + VCodec<::import::std_>::extra(value.std_)
-        + VCodec<::import::Companion>::extra(value.Companion)
-        + VCodec<::import::Any>::extra(value.Any)
-        + VCodec<::import::Self>::extra(value.Self)
-        + VCodec<::import::self>::extra(value.self)
-        + VCodec<::import::None>::extra(value.None)
-        + VCodec<::import::Option>::extra(value.Option)
-        + VCodec<::import::Result>::extra(value.Result)
-        + VCodec<::import::Vec>::extra(value.Vec)
-        + VCodec<::import::Box>::extra(value.Box)
-        + VCodec<::import::Error>::extra(value.Error)
-        + VCodec<::import::Exception>::extra(value.Exception)
-        + VCodec<::import::Text>::extra(value.Text)
-        + VCodec<::import::JsonWriter>::extra(value.JsonWriter)
-        + VCodec<::import::int32_t_>::extra(value.int32_t_)
-        + VCodec<::import::size_t_>::extra(value.size_t_)
-        + VCodec<::import::list>::extra(value.list)
-        + VCodec<::import::object>::extra(value.object)
-        + VCodec<::import::v>::extra(value.v)
-        + VCodec<::import::r>::extra(value.r)
-        + VCodec<::import::w>::extra(value.w)
-        + VCodec<::import::SideBuy>::extra(value.SideBuy)
-        + VCodec<::import::OrderKey>::extra(value.OrderKey)
-        + VCodec<::import::textOfside>::extra(value.textOfside)
-        + VCodec<::import::DECIMAL_1>::extra(value.DECIMAL_1)
-        + VCodec<::import::OrderModel>::extra(value.OrderModel)
-        + VCodec<::import::OrderFinal>::extra(value.OrderFinal)
-        + VCodec<::import::NewOrder>::extra(value.NewOrder)
-        + VCodec<::import::VerifyFBEOrder>::extra(value.VerifyFBEOrder)
-        + VCodec<::import::fbe_vr_Order>::extra(value.fbe_vr_Order)
-        + VCodec<::import::e1>::extra(value.e1)
-        + VCodec<::import::i2>::extra(value.i2)
-        + VCodec<::import::o3>::extra(value.o3)
-        + VCodec<::import::Fbe>::extra(value.Fbe)
-        + VCodec<::import::FINGERPRINT>::extra(value.FINGERPRINT)
-        + VCodec<::import::FBE_FINGERPRINT>::extra(value.FBE_FINGERPRINT)
-        + VCodec<::import::FBEFingerprint>::extra(value.FBEFingerprint)
-        + VCodec<::import::Case>::extra(value.Case)
-        + VCodec<::import::Imported>::extra(value.Imported)
-        + VCodec<::import::Derived>::extra(value.Derived)
-        + VCodec<::import::Listed>::extra(value.Listed);
-}
-
-inline void VBody<::import::Hostile>::write(Encoder& e, std::size_t body, const ::import::Hostile& value) noexcept
-{
-    VCodec<::import::Order>::write(e, body, body + 8, value.Order);
-    VCodec<::import::CppWords>::write(e, body, body + 12, value.CppWords);
-    VCodec<::import::PythonWords>::write(e, body, body + 16, value.PythonWords);
-    VCodec<::import::GoWords>::write(e, body, body + 20, value.GoWords);
-    VCodec<::import::JavaWords>::write(e, body, body + 24, value.JavaWords);
-    VCodec<::import::KotlinWords>::write(e, body, body + 28, value.KotlinWords);
-    VCodec<::import::JsWords>::write(e, body, body + 32, value.JsWords);
-    VCodec<::import::RustWords>::write(e, body, body + 36, value.RustWords);
-    VCodec<::import::CSharpWords>::write(e, body, body + 40, value.CSharpWords);
-    VCodec<::import::RubyWords>::write(e, body, body + 44, value.RubyWords);
-    VCodec<::import::CppMembers>::write(e, body, body + 48, value.CppMembers);
-    VCodec<::import::PythonMembers>::write(e, body, body + 52, value.PythonMembers);
-    VCodec<::import::GoMembers>::write(e, body, body + 56, value.GoMembers);
-    VCodec<::import::JvmMembers>::write(e, body, body + 60, value.JvmMembers);
-    VCodec<::import::JsMembers>::write(e, body, body + 64, value.JsMembers);
-    VCodec<::import::RuntimeNames>::write(e, body, body + 68, value.RuntimeNames);
-    VCodec<::import::class_>::write(e, body, body + 72, value.class_);
-    VCodec<::import::Object>::write(e, body, body + 76, value.Object);
-    VCodec<::import::String>::write(e, body, body + 80, value.String);
-    VCodec<::import::List>::write(e, body, body + 84, value.List);
-    VCodec<::import::Map>::write(e, body, body + 88, value.Map);
-    VCodec<::import::Model>::write(e, body, body + 92, value.Model);
-    VCodec<::import::FinalModel>::write(e, body, body + 96, value.FinalModel);
-    VCodec<::import::Buffer>::write(e, body, body + 100, value.Buffer);
-    VCodec<::import::Reader>::write(e, body, body + 104, value.Reader);
-    VCodec<::import::Writer>::write(e, body, body + 108, value.Writer);
-    VCodec<::import::Limits>::write(e, body, body + 112, value.Limits);
-    VCodec<::import::DecodeError>::write(e, body, body + 116, value.DecodeError);
-    VCodec<::import::DecodeException>::write(e, body, body + 120, value.DecodeException);
-    VCodec<::import::Decimal>::write(e, body, body + 124, value.Decimal);
-    VCodec<::import::Uuid>::write(e, body, body + 128, value.Uuid);
-    VCodec<::import::UUID>::write(e, body, body + 132, value.UUID);
-    VCodec<::import::Timestamp>::write(e, body, body + 136, value.Timestamp);
-    VCodec<::import::Sender>::write(e, body, body + 140, value.Sender);
-    VCodec<::import::Receiver>::write(e, body, body + 144, value.Receiver);
-    VCodec<::import::Client>::write(e, body, body + 148, value.Client);
-    VCodec<::import::Proxy>::write(e, body, body + 152, value.Proxy);
-    VCodec<::import::Handler>::write(e, body, body + 156, value.Handler);
-    VCodec<::import::fbe>::write(e, body, body + 160, value.fbe);
-    VCodec<::import::FBE_>::write(e, body, body + 164, value.FBE_);
-    VCodec<::import::std_>::write(e, body, body + 168, value.std_);
-    VCodec<::import::Companion>::write(e, body, body + 172, value.Companion);
-    VCodec<::import::Any>::write(e, body, body + 176, value.Any);
-    VCodec<::import::Self>::write(e, body, body + 180, value.Self);
-    VCodec<::import::self>::write(e, body, body + 184, value.self);
-    VCodec<::import::None>::write(e, body, body + 188, value.None);
-    VCodec<::import::Option>::write(e, body, body + 192, value.Option);
-    VCodec<::import::Result>::write(e, body, body + 196, value.Result);
-    VCodec<::import::Vec>::write(e, body, body + 200, value.Vec);
-    VCodec<::import::Box>::write(e, body, body + 204, value.Box);
-    VCodec<::import::Error>::write(e, body, body + 208, value.Error);
-    VCodec<::import::Exception>::write(e, body, body + 212, value.Exception);
-    VCodec<::import::Text>::write(e, body, body + 216, value.Text);
-    VCodec<::import::JsonWriter>::write(e, body, body + 220, value.JsonWriter);
-    VCodec<::import::int32_t_>::write(e, body, body + 224, value.int32_t_);
-    VCodec<::import::size_t_>::write(e, body, body + 228, value.size_t_);
-    VCodec<::import::list>::write(e, body, body + 232, value.list);
-    VCodec<::import::object>::write(e, body, body + 236, value.object);
-    VCodec<::import::v>::write(e, body, body + 240, value.v);
-    VCodec<::import::r>::write(e, body, body + 244, value.r);
-    VCodec<::import::w>::write(e, body, body + 248, value.w);
-    VCodec<::import::SideBuy>::write(e, body, body + 252, value.SideBuy);
-    VCodec<::import::OrderKey>::write(e, body, body + 256, value.OrderKey);
-    VCodec<::import::textOfside>::write(e, body, body + 260, value.textOfside);
-    VCodec<::import::DECIMAL_1>::write(e, body, body + 264, value.DECIMAL_1);
-    VCodec<::import::OrderModel>::write(e, body, body + 268, value.OrderModel);
-    VCodec<::import::OrderFinal>::write(e, body, body + 272, value.OrderFinal);
-    VCodec<::import::NewOrder>::write(e, body, body + 276, value.NewOrder);
-    VCodec<::import::VerifyFBEOrder>::write(e, body, body + 280, value.VerifyFBEOrder);
-    VCodec<::import::fbe_vr_Order>::write(e, body, body + 284, value.fbe_vr_Order);
-    VCodec<::import::e1>::write(e, body, body + 288, value.e1);
-    VCodec<::import::i2>::write(e, body, body + 292, value.i2);
-    VCodec<::import::o3>::write(e, body, body + 296, value.o3);
-    VCodec<::import::Fbe>::write(e, body, body + 300, value.Fbe);
-    VCodec<::import::FINGERPRINT>::write(e, body, body + 304, value.FINGERPRINT);
-    VCodec<::import::FBE_FINGERPRINT>::write(e, body, body + 308, value.FBE_FINGERPRINT);
-    VCodec<::import::FBEFingerprint>::write(e, body, body + 312, value.FBEFingerprint);
-    VCodec<::import::Case>::write(e, body, body + 316, value.Case);
-    VCodec<::import::Imported>::write(e, body, body + 320, value.Imported);
-    VCodec<::import::Derived>::write(e, body, body + 324, value.Derived);
-    VCodec<::import::Listed>::write(e, body, body + 328, value.Listed);
-    VCodec<::import::Letters>::write(e, body, body + 332, value.Letters);
 }
 
 inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)

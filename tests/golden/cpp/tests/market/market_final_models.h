@@ -11,15 +11,13 @@ namespace FBE {
 
 // market.Instrument: type 501
 template <>
-struct FBody<::market::Instrument>
+struct FBody<::market::Instrument> : detail::FFields<::market::Instrument, &::market::Instrument::symbol, &::market::Instrument::digits>
 {
     static constexpr uint32_t type_id = 501;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
     static constexpr uint64_t cost = 8;
-    static std::size_t size(const ::market::Instrument& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::market::Instrument& value) noexcept;
     static bool read(FinalDecoder& d, ::market::Instrument& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Instrument& value);
     static bool read_fields(FinalDecoder& d, ::market::Instrument& value);
@@ -29,34 +27,19 @@ struct FBody<::market::Instrument>
 
 // market.Failure: type 502
 template <>
-struct FBody<::market::Failure>
+struct FBody<::market::Failure> : detail::FFields<::market::Failure, &::market::Failure::id, &::market::Failure::reason>
 {
     static constexpr uint32_t type_id = 502;
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
     static constexpr uint64_t cost = 20;
-    static std::size_t size(const ::market::Failure& value) noexcept;
-    static uint8_t* write(uint8_t* p, const ::market::Failure& value) noexcept;
     static bool read(FinalDecoder& d, ::market::Failure& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Failure& value);
     static bool read_fields(FinalDecoder& d, ::market::Failure& value);
     template <class D>
     static bool verify(D& d);
 };
-
-inline std::size_t FBody<::market::Instrument>::size(const ::market::Instrument& value) noexcept
-{
-    return 4
-        + FCodec<std::string>::size(value.symbol);
-}
-
-inline uint8_t* FBody<::market::Instrument>::write(uint8_t* p, const ::market::Instrument& value) noexcept
-{
-    p = FCodec<std::string>::write(p, value.symbol);
-    p = FCodec<int32_t>::write(p, value.digits);
-    return p;
-}
 
 FBE_INLINE bool FBody<::market::Instrument>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Instrument& value)
 {
@@ -100,19 +83,6 @@ FBE_INLINE bool FBody<::market::Instrument>::verify(D& d)
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("market.Instrument", "digits");
     return true;
-}
-
-inline std::size_t FBody<::market::Failure>::size(const ::market::Failure& value) noexcept
-{
-    return 16
-        + FCodec<std::string>::size(value.reason);
-}
-
-inline uint8_t* FBody<::market::Failure>::write(uint8_t* p, const ::market::Failure& value) noexcept
-{
-    p = FCodec<FBE::uuid_t>::write(p, value.id);
-    p = FCodec<std::string>::write(p, value.reason);
-    return p;
 }
 
 FBE_INLINE bool FBody<::market::Failure>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Failure& value)

@@ -12,15 +12,13 @@ namespace FBE {
 
 // market.Instrument: type 501, body 16 bytes
 template <>
-struct VBody<::market::Instrument>
+struct VBody<::market::Instrument> : detail::VFields<::market::Instrument>
 {
     static constexpr uint32_t type_id = 501;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
-    static std::size_t extra(const ::market::Instrument& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::market::Instrument& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -35,15 +33,13 @@ struct VBody<::market::Instrument>
 
 // market.Failure: type 502, body 28 bytes
 template <>
-struct VBody<::market::Failure>
+struct VBody<::market::Failure> : detail::VFields<::market::Failure>
 {
     static constexpr uint32_t type_id = 502;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
     static constexpr uint64_t cost = 20;
-    static std::size_t extra(const ::market::Failure& value) noexcept;
-    static void write(Encoder& e, std::size_t body, const ::market::Failure& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
@@ -55,17 +51,6 @@ struct VBody<::market::Failure>
         {28, 0, "market.Failure"},
     };
 };
-
-inline std::size_t VBody<::market::Instrument>::extra(const ::market::Instrument& value) noexcept
-{
-    return VCodec<std::string>::extra(value.symbol);
-}
-
-inline void VBody<::market::Instrument>::write(Encoder& e, std::size_t body, const ::market::Instrument& value) noexcept
-{
-    VCodec<std::string>::write(e, body, body + 8, value.symbol);
-    VCodec<int32_t>::write(e, body, body + 12, value.digits);
-}
 
 FBE_INLINE bool VBody<::market::Instrument>::read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value)
 {
@@ -85,17 +70,6 @@ FBE_INLINE bool VBody<::market::Instrument>::verify(D& d, std::size_t body, uint
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("market.Instrument", "symbol");
     return true;
-}
-
-inline std::size_t VBody<::market::Failure>::extra(const ::market::Failure& value) noexcept
-{
-    return VCodec<std::string>::extra(value.reason);
-}
-
-inline void VBody<::market::Failure>::write(Encoder& e, std::size_t body, const ::market::Failure& value) noexcept
-{
-    VCodec<FBE::uuid_t>::write(e, body, body + 8, value.id);
-    VCodec<std::string>::write(e, body, body + 24, value.reason);
 }
 
 FBE_INLINE bool VBody<::market::Failure>::read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value)
