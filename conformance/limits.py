@@ -472,7 +472,27 @@ def least_budget_inputs() -> list[tuple[str, dict[str, Any]]]:
         ("OrderMessage.final", _binary("proto", "OrderMessage", "final", final_order_message())),
         ("StructVector.json-5-structs", _json("test", "StructVector", str(test.to_json(vector, "test.StructVector")))),
         ("StructVector.json-empty-objects-10", _json("test", "StructVector", empty_objects(10))),
+        *json_collections_of_scalars(),
     ]
+
+
+def json_collections_of_scalars() -> list[tuple[str, dict[str, Any]]]:
+    """JSON of every collection kind (vector, list, set, map, hash) holding bytes, optionals, buffers, enums
+    and flags: each item is charged its own cost (docs/limits.md 3), which the struct inputs above do not
+    show apart from the structs' charges."""
+    items = {"f1": "[1,2,3]", "f2": "[null,4]", "f3": '["AQI=",""]', "f4": '[null,"AA=="]', "f5": "[1,0,4]",
+             "f6": "[null,3]", "f7": "[1,5]", "f8": "[null,2]"}
+    entries = {"f1": '{"1":7,"2":8}', "f2": '{"1":null,"2":9}', "f3": '{"1":"AQI=","2":""}', "f4": '{"1":null}',
+               "f5": '{"1":1,"2":4}', "f6": '{"1":null,"2":3}', "f7": '{"1":5}', "f8": '{"1":null,"2":2}'}
+    hash_entries = {name: text.replace('"1"', '"a"').replace('"2"', '"b"') for name, text in entries.items()}
+    sets = {"f1": "[1,2,3]", "f2": "[0,1,4]", "f3": "[1,2,5]"}
+
+    def text(members: dict[str, str]) -> str:
+        return "{" + ",".join(f'"{name}":{value}' for name, value in members.items()) + "}"
+
+    return [(f"{name}.json-scalar-items", _json("test", name, text(members)))
+            for name, members in (("StructVector", items), ("StructList", items), ("StructSet", sets),
+                                  ("StructMap", entries), ("StructHash", hash_entries))]
 
 
 def least_budget(request: dict[str, Any]) -> int:
