@@ -150,10 +150,10 @@ def scalar_read(c: Context, t: ir.Type, f: str, key: str | None = None, dst: str
     7: the unsigned form of a signed type's flags is refused)."""
     of, text = ("Key", f"{key}, ") if key is not None else ("", "")
     if isinstance(t, ir.EnumRef):
-        name, wrap = t.wire, False
+        name = t.wire
     else:
         assert isinstance(t, ir.Primitive), t
-        name, wrap = t.name, t.name == "timestamp" and key is None
+        name = t.name
         if name in ("bool", "float", "double", "decimal", "uuid", "string"):
             return f"r.{of}{RUNTIME_VALUES[name]}({text}{f})"
         if name == "bytes":
@@ -166,7 +166,7 @@ def scalar_read(c: Context, t: ir.Type, f: str, key: str | None = None, dst: str
         call, plain = f"r.{of}Int({text}{lo}, {hi}, {f})", go == "int64"
     else:
         call, plain = f"r.{of}Uint({text}{hi}, {f})", go == "uint64"
-    return call if plain and not wrap else f"{go}({call})"
+    return call if plain else f"{go}({call})"  # a timestamp is fbe.Timestamp: converted
 
 
 def afford(w: CodeWriter, c: Context, types: list[ir.Type], f: str, unwind: list[str]) -> None:
