@@ -33,10 +33,7 @@ TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typesc
 # (--final), JSON (--json), the text form and the protocol (--proto); these notes say what differs.
 NOTES = {"javascript": "ES modules with .d.ts declarations, the code of --typescript",
          "kotlin": "on the Java runtime",
-         "rust": "types, both binary models and the text form; no JSON or protocol",
-         "csharp": ("types, both binary models, JSON, the text form and the protocol's Sender and Receiver, "
-                    "on Mono and .NET; no Proxy or Client"),
-         "ruby": "types, both binary models, the text form and JSON; no protocol"}
+         "csharp": "on Mono and .NET"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2).
 PLANNED: dict[str, str] = {}
