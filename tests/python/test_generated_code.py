@@ -136,11 +136,14 @@ def test_mypy_strict_accepts_generated_code(generated_sets: list[Path]) -> None:
 
 
 def test_runtime_passes_mypy_strict() -> None:
+    """The whole package (a module left out of a list goes unchecked): fbe.dynamic imports the IR from
+    fbec.model, which the wheel installs beside fbe, so compiler/ is on the path (else every IR type is
+    Any, and --strict reports what it makes of that)."""
     _tool("mypy")
-    mine = [str(RUNTIME / "fbe" / f) for f in ("__init__.py", "buffer.py", "errors.py", "jsonfmt.py", "model.py",
-                                                 "native.py", "protocol.py", "struct.py", "text.py", "values.py")]
-    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", *mine],
-                       capture_output=True, text=True, check=False, env=dict(os.environ, MYPYPATH=str(RUNTIME)))
+    path = os.pathsep.join([str(RUNTIME), str(REPO / "compiler")])
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir=/dev/null",
+                        "--follow-imports=silent", "-p", "fbe"],
+                       capture_output=True, text=True, check=False, env=dict(os.environ, MYPYPATH=path))
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -152,9 +155,7 @@ def test_generator_and_tests_pass_lint_and_types() -> None:
                        capture_output=True, text=True, check=False,
                        env=dict(os.environ, MYPYPATH=str(REPO / "compiler")))
     assert r.returncode == 0, r.stdout + r.stderr
-    mine = [str(target), str(REPO / "tests" / "python"), str(REPO / "tests" / "python_native")] + [
-        str(RUNTIME / "fbe" / f) for f in ("__init__.py", "buffer.py", "errors.py", "jsonfmt.py", "model.py",
-                                         "native.py", "protocol.py", "struct.py", "text.py", "values.py")]
+    mine = [str(target), str(REPO / "tests" / "python"), str(REPO / "tests" / "python_native"), str(RUNTIME / "fbe")]
     r = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *mine], capture_output=True, text=True,
                        check=False, cwd=REPO)
     assert r.returncode == 0, r.stdout + r.stderr
