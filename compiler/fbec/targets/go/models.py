@@ -386,59 +386,43 @@ def for_range(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None])
 
 
 
-def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list[ir.Field]) -> None:
-    """fbeDefaults(from): the schema's defaults of the struct's own fields from the from-th on,
-    what FBERead gives the fields a shorter (older) body does not hold."""
-    with decl(w, "// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.",
-              f"func (v *{name}) fbeDefaults(from int) {{"), w.block("switch from {", "}"):
-        for k, f in enumerate(own):
-            w.label(f"case {k}:")
-            write_reset(w, c, f)
-            if k < len(own) - 1:
-                w.line("fallthrough")
-
-
 def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, names: Locals, doc: list[str], opening: str,
                       read: bool) -> None:
     """FBERead or, not read, FBEVerify<Name> (doc, opening): the struct's entry at the slot, then the fields
     of its versioned body at b of n bytes as an older writer may have left it (read_value each): the base's
     when the body holds them, then each own field while it does; what is missing is charged to the decode
-    budget (the plan's older_cost and missing_cost) and, read, given the schema's defaults (Reset,
-    fbeDefaults). Verify leaves out an own field with nothing to check (when absent, the next field's test
-    returns alike), and a body with nothing to check is entered and left."""
+    budget (the plan's older_cost and missing_cost). Read, a body shorter than the schema's (an older
+    writer's) first sets every field to the schema's default (Reset), so the fields it lacks keep them; the
+    test costs the usual body nothing, being the one of a failed entry (n 0). Verify leaves out a group of
+    fields with nothing to check (when absent, the next group's test returns alike), and a body with nothing
+    to check is entered and left."""
     plan = c.plan.struct(s.qualified)
     body = CodeWriter(Options(tabs=True))
-
-    def field(f: FieldPlan) -> None:
-        read_value(body, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}" if read else None,
-                   f.name, names, [f'r.Unwind("{f.name}")'])
-
-    if plan.base_fields:
-        with body.block(f"if n >= {s.base_size} {{", "} else {"):
-            for f in plan.base_fields:
-                field(f)
-        with body.block("", "}"):
-            if plan.older_cost:
-                body.line(f'r.Spend({plan.older_cost}, b, "{plan.fields[0].name}")')
-            if read:
-                body.line("v.Reset()")
-            body.line("return")
-    for k, f in enumerate(plan.own_fields):
-        if not read and ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost):
+    # what a body holds or lacks as one: the base's fields (all or none), then each own field
+    groups = [(s.base_size, plan.base_fields)] if plan.base_fields else []
+    for end, fields in groups + [(f.end, (f,)) for f in plan.own_fields]:
+        cost, name = fields[0].missing_cost, fields[0].name
+        if not read and not cost and all(ir.reads_unchecked(f.type) and not kept(c, f.type) for f in fields):
             continue
-        with body.block(f"if n < {f.end} {{", "}"):
-            if f.missing_cost:
-                body.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
-            if read:
-                body.line(f"v.fbeDefaults({k})")
+        with body.block(f"if n < {end} {{", "}"):
+            if cost:
+                body.line(f'r.Spend({cost}, b, "{name}")')
             body.line("return")
-        field(f)
+        for f in fields:
+            read_value(body, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}" if read else None,
+                       f.name, names, [f'r.Unwind("{f.name}")'])
     text = body.text().strip("\n")
     call = f"r.Struct(base, slot, {s.type_id}, {s.decode_cost})"
     with decl(w, doc, opening):
         if text or read:
             w.line(f"{'b' if 'b' in _words(text) else '_'}, n := {call}")
-            entered(w, "n == 0", "r.Leave()")
+            if read and plan.fields:
+                with w.block(f"if n < {s.body_size} {{", "}"):
+                    leave(w, "n == 0", [])
+                    w.line("v.Reset() // an older writer's body: the fields it lacks take the schema's defaults")
+                w.line("defer r.Leave()")
+            else:
+                entered(w, "n == 0", "r.Leave()")
             w.lines(text)
         else:
             with w.block(f"if _, n := {call}; n != 0 {{", "}"):
@@ -519,9 +503,6 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                  f"func (v *{name}) FBEWrite(w *{c.rt('Writer')}, base, slot int) {{"):
         write_fields(w, c, s, plan, names, False)
 
-    own = [fp.field for fp in plan.own_fields]
-    if own:
-        write_defaults(w, c, s, name, own)
     write_body_reader(w, c, s, names, [
         "// FBERead reads v from the versioned body the slot at slot points to (from base),",
         "// overwriting every field and reusing what v holds (slices, maps, optional pointers);",
@@ -597,7 +578,7 @@ def read_root(w: CodeWriter, c: Context, name: str, suffix: str, what: str, note
 
 
 def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:
-    """A field set to the schema's default (Reset, fbeDefaults): a struct reset in place, a slice's or
+    """A field set to the schema's default (Reset): a struct reset in place, a slice's or
     map's storage kept, an optional's value made when it has a default."""
     target, t = "v." + c.ident.field(f), f.type
     if isinstance(t, ir.Optional_):

@@ -71,50 +71,32 @@ func (v *Node) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Node) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = 0
-		fallthrough
-	case 1:
-		v.Name = ""
-		fallthrough
-	case 2:
-		v.Value = 0
-		fallthrough
-	case 3:
-		v.Out_edges = v.Out_edges[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 20)
-	if n == 0 {
-		return
+	if n < 28 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Name = r.String(b, b+12, "name")
 	if n < 24 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Value = r.I64(b + 16)
 	if n < 28 {
-		v.fbeDefaults(3)
 		return
 	}
 	e3, n4 := r.Vector(b, b+24, 4, 4, "out_edges")
@@ -419,42 +401,28 @@ func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+16, v.Weight)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Edge) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Source = 0
-		fallthrough
-	case 1:
-		v.Target = 0
-		fallthrough
-	case 2:
-		v.Weight = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 2, 12)
-	if n == 0 {
-		return
+	if n < 20 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Source = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Target = r.I32(b + 12)
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Weight = r.I32(b + 16)
@@ -706,29 +674,20 @@ func (v *Graph) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Graph) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Nodes = v.Nodes[:0]
-		fallthrough
-	case 1:
-		v.Edges = v.Edges[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Graph) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 3, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e5, n6 := r.Vector(b, b+8, 4, 0, "nodes")
@@ -743,7 +702,6 @@ func (v *Graph) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e8, n9 := r.Vector(b, b+12, 4, 0, "edges")

@@ -135,66 +135,40 @@ func (v *Order) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+26, v.Volume)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Order) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = 0
-		fallthrough
-	case 1:
-		v.Symbol = ""
-		fallthrough
-	case 2:
-		v.Side = 0
-		fallthrough
-	case 3:
-		v.Type = 0
-		fallthrough
-	case 4:
-		v.Price = 0
-		fallthrough
-	case 5:
-		v.Volume = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Order) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 26)
-	if n == 0 {
-		return
+	if n < 34 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Symbol = r.String(b, b+12, "symbol")
 	if n < 17 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Side = OrderSide(r.U8(b + 16))
 	if n < 18 {
-		v.fbeDefaults(3)
 		return
 	}
 	v.Type = OrderType(r.U8(b + 17))
 	if n < 26 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Price = r.F64(b + 18)
 	if n < 34 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Volume = r.F64(b + 26)
@@ -489,34 +463,24 @@ func (v *Balance) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+12, v.Amount)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Balance) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Currency = ""
-		fallthrough
-	case 1:
-		v.Amount = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Balance) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 2, 12)
-	if n == 0 {
-		return
+	if n < 20 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Currency = r.String(b, b+8, "currency")
 	if n < 20 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Amount = r.F64(b + 12)
@@ -789,60 +753,36 @@ func (v *Account) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Account) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = 0
-		fallthrough
-	case 1:
-		v.Name = ""
-		fallthrough
-	case 2:
-		v.State = StateInitialized | StateBad
-		fallthrough
-	case 3:
-		v.Wallet.Reset()
-		fallthrough
-	case 4:
-		v.Asset = nil
-		fallthrough
-	case 5:
-		v.Orders = v.Orders[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 3, 14)
-	if n == 0 {
-		return
+	if n < 30 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(12, b, "id")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 16 {
 		r.Spend(12, b, "name")
-		v.fbeDefaults(1)
 		return
 	}
 	v.Name = r.String(b, b+12, "name")
 	if n < 17 {
 		r.Spend(12, b, "state")
-		v.fbeDefaults(2)
 		return
 	}
 	v.State = State(r.U8(b + 16))
 	if n < 21 {
 		r.Spend(12, b, "wallet")
-		v.fbeDefaults(3)
 		return
 	}
 	v.Wallet.FBERead(r, b, b+17)
@@ -851,7 +791,6 @@ func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 26 {
-		v.fbeDefaults(4)
 		return
 	}
 	if s4, ok5 := r.Optional(b, b+21, 4, "asset"); ok5 {
@@ -865,7 +804,6 @@ func (v *Account) FBERead(r *fbe.Reader, base, slot int) {
 		v.Asset = nil
 	}
 	if n < 30 {
-		v.fbeDefaults(5)
 		return
 	}
 	e6, n7 := r.Vector(b, b+26, 4, 0, "orders")
@@ -1291,27 +1229,21 @@ func (v *OrderMessage) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Body).FBEWrite(w, b, b+8)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *OrderMessage) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Body.Reset()
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *OrderMessage) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 1)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(26, b, "body")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Body.FBERead(r, b, b+8)
@@ -1563,27 +1495,21 @@ func (v *BalanceMessage) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Body).FBEWrite(w, b, b+8)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *BalanceMessage) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Body.Reset()
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *BalanceMessage) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 2, 1)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(12, b, "body")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Body.FBERead(r, b, b+8)
@@ -1835,27 +1761,21 @@ func (v *AccountMessage) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Body).FBEWrite(w, b, b+8)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *AccountMessage) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Body.Reset()
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *AccountMessage) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 3, 1)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(26, b, "body")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Body.FBERead(r, b, b+8)

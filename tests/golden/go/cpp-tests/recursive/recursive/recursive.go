@@ -77,42 +77,28 @@ func (v *Node) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Node) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = 0
-		fallthrough
-	case 1:
-		v.Label = ""
-		fallthrough
-	case 2:
-		v.Children = v.Children[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Node) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 12)
-	if n == 0 {
-		return
+	if n < 20 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Label = r.String(b, b+12, "label")
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	e3, n4 := r.Vector(b, b+16, 4, 0, "children")

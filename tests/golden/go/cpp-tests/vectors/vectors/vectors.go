@@ -52,42 +52,28 @@ func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+16, v.Weight)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Edge) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Source = 0
-		fallthrough
-	case 1:
-		v.Target = 0
-		fallthrough
-	case 2:
-		v.Weight = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 12)
-	if n == 0 {
-		return
+	if n < 20 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Source = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Target = r.I32(b + 12)
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Weight = r.I32(b + 16)
@@ -336,42 +322,28 @@ func (v *Point) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI16(b+17, v.Y)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Point) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Flag = false
-		fallthrough
-	case 1:
-		v.X = 0
-		fallthrough
-	case 2:
-		v.Y = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Point) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 2, 11)
-	if n == 0 {
-		return
+	if n < 19 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 9 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Flag = r.Bool(b + 8)
 	if n < 17 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.X = r.I64(b + 9)
 	if n < 19 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Y = r.I16(b + 17)
@@ -619,34 +591,26 @@ func (v *Point3) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+19, v.Z)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Point3) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Z = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Point3) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 3, 19)
-	if n == 0 {
-		return
+	if n < 27 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
-	if n >= 19 {
-		v.Flag = r.Bool(b + 8)
-		v.X = r.I64(b + 9)
-		v.Y = r.I16(b + 17)
-	} else {
-		v.Reset()
+	if n < 19 {
 		return
 	}
+	v.Flag = r.Bool(b + 8)
+	v.X = r.I64(b + 9)
+	v.Y = r.I16(b + 17)
 	if n < 27 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Z = r.F64(b + 19)
@@ -655,14 +619,8 @@ func (v *Point3) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyPoint3 checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyPoint3(r *fbe.Reader, base, slot int) {
-	_, n := r.Struct(base, slot, 3, 19)
-	if n == 0 {
-		return
-	}
-	defer r.Leave()
-	if n >= 19 {
-	} else {
-		return
+	if _, n := r.Struct(base, slot, 3, 19); n != 0 {
+		r.Leave()
 	}
 }
 
@@ -906,34 +864,24 @@ func (v *Named) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Named) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Name = ""
-		fallthrough
-	case 1:
-		v.Values = v.Values[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Named) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 4, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Name = r.String(b, b+8, "name")
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e3, n4 := r.Vector(b, b+12, 4, 4, "values")
@@ -1241,41 +1189,20 @@ func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Holder) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Edges = v.Edges[:0]
-		fallthrough
-	case 1:
-		v.Points = v.Points[:0]
-		fallthrough
-	case 2:
-		v.Ints = v.Ints[:0]
-		fallthrough
-	case 3:
-		v.Switches = v.Switches[:0]
-		fallthrough
-	case 4:
-		v.Reals = v.Reals[:0]
-		fallthrough
-	case 5:
-		v.Named = v.Named[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 10, 24)
-	if n == 0 {
-		return
+	if n < 32 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e13, n14 := r.Vector(b, b+8, 4, 0, "edges")
@@ -1290,7 +1217,6 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e16, n17 := r.Vector(b, b+12, 4, 0, "points")
@@ -1305,7 +1231,6 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	e19, n20 := r.Vector(b, b+16, 4, 4, "ints")
@@ -1314,7 +1239,6 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		v.Ints[i21] = r.I32(e19 + i21*4)
 	}
 	if n < 24 {
-		v.fbeDefaults(3)
 		return
 	}
 	e22, n23 := r.Vector(b, b+20, 1, 1, "switches")
@@ -1323,7 +1247,6 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		v.Switches[i24] = r.Bool(e22 + i24*1)
 	}
 	if n < 28 {
-		v.fbeDefaults(4)
 		return
 	}
 	e25, n26 := r.Vector(b, b+24, 8, 8, "reals")
@@ -1332,7 +1255,6 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		v.Reals[i27] = r.F64(e25 + i27*8)
 	}
 	if n < 32 {
-		v.fbeDefaults(5)
 		return
 	}
 	e28, n29 := r.Vector(b, b+28, 4, 0, "named")

@@ -46,26 +46,20 @@ func (v *Edge) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Source)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Edge) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Source = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Edge) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Source = r.I32(b + 8)
@@ -292,26 +286,20 @@ func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Holder) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Edges = v.Edges[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 10, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e3, n4 := r.Vector(b, b+8, 4, 0, "edges")

@@ -489,546 +489,280 @@ func (v *Enums) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutU64(b+216, uint64(v.Uint64b5))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Enums) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Byte0 = 0
-		fallthrough
-	case 1:
-		v.Byte1 = 0
-		fallthrough
-	case 2:
-		v.Byte2 = EnumByteENUM_VALUE_2
-		fallthrough
-	case 3:
-		v.Byte3 = EnumByteENUM_VALUE_3
-		fallthrough
-	case 4:
-		v.Byte4 = EnumByteENUM_VALUE_4
-		fallthrough
-	case 5:
-		v.Byte5 = EnumByteENUM_VALUE_5
-		fallthrough
-	case 6:
-		v.Char0 = 0
-		fallthrough
-	case 7:
-		v.Char1 = EnumCharENUM_VALUE_1
-		fallthrough
-	case 8:
-		v.Char2 = EnumCharENUM_VALUE_2
-		fallthrough
-	case 9:
-		v.Char3 = EnumCharENUM_VALUE_3
-		fallthrough
-	case 10:
-		v.Char4 = EnumCharENUM_VALUE_4
-		fallthrough
-	case 11:
-		v.Char5 = EnumCharENUM_VALUE_5
-		fallthrough
-	case 12:
-		v.Wchar0 = 0
-		fallthrough
-	case 13:
-		v.Wchar1 = EnumWCharENUM_VALUE_1
-		fallthrough
-	case 14:
-		v.Wchar2 = EnumWCharENUM_VALUE_2
-		fallthrough
-	case 15:
-		v.Wchar3 = EnumWCharENUM_VALUE_3
-		fallthrough
-	case 16:
-		v.Wchar4 = EnumWCharENUM_VALUE_4
-		fallthrough
-	case 17:
-		v.Wchar5 = EnumWCharENUM_VALUE_5
-		fallthrough
-	case 18:
-		v.Int8b0 = 0
-		fallthrough
-	case 19:
-		v.Int8b1 = EnumInt8ENUM_VALUE_1
-		fallthrough
-	case 20:
-		v.Int8b2 = EnumInt8ENUM_VALUE_2
-		fallthrough
-	case 21:
-		v.Int8b3 = EnumInt8ENUM_VALUE_3
-		fallthrough
-	case 22:
-		v.Int8b4 = EnumInt8ENUM_VALUE_4
-		fallthrough
-	case 23:
-		v.Int8b5 = EnumInt8ENUM_VALUE_5
-		fallthrough
-	case 24:
-		v.Uint8b0 = 0
-		fallthrough
-	case 25:
-		v.Uint8b1 = 0
-		fallthrough
-	case 26:
-		v.Uint8b2 = EnumUInt8ENUM_VALUE_2
-		fallthrough
-	case 27:
-		v.Uint8b3 = EnumUInt8ENUM_VALUE_3
-		fallthrough
-	case 28:
-		v.Uint8b4 = EnumUInt8ENUM_VALUE_4
-		fallthrough
-	case 29:
-		v.Uint8b5 = EnumUInt8ENUM_VALUE_5
-		fallthrough
-	case 30:
-		v.Int16b0 = 0
-		fallthrough
-	case 31:
-		v.Int16b1 = EnumInt16ENUM_VALUE_1
-		fallthrough
-	case 32:
-		v.Int16b2 = EnumInt16ENUM_VALUE_2
-		fallthrough
-	case 33:
-		v.Int16b3 = EnumInt16ENUM_VALUE_3
-		fallthrough
-	case 34:
-		v.Int16b4 = EnumInt16ENUM_VALUE_4
-		fallthrough
-	case 35:
-		v.Int16b5 = EnumInt16ENUM_VALUE_5
-		fallthrough
-	case 36:
-		v.Uint16b0 = 0
-		fallthrough
-	case 37:
-		v.Uint16b1 = 0
-		fallthrough
-	case 38:
-		v.Uint16b2 = EnumUInt16ENUM_VALUE_2
-		fallthrough
-	case 39:
-		v.Uint16b3 = EnumUInt16ENUM_VALUE_3
-		fallthrough
-	case 40:
-		v.Uint16b4 = EnumUInt16ENUM_VALUE_4
-		fallthrough
-	case 41:
-		v.Uint16b5 = EnumUInt16ENUM_VALUE_5
-		fallthrough
-	case 42:
-		v.Int32b0 = 0
-		fallthrough
-	case 43:
-		v.Int32b1 = EnumInt32ENUM_VALUE_1
-		fallthrough
-	case 44:
-		v.Int32b2 = EnumInt32ENUM_VALUE_2
-		fallthrough
-	case 45:
-		v.Int32b3 = EnumInt32ENUM_VALUE_3
-		fallthrough
-	case 46:
-		v.Int32b4 = EnumInt32ENUM_VALUE_4
-		fallthrough
-	case 47:
-		v.Int32b5 = EnumInt32ENUM_VALUE_5
-		fallthrough
-	case 48:
-		v.Uint32b0 = 0
-		fallthrough
-	case 49:
-		v.Uint32b1 = 0
-		fallthrough
-	case 50:
-		v.Uint32b2 = EnumUInt32ENUM_VALUE_2
-		fallthrough
-	case 51:
-		v.Uint32b3 = EnumUInt32ENUM_VALUE_3
-		fallthrough
-	case 52:
-		v.Uint32b4 = EnumUInt32ENUM_VALUE_4
-		fallthrough
-	case 53:
-		v.Uint32b5 = EnumUInt32ENUM_VALUE_5
-		fallthrough
-	case 54:
-		v.Int64b0 = 0
-		fallthrough
-	case 55:
-		v.Int64b1 = EnumInt64ENUM_VALUE_1
-		fallthrough
-	case 56:
-		v.Int64b2 = EnumInt64ENUM_VALUE_2
-		fallthrough
-	case 57:
-		v.Int64b3 = EnumInt64ENUM_VALUE_3
-		fallthrough
-	case 58:
-		v.Int64b4 = EnumInt64ENUM_VALUE_4
-		fallthrough
-	case 59:
-		v.Int64b5 = EnumInt64ENUM_VALUE_5
-		fallthrough
-	case 60:
-		v.Uint64b0 = 0
-		fallthrough
-	case 61:
-		v.Uint64b1 = 0
-		fallthrough
-	case 62:
-		v.Uint64b2 = EnumUInt64ENUM_VALUE_2
-		fallthrough
-	case 63:
-		v.Uint64b3 = EnumUInt64ENUM_VALUE_3
-		fallthrough
-	case 64:
-		v.Uint64b4 = EnumUInt64ENUM_VALUE_4
-		fallthrough
-	case 65:
-		v.Uint64b5 = EnumUInt64ENUM_VALUE_5
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Enums) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 216)
-	if n == 0 {
-		return
+	if n < 224 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 9 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Byte0 = EnumByte(r.U8(b + 8))
 	if n < 10 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Byte1 = EnumByte(r.U8(b + 9))
 	if n < 11 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Byte2 = EnumByte(r.U8(b + 10))
 	if n < 12 {
-		v.fbeDefaults(3)
 		return
 	}
 	v.Byte3 = EnumByte(r.U8(b + 11))
 	if n < 13 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Byte4 = EnumByte(r.U8(b + 12))
 	if n < 14 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Byte5 = EnumByte(r.U8(b + 13))
 	if n < 15 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Char0 = EnumChar(r.U8(b + 14))
 	if n < 16 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Char1 = EnumChar(r.U8(b + 15))
 	if n < 17 {
-		v.fbeDefaults(8)
 		return
 	}
 	v.Char2 = EnumChar(r.U8(b + 16))
 	if n < 18 {
-		v.fbeDefaults(9)
 		return
 	}
 	v.Char3 = EnumChar(r.U8(b + 17))
 	if n < 19 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Char4 = EnumChar(r.U8(b + 18))
 	if n < 20 {
-		v.fbeDefaults(11)
 		return
 	}
 	v.Char5 = EnumChar(r.U8(b + 19))
 	if n < 24 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Wchar0 = EnumWChar(r.U32(b + 20))
 	if n < 28 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.Wchar1 = EnumWChar(r.U32(b + 24))
 	if n < 32 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Wchar2 = EnumWChar(r.U32(b + 28))
 	if n < 36 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Wchar3 = EnumWChar(r.U32(b + 32))
 	if n < 40 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Wchar4 = EnumWChar(r.U32(b + 36))
 	if n < 44 {
-		v.fbeDefaults(17)
 		return
 	}
 	v.Wchar5 = EnumWChar(r.U32(b + 40))
 	if n < 45 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Int8b0 = EnumInt8(r.I8(b + 44))
 	if n < 46 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Int8b1 = EnumInt8(r.I8(b + 45))
 	if n < 47 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Int8b2 = EnumInt8(r.I8(b + 46))
 	if n < 48 {
-		v.fbeDefaults(21)
 		return
 	}
 	v.Int8b3 = EnumInt8(r.I8(b + 47))
 	if n < 49 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Int8b4 = EnumInt8(r.I8(b + 48))
 	if n < 50 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Int8b5 = EnumInt8(r.I8(b + 49))
 	if n < 51 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Uint8b0 = EnumUInt8(r.U8(b + 50))
 	if n < 52 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Uint8b1 = EnumUInt8(r.U8(b + 51))
 	if n < 53 {
-		v.fbeDefaults(26)
 		return
 	}
 	v.Uint8b2 = EnumUInt8(r.U8(b + 52))
 	if n < 54 {
-		v.fbeDefaults(27)
 		return
 	}
 	v.Uint8b3 = EnumUInt8(r.U8(b + 53))
 	if n < 55 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Uint8b4 = EnumUInt8(r.U8(b + 54))
 	if n < 56 {
-		v.fbeDefaults(29)
 		return
 	}
 	v.Uint8b5 = EnumUInt8(r.U8(b + 55))
 	if n < 58 {
-		v.fbeDefaults(30)
 		return
 	}
 	v.Int16b0 = EnumInt16(r.I16(b + 56))
 	if n < 60 {
-		v.fbeDefaults(31)
 		return
 	}
 	v.Int16b1 = EnumInt16(r.I16(b + 58))
 	if n < 62 {
-		v.fbeDefaults(32)
 		return
 	}
 	v.Int16b2 = EnumInt16(r.I16(b + 60))
 	if n < 64 {
-		v.fbeDefaults(33)
 		return
 	}
 	v.Int16b3 = EnumInt16(r.I16(b + 62))
 	if n < 66 {
-		v.fbeDefaults(34)
 		return
 	}
 	v.Int16b4 = EnumInt16(r.I16(b + 64))
 	if n < 68 {
-		v.fbeDefaults(35)
 		return
 	}
 	v.Int16b5 = EnumInt16(r.I16(b + 66))
 	if n < 70 {
-		v.fbeDefaults(36)
 		return
 	}
 	v.Uint16b0 = EnumUInt16(r.U16(b + 68))
 	if n < 72 {
-		v.fbeDefaults(37)
 		return
 	}
 	v.Uint16b1 = EnumUInt16(r.U16(b + 70))
 	if n < 74 {
-		v.fbeDefaults(38)
 		return
 	}
 	v.Uint16b2 = EnumUInt16(r.U16(b + 72))
 	if n < 76 {
-		v.fbeDefaults(39)
 		return
 	}
 	v.Uint16b3 = EnumUInt16(r.U16(b + 74))
 	if n < 78 {
-		v.fbeDefaults(40)
 		return
 	}
 	v.Uint16b4 = EnumUInt16(r.U16(b + 76))
 	if n < 80 {
-		v.fbeDefaults(41)
 		return
 	}
 	v.Uint16b5 = EnumUInt16(r.U16(b + 78))
 	if n < 84 {
-		v.fbeDefaults(42)
 		return
 	}
 	v.Int32b0 = EnumInt32(r.I32(b + 80))
 	if n < 88 {
-		v.fbeDefaults(43)
 		return
 	}
 	v.Int32b1 = EnumInt32(r.I32(b + 84))
 	if n < 92 {
-		v.fbeDefaults(44)
 		return
 	}
 	v.Int32b2 = EnumInt32(r.I32(b + 88))
 	if n < 96 {
-		v.fbeDefaults(45)
 		return
 	}
 	v.Int32b3 = EnumInt32(r.I32(b + 92))
 	if n < 100 {
-		v.fbeDefaults(46)
 		return
 	}
 	v.Int32b4 = EnumInt32(r.I32(b + 96))
 	if n < 104 {
-		v.fbeDefaults(47)
 		return
 	}
 	v.Int32b5 = EnumInt32(r.I32(b + 100))
 	if n < 108 {
-		v.fbeDefaults(48)
 		return
 	}
 	v.Uint32b0 = EnumUInt32(r.U32(b + 104))
 	if n < 112 {
-		v.fbeDefaults(49)
 		return
 	}
 	v.Uint32b1 = EnumUInt32(r.U32(b + 108))
 	if n < 116 {
-		v.fbeDefaults(50)
 		return
 	}
 	v.Uint32b2 = EnumUInt32(r.U32(b + 112))
 	if n < 120 {
-		v.fbeDefaults(51)
 		return
 	}
 	v.Uint32b3 = EnumUInt32(r.U32(b + 116))
 	if n < 124 {
-		v.fbeDefaults(52)
 		return
 	}
 	v.Uint32b4 = EnumUInt32(r.U32(b + 120))
 	if n < 128 {
-		v.fbeDefaults(53)
 		return
 	}
 	v.Uint32b5 = EnumUInt32(r.U32(b + 124))
 	if n < 136 {
-		v.fbeDefaults(54)
 		return
 	}
 	v.Int64b0 = EnumInt64(r.I64(b + 128))
 	if n < 144 {
-		v.fbeDefaults(55)
 		return
 	}
 	v.Int64b1 = EnumInt64(r.I64(b + 136))
 	if n < 152 {
-		v.fbeDefaults(56)
 		return
 	}
 	v.Int64b2 = EnumInt64(r.I64(b + 144))
 	if n < 160 {
-		v.fbeDefaults(57)
 		return
 	}
 	v.Int64b3 = EnumInt64(r.I64(b + 152))
 	if n < 168 {
-		v.fbeDefaults(58)
 		return
 	}
 	v.Int64b4 = EnumInt64(r.I64(b + 160))
 	if n < 176 {
-		v.fbeDefaults(59)
 		return
 	}
 	v.Int64b5 = EnumInt64(r.I64(b + 168))
 	if n < 184 {
-		v.fbeDefaults(60)
 		return
 	}
 	v.Uint64b0 = EnumUInt64(r.U64(b + 176))
 	if n < 192 {
-		v.fbeDefaults(61)
 		return
 	}
 	v.Uint64b1 = EnumUInt64(r.U64(b + 184))
 	if n < 200 {
-		v.fbeDefaults(62)
 		return
 	}
 	v.Uint64b2 = EnumUInt64(r.U64(b + 192))
 	if n < 208 {
-		v.fbeDefaults(63)
 		return
 	}
 	v.Uint64b3 = EnumUInt64(r.U64(b + 200))
 	if n < 216 {
-		v.fbeDefaults(64)
 		return
 	}
 	v.Uint64b4 = EnumUInt64(r.U64(b + 208))
 	if n < 224 {
-		v.fbeDefaults(65)
 		return
 	}
 	v.Uint64b5 = EnumUInt64(r.U64(b + 216))

@@ -313,405 +313,226 @@ func (v *StructSimple) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.F44).FBEWrite(w, b, b+233)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructSimple) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = 0
-		fallthrough
-	case 1:
-		v.F1 = false
-		fallthrough
-	case 2:
-		v.F2 = true
-		fallthrough
-	case 3:
-		v.F3 = 0
-		fallthrough
-	case 4:
-		v.F4 = 255
-		fallthrough
-	case 5:
-		v.F5 = 0
-		fallthrough
-	case 6:
-		v.F6 = 33
-		fallthrough
-	case 7:
-		v.F7 = 0
-		fallthrough
-	case 8:
-		v.F8 = 1092
-		fallthrough
-	case 9:
-		v.F9 = 0
-		fallthrough
-	case 10:
-		v.F10 = 127
-		fallthrough
-	case 11:
-		v.F11 = 0
-		fallthrough
-	case 12:
-		v.F12 = 255
-		fallthrough
-	case 13:
-		v.F13 = 0
-		fallthrough
-	case 14:
-		v.F14 = 32767
-		fallthrough
-	case 15:
-		v.F15 = 0
-		fallthrough
-	case 16:
-		v.F16 = 65535
-		fallthrough
-	case 17:
-		v.F17 = 0
-		fallthrough
-	case 18:
-		v.F18 = 2147483647
-		fallthrough
-	case 19:
-		v.F19 = 0
-		fallthrough
-	case 20:
-		v.F20 = 4294967295
-		fallthrough
-	case 21:
-		v.F21 = 0
-		fallthrough
-	case 22:
-		v.F22 = 9223372036854775807
-		fallthrough
-	case 23:
-		v.F23 = 0
-		fallthrough
-	case 24:
-		v.F24 = 18446744073709551615
-		fallthrough
-	case 25:
-		v.F25 = 0
-		fallthrough
-	case 26:
-		v.F26 = 123.456
-		fallthrough
-	case 27:
-		v.F27 = 0
-		fallthrough
-	case 28:
-		v.F28 = -123.456e+123
-		fallthrough
-	case 29:
-		v.F29 = fbe.Decimal{}
-		fallthrough
-	case 30:
-		v.F30 = fbe.MustDecimal("123456.123456")
-		fallthrough
-	case 31:
-		v.F31 = ""
-		fallthrough
-	case 32:
-		v.F32 = "Initial string!"
-		fallthrough
-	case 33:
-		v.F33 = 0
-		fallthrough
-	case 34:
-		v.F34 = 0
-		fallthrough
-	case 35:
-		v.F35 = fbe.UTC()
-		fallthrough
-	case 36:
-		v.F36 = fbe.UUID{}
-		fallthrough
-	case 37:
-		v.F37 = fbe.NewUUID1()
-		fallthrough
-	case 38:
-		v.F38 = fbe.MustUUID("123e4567-e89b-12d3-a456-426655440000")
-		fallthrough
-	case 39:
-		v.F39 = 0
-		fallthrough
-	case 40:
-		v.F40 = 0
-		fallthrough
-	case 41:
-		v.F41.Reset()
-		fallthrough
-	case 42:
-		v.F42.Reset()
-		fallthrough
-	case 43:
-		v.F43 = 0
-		fallthrough
-	case 44:
-		v.F44.Reset()
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 110, 217)
-	if n == 0 {
-		return
+	if n < 237 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(64, b, "id")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 13 {
 		r.Spend(64, b, "f1")
-		v.fbeDefaults(1)
 		return
 	}
 	v.F1 = r.Bool(b + 12)
 	if n < 14 {
 		r.Spend(64, b, "f2")
-		v.fbeDefaults(2)
 		return
 	}
 	v.F2 = r.Bool(b + 13)
 	if n < 15 {
 		r.Spend(64, b, "f3")
-		v.fbeDefaults(3)
 		return
 	}
 	v.F3 = r.U8(b + 14)
 	if n < 16 {
 		r.Spend(64, b, "f4")
-		v.fbeDefaults(4)
 		return
 	}
 	v.F4 = r.U8(b + 15)
 	if n < 17 {
 		r.Spend(64, b, "f5")
-		v.fbeDefaults(5)
 		return
 	}
 	v.F5 = r.U8(b + 16)
 	if n < 18 {
 		r.Spend(64, b, "f6")
-		v.fbeDefaults(6)
 		return
 	}
 	v.F6 = r.U8(b + 17)
 	if n < 22 {
 		r.Spend(64, b, "f7")
-		v.fbeDefaults(7)
 		return
 	}
 	v.F7 = r.U32(b + 18)
 	if n < 26 {
 		r.Spend(64, b, "f8")
-		v.fbeDefaults(8)
 		return
 	}
 	v.F8 = r.U32(b + 22)
 	if n < 27 {
 		r.Spend(64, b, "f9")
-		v.fbeDefaults(9)
 		return
 	}
 	v.F9 = r.I8(b + 26)
 	if n < 28 {
 		r.Spend(64, b, "f10")
-		v.fbeDefaults(10)
 		return
 	}
 	v.F10 = r.I8(b + 27)
 	if n < 29 {
 		r.Spend(64, b, "f11")
-		v.fbeDefaults(11)
 		return
 	}
 	v.F11 = r.U8(b + 28)
 	if n < 30 {
 		r.Spend(64, b, "f12")
-		v.fbeDefaults(12)
 		return
 	}
 	v.F12 = r.U8(b + 29)
 	if n < 32 {
 		r.Spend(64, b, "f13")
-		v.fbeDefaults(13)
 		return
 	}
 	v.F13 = r.I16(b + 30)
 	if n < 34 {
 		r.Spend(64, b, "f14")
-		v.fbeDefaults(14)
 		return
 	}
 	v.F14 = r.I16(b + 32)
 	if n < 36 {
 		r.Spend(64, b, "f15")
-		v.fbeDefaults(15)
 		return
 	}
 	v.F15 = r.U16(b + 34)
 	if n < 38 {
 		r.Spend(64, b, "f16")
-		v.fbeDefaults(16)
 		return
 	}
 	v.F16 = r.U16(b + 36)
 	if n < 42 {
 		r.Spend(64, b, "f17")
-		v.fbeDefaults(17)
 		return
 	}
 	v.F17 = r.I32(b + 38)
 	if n < 46 {
 		r.Spend(64, b, "f18")
-		v.fbeDefaults(18)
 		return
 	}
 	v.F18 = r.I32(b + 42)
 	if n < 50 {
 		r.Spend(64, b, "f19")
-		v.fbeDefaults(19)
 		return
 	}
 	v.F19 = r.U32(b + 46)
 	if n < 54 {
 		r.Spend(64, b, "f20")
-		v.fbeDefaults(20)
 		return
 	}
 	v.F20 = r.U32(b + 50)
 	if n < 62 {
 		r.Spend(64, b, "f21")
-		v.fbeDefaults(21)
 		return
 	}
 	v.F21 = r.I64(b + 54)
 	if n < 70 {
 		r.Spend(64, b, "f22")
-		v.fbeDefaults(22)
 		return
 	}
 	v.F22 = r.I64(b + 62)
 	if n < 78 {
 		r.Spend(64, b, "f23")
-		v.fbeDefaults(23)
 		return
 	}
 	v.F23 = r.U64(b + 70)
 	if n < 86 {
 		r.Spend(64, b, "f24")
-		v.fbeDefaults(24)
 		return
 	}
 	v.F24 = r.U64(b + 78)
 	if n < 90 {
 		r.Spend(64, b, "f25")
-		v.fbeDefaults(25)
 		return
 	}
 	v.F25 = r.F32(b + 86)
 	if n < 94 {
 		r.Spend(64, b, "f26")
-		v.fbeDefaults(26)
 		return
 	}
 	v.F26 = r.F32(b + 90)
 	if n < 102 {
 		r.Spend(64, b, "f27")
-		v.fbeDefaults(27)
 		return
 	}
 	v.F27 = r.F64(b + 94)
 	if n < 110 {
 		r.Spend(64, b, "f28")
-		v.fbeDefaults(28)
 		return
 	}
 	v.F28 = r.F64(b + 102)
 	if n < 126 {
 		r.Spend(64, b, "f29")
-		v.fbeDefaults(29)
 		return
 	}
 	v.F29 = r.Decimal(b+110, "f29")
 	if n < 142 {
 		r.Spend(64, b, "f30")
-		v.fbeDefaults(30)
 		return
 	}
 	v.F30 = r.Decimal(b+126, "f30")
 	if n < 146 {
 		r.Spend(64, b, "f31")
-		v.fbeDefaults(31)
 		return
 	}
 	v.F31 = r.String(b, b+142, "f31")
 	if n < 150 {
 		r.Spend(64, b, "f32")
-		v.fbeDefaults(32)
 		return
 	}
 	v.F32 = r.String(b, b+146, "f32")
 	if n < 158 {
 		r.Spend(64, b, "f33")
-		v.fbeDefaults(33)
 		return
 	}
 	v.F33 = r.Timestamp(b + 150)
 	if n < 166 {
 		r.Spend(64, b, "f34")
-		v.fbeDefaults(34)
 		return
 	}
 	v.F34 = r.Timestamp(b + 158)
 	if n < 174 {
 		r.Spend(64, b, "f35")
-		v.fbeDefaults(35)
 		return
 	}
 	v.F35 = r.Timestamp(b + 166)
 	if n < 190 {
 		r.Spend(64, b, "f36")
-		v.fbeDefaults(36)
 		return
 	}
 	v.F36 = r.UUID(b + 174)
 	if n < 206 {
 		r.Spend(64, b, "f37")
-		v.fbeDefaults(37)
 		return
 	}
 	v.F37 = r.UUID(b + 190)
 	if n < 222 {
 		r.Spend(64, b, "f38")
-		v.fbeDefaults(38)
 		return
 	}
 	v.F38 = r.UUID(b + 206)
 	if n < 223 {
 		r.Spend(64, b, "f39")
-		v.fbeDefaults(39)
 		return
 	}
 	v.F39 = proto.OrderSide(r.U8(b + 222))
 	if n < 224 {
 		r.Spend(64, b, "f40")
-		v.fbeDefaults(40)
 		return
 	}
 	v.F40 = proto.OrderType(r.U8(b + 223))
 	if n < 228 {
 		r.Spend(64, b, "f41")
-		v.fbeDefaults(41)
 		return
 	}
 	v.F41.FBERead(r, b, b+224)
@@ -721,7 +542,6 @@ func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 232 {
 		r.Spend(38, b, "f42")
-		v.fbeDefaults(42)
 		return
 	}
 	v.F42.FBERead(r, b, b+228)
@@ -731,13 +551,11 @@ func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 233 {
 		r.Spend(26, b, "f43")
-		v.fbeDefaults(43)
 		return
 	}
 	v.F43 = proto.State(r.U8(b + 232))
 	if n < 237 {
 		r.Spend(26, b, "f44")
-		v.fbeDefaults(44)
 		return
 	}
 	v.F44.FBERead(r, b, b+233)
@@ -2082,284 +1900,81 @@ func (v *StructOptional) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructOptional) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.F100 = nil
-		fallthrough
-	case 1:
-		v.F101 = fbe.Ptr[bool](true)
-		fallthrough
-	case 2:
-		v.F102 = nil
-		fallthrough
-	case 3:
-		v.F103 = nil
-		fallthrough
-	case 4:
-		v.F104 = fbe.Ptr[byte](255)
-		fallthrough
-	case 5:
-		v.F105 = nil
-		fallthrough
-	case 6:
-		v.F106 = nil
-		fallthrough
-	case 7:
-		v.F107 = fbe.Ptr[byte](33)
-		fallthrough
-	case 8:
-		v.F108 = nil
-		fallthrough
-	case 9:
-		v.F109 = nil
-		fallthrough
-	case 10:
-		v.F110 = fbe.Ptr[uint32](1092)
-		fallthrough
-	case 11:
-		v.F111 = nil
-		fallthrough
-	case 12:
-		v.F112 = nil
-		fallthrough
-	case 13:
-		v.F113 = fbe.Ptr[int8](127)
-		fallthrough
-	case 14:
-		v.F114 = nil
-		fallthrough
-	case 15:
-		v.F115 = nil
-		fallthrough
-	case 16:
-		v.F116 = fbe.Ptr[uint8](255)
-		fallthrough
-	case 17:
-		v.F117 = nil
-		fallthrough
-	case 18:
-		v.F118 = nil
-		fallthrough
-	case 19:
-		v.F119 = fbe.Ptr[int16](32767)
-		fallthrough
-	case 20:
-		v.F120 = nil
-		fallthrough
-	case 21:
-		v.F121 = nil
-		fallthrough
-	case 22:
-		v.F122 = fbe.Ptr[uint16](65535)
-		fallthrough
-	case 23:
-		v.F123 = nil
-		fallthrough
-	case 24:
-		v.F124 = nil
-		fallthrough
-	case 25:
-		v.F125 = fbe.Ptr[int32](2147483647)
-		fallthrough
-	case 26:
-		v.F126 = nil
-		fallthrough
-	case 27:
-		v.F127 = nil
-		fallthrough
-	case 28:
-		v.F128 = fbe.Ptr[uint32](4294967295)
-		fallthrough
-	case 29:
-		v.F129 = nil
-		fallthrough
-	case 30:
-		v.F130 = nil
-		fallthrough
-	case 31:
-		v.F131 = fbe.Ptr[int64](9223372036854775807)
-		fallthrough
-	case 32:
-		v.F132 = nil
-		fallthrough
-	case 33:
-		v.F133 = nil
-		fallthrough
-	case 34:
-		v.F134 = fbe.Ptr[uint64](18446744073709551615)
-		fallthrough
-	case 35:
-		v.F135 = nil
-		fallthrough
-	case 36:
-		v.F136 = nil
-		fallthrough
-	case 37:
-		v.F137 = fbe.Ptr[float32](123.456)
-		fallthrough
-	case 38:
-		v.F138 = nil
-		fallthrough
-	case 39:
-		v.F139 = nil
-		fallthrough
-	case 40:
-		v.F140 = fbe.Ptr[float64](-123.456e+123)
-		fallthrough
-	case 41:
-		v.F141 = nil
-		fallthrough
-	case 42:
-		v.F142 = nil
-		fallthrough
-	case 43:
-		v.F143 = fbe.Ptr[fbe.Decimal](fbe.MustDecimal("123456.123456"))
-		fallthrough
-	case 44:
-		v.F144 = nil
-		fallthrough
-	case 45:
-		v.F145 = nil
-		fallthrough
-	case 46:
-		v.F146 = fbe.Ptr[string]("Initial string!")
-		fallthrough
-	case 47:
-		v.F147 = nil
-		fallthrough
-	case 48:
-		v.F148 = nil
-		fallthrough
-	case 49:
-		v.F149 = fbe.Ptr[fbe.Timestamp](fbe.UTC())
-		fallthrough
-	case 50:
-		v.F150 = nil
-		fallthrough
-	case 51:
-		v.F151 = nil
-		fallthrough
-	case 52:
-		v.F152 = fbe.Ptr[fbe.UUID](fbe.MustUUID("123e4567-e89b-12d3-a456-426655440000"))
-		fallthrough
-	case 53:
-		v.F153 = nil
-		fallthrough
-	case 54:
-		v.F154 = nil
-		fallthrough
-	case 55:
-		v.F155 = nil
-		fallthrough
-	case 56:
-		v.F156 = nil
-		fallthrough
-	case 57:
-		v.F157 = nil
-		fallthrough
-	case 58:
-		v.F158 = nil
-		fallthrough
-	case 59:
-		v.F159 = nil
-		fallthrough
-	case 60:
-		v.F160 = nil
-		fallthrough
-	case 61:
-		v.F161 = nil
-		fallthrough
-	case 62:
-		v.F162 = nil
-		fallthrough
-	case 63:
-		v.F163 = nil
-		fallthrough
-	case 64:
-		v.F164 = nil
-		fallthrough
-	case 65:
-		v.F165 = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 111, 283)
-	if n == 0 {
-		return
+	if n < 567 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
-	if n >= 237 {
-		v.Id = r.I32(b + 8)
-		v.F1 = r.Bool(b + 12)
-		v.F2 = r.Bool(b + 13)
-		v.F3 = r.U8(b + 14)
-		v.F4 = r.U8(b + 15)
-		v.F5 = r.U8(b + 16)
-		v.F6 = r.U8(b + 17)
-		v.F7 = r.U32(b + 18)
-		v.F8 = r.U32(b + 22)
-		v.F9 = r.I8(b + 26)
-		v.F10 = r.I8(b + 27)
-		v.F11 = r.U8(b + 28)
-		v.F12 = r.U8(b + 29)
-		v.F13 = r.I16(b + 30)
-		v.F14 = r.I16(b + 32)
-		v.F15 = r.U16(b + 34)
-		v.F16 = r.U16(b + 36)
-		v.F17 = r.I32(b + 38)
-		v.F18 = r.I32(b + 42)
-		v.F19 = r.U32(b + 46)
-		v.F20 = r.U32(b + 50)
-		v.F21 = r.I64(b + 54)
-		v.F22 = r.I64(b + 62)
-		v.F23 = r.U64(b + 70)
-		v.F24 = r.U64(b + 78)
-		v.F25 = r.F32(b + 86)
-		v.F26 = r.F32(b + 90)
-		v.F27 = r.F64(b + 94)
-		v.F28 = r.F64(b + 102)
-		v.F29 = r.Decimal(b+110, "f29")
-		v.F30 = r.Decimal(b+126, "f30")
-		v.F31 = r.String(b, b+142, "f31")
-		v.F32 = r.String(b, b+146, "f32")
-		v.F33 = r.Timestamp(b + 150)
-		v.F34 = r.Timestamp(b + 158)
-		v.F35 = r.Timestamp(b + 166)
-		v.F36 = r.UUID(b + 174)
-		v.F37 = r.UUID(b + 190)
-		v.F38 = r.UUID(b + 206)
-		v.F39 = proto.OrderSide(r.U8(b + 222))
-		v.F40 = proto.OrderType(r.U8(b + 223))
-		v.F41.FBERead(r, b, b+224)
-		if r.Failed() {
-			r.Unwind("f41")
-			return
-		}
-		v.F42.FBERead(r, b, b+228)
-		if r.Failed() {
-			r.Unwind("f42")
-			return
-		}
-		v.F43 = proto.State(r.U8(b + 232))
-		v.F44.FBERead(r, b, b+233)
-		if r.Failed() {
-			r.Unwind("f44")
-			return
-		}
-	} else {
+	if n < 237 {
 		r.Spend(64, b, "id")
-		v.Reset()
+		return
+	}
+	v.Id = r.I32(b + 8)
+	v.F1 = r.Bool(b + 12)
+	v.F2 = r.Bool(b + 13)
+	v.F3 = r.U8(b + 14)
+	v.F4 = r.U8(b + 15)
+	v.F5 = r.U8(b + 16)
+	v.F6 = r.U8(b + 17)
+	v.F7 = r.U32(b + 18)
+	v.F8 = r.U32(b + 22)
+	v.F9 = r.I8(b + 26)
+	v.F10 = r.I8(b + 27)
+	v.F11 = r.U8(b + 28)
+	v.F12 = r.U8(b + 29)
+	v.F13 = r.I16(b + 30)
+	v.F14 = r.I16(b + 32)
+	v.F15 = r.U16(b + 34)
+	v.F16 = r.U16(b + 36)
+	v.F17 = r.I32(b + 38)
+	v.F18 = r.I32(b + 42)
+	v.F19 = r.U32(b + 46)
+	v.F20 = r.U32(b + 50)
+	v.F21 = r.I64(b + 54)
+	v.F22 = r.I64(b + 62)
+	v.F23 = r.U64(b + 70)
+	v.F24 = r.U64(b + 78)
+	v.F25 = r.F32(b + 86)
+	v.F26 = r.F32(b + 90)
+	v.F27 = r.F64(b + 94)
+	v.F28 = r.F64(b + 102)
+	v.F29 = r.Decimal(b+110, "f29")
+	v.F30 = r.Decimal(b+126, "f30")
+	v.F31 = r.String(b, b+142, "f31")
+	v.F32 = r.String(b, b+146, "f32")
+	v.F33 = r.Timestamp(b + 150)
+	v.F34 = r.Timestamp(b + 158)
+	v.F35 = r.Timestamp(b + 166)
+	v.F36 = r.UUID(b + 174)
+	v.F37 = r.UUID(b + 190)
+	v.F38 = r.UUID(b + 206)
+	v.F39 = proto.OrderSide(r.U8(b + 222))
+	v.F40 = proto.OrderType(r.U8(b + 223))
+	v.F41.FBERead(r, b, b+224)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	v.F42.FBERead(r, b, b+228)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	v.F43 = proto.State(r.U8(b + 232))
+	v.F44.FBERead(r, b, b+233)
+	if r.Failed() {
+		r.Unwind("f44")
 		return
 	}
 	if n < 242 {
-		v.fbeDefaults(0)
 		return
 	}
 	if s67, ok68 := r.Optional(b, b+237, 1, "f100"); ok68 {
@@ -2369,7 +1984,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F100 = nil
 	}
 	if n < 247 {
-		v.fbeDefaults(1)
 		return
 	}
 	if s69, ok70 := r.Optional(b, b+242, 1, "f101"); ok70 {
@@ -2379,7 +1993,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F101 = nil
 	}
 	if n < 252 {
-		v.fbeDefaults(2)
 		return
 	}
 	if s71, ok72 := r.Optional(b, b+247, 1, "f102"); ok72 {
@@ -2389,7 +2002,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F102 = nil
 	}
 	if n < 257 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s73, ok74 := r.Optional(b, b+252, 1, "f103"); ok74 {
@@ -2399,7 +2011,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F103 = nil
 	}
 	if n < 262 {
-		v.fbeDefaults(4)
 		return
 	}
 	if s75, ok76 := r.Optional(b, b+257, 1, "f104"); ok76 {
@@ -2409,7 +2020,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F104 = nil
 	}
 	if n < 267 {
-		v.fbeDefaults(5)
 		return
 	}
 	if s77, ok78 := r.Optional(b, b+262, 1, "f105"); ok78 {
@@ -2419,7 +2029,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F105 = nil
 	}
 	if n < 272 {
-		v.fbeDefaults(6)
 		return
 	}
 	if s79, ok80 := r.Optional(b, b+267, 1, "f106"); ok80 {
@@ -2429,7 +2038,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F106 = nil
 	}
 	if n < 277 {
-		v.fbeDefaults(7)
 		return
 	}
 	if s81, ok82 := r.Optional(b, b+272, 1, "f107"); ok82 {
@@ -2439,7 +2047,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F107 = nil
 	}
 	if n < 282 {
-		v.fbeDefaults(8)
 		return
 	}
 	if s83, ok84 := r.Optional(b, b+277, 1, "f108"); ok84 {
@@ -2449,7 +2056,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F108 = nil
 	}
 	if n < 287 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s85, ok86 := r.Optional(b, b+282, 4, "f109"); ok86 {
@@ -2459,7 +2065,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F109 = nil
 	}
 	if n < 292 {
-		v.fbeDefaults(10)
 		return
 	}
 	if s87, ok88 := r.Optional(b, b+287, 4, "f110"); ok88 {
@@ -2469,7 +2074,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F110 = nil
 	}
 	if n < 297 {
-		v.fbeDefaults(11)
 		return
 	}
 	if s89, ok90 := r.Optional(b, b+292, 4, "f111"); ok90 {
@@ -2479,7 +2083,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F111 = nil
 	}
 	if n < 302 {
-		v.fbeDefaults(12)
 		return
 	}
 	if s91, ok92 := r.Optional(b, b+297, 1, "f112"); ok92 {
@@ -2489,7 +2092,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F112 = nil
 	}
 	if n < 307 {
-		v.fbeDefaults(13)
 		return
 	}
 	if s93, ok94 := r.Optional(b, b+302, 1, "f113"); ok94 {
@@ -2499,7 +2101,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F113 = nil
 	}
 	if n < 312 {
-		v.fbeDefaults(14)
 		return
 	}
 	if s95, ok96 := r.Optional(b, b+307, 1, "f114"); ok96 {
@@ -2509,7 +2110,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F114 = nil
 	}
 	if n < 317 {
-		v.fbeDefaults(15)
 		return
 	}
 	if s97, ok98 := r.Optional(b, b+312, 1, "f115"); ok98 {
@@ -2519,7 +2119,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F115 = nil
 	}
 	if n < 322 {
-		v.fbeDefaults(16)
 		return
 	}
 	if s99, ok100 := r.Optional(b, b+317, 1, "f116"); ok100 {
@@ -2529,7 +2128,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F116 = nil
 	}
 	if n < 327 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s101, ok102 := r.Optional(b, b+322, 1, "f117"); ok102 {
@@ -2539,7 +2137,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F117 = nil
 	}
 	if n < 332 {
-		v.fbeDefaults(18)
 		return
 	}
 	if s103, ok104 := r.Optional(b, b+327, 2, "f118"); ok104 {
@@ -2549,7 +2146,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F118 = nil
 	}
 	if n < 337 {
-		v.fbeDefaults(19)
 		return
 	}
 	if s105, ok106 := r.Optional(b, b+332, 2, "f119"); ok106 {
@@ -2559,7 +2155,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F119 = nil
 	}
 	if n < 342 {
-		v.fbeDefaults(20)
 		return
 	}
 	if s107, ok108 := r.Optional(b, b+337, 2, "f120"); ok108 {
@@ -2569,7 +2164,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F120 = nil
 	}
 	if n < 347 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s109, ok110 := r.Optional(b, b+342, 2, "f121"); ok110 {
@@ -2579,7 +2173,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F121 = nil
 	}
 	if n < 352 {
-		v.fbeDefaults(22)
 		return
 	}
 	if s111, ok112 := r.Optional(b, b+347, 2, "f122"); ok112 {
@@ -2589,7 +2182,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F122 = nil
 	}
 	if n < 357 {
-		v.fbeDefaults(23)
 		return
 	}
 	if s113, ok114 := r.Optional(b, b+352, 2, "f123"); ok114 {
@@ -2599,7 +2191,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F123 = nil
 	}
 	if n < 362 {
-		v.fbeDefaults(24)
 		return
 	}
 	if s115, ok116 := r.Optional(b, b+357, 4, "f124"); ok116 {
@@ -2609,7 +2200,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F124 = nil
 	}
 	if n < 367 {
-		v.fbeDefaults(25)
 		return
 	}
 	if s117, ok118 := r.Optional(b, b+362, 4, "f125"); ok118 {
@@ -2619,7 +2209,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F125 = nil
 	}
 	if n < 372 {
-		v.fbeDefaults(26)
 		return
 	}
 	if s119, ok120 := r.Optional(b, b+367, 4, "f126"); ok120 {
@@ -2629,7 +2218,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F126 = nil
 	}
 	if n < 377 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s121, ok122 := r.Optional(b, b+372, 4, "f127"); ok122 {
@@ -2639,7 +2227,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F127 = nil
 	}
 	if n < 382 {
-		v.fbeDefaults(28)
 		return
 	}
 	if s123, ok124 := r.Optional(b, b+377, 4, "f128"); ok124 {
@@ -2649,7 +2236,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F128 = nil
 	}
 	if n < 387 {
-		v.fbeDefaults(29)
 		return
 	}
 	if s125, ok126 := r.Optional(b, b+382, 4, "f129"); ok126 {
@@ -2659,7 +2245,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F129 = nil
 	}
 	if n < 392 {
-		v.fbeDefaults(30)
 		return
 	}
 	if s127, ok128 := r.Optional(b, b+387, 8, "f130"); ok128 {
@@ -2669,7 +2254,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F130 = nil
 	}
 	if n < 397 {
-		v.fbeDefaults(31)
 		return
 	}
 	if s129, ok130 := r.Optional(b, b+392, 8, "f131"); ok130 {
@@ -2679,7 +2263,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F131 = nil
 	}
 	if n < 402 {
-		v.fbeDefaults(32)
 		return
 	}
 	if s131, ok132 := r.Optional(b, b+397, 8, "f132"); ok132 {
@@ -2689,7 +2272,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F132 = nil
 	}
 	if n < 407 {
-		v.fbeDefaults(33)
 		return
 	}
 	if s133, ok134 := r.Optional(b, b+402, 8, "f133"); ok134 {
@@ -2699,7 +2281,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F133 = nil
 	}
 	if n < 412 {
-		v.fbeDefaults(34)
 		return
 	}
 	if s135, ok136 := r.Optional(b, b+407, 8, "f134"); ok136 {
@@ -2709,7 +2290,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F134 = nil
 	}
 	if n < 417 {
-		v.fbeDefaults(35)
 		return
 	}
 	if s137, ok138 := r.Optional(b, b+412, 8, "f135"); ok138 {
@@ -2719,7 +2299,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F135 = nil
 	}
 	if n < 422 {
-		v.fbeDefaults(36)
 		return
 	}
 	if s139, ok140 := r.Optional(b, b+417, 4, "f136"); ok140 {
@@ -2729,7 +2308,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F136 = nil
 	}
 	if n < 427 {
-		v.fbeDefaults(37)
 		return
 	}
 	if s141, ok142 := r.Optional(b, b+422, 4, "f137"); ok142 {
@@ -2739,7 +2317,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F137 = nil
 	}
 	if n < 432 {
-		v.fbeDefaults(38)
 		return
 	}
 	if s143, ok144 := r.Optional(b, b+427, 4, "f138"); ok144 {
@@ -2749,7 +2326,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F138 = nil
 	}
 	if n < 437 {
-		v.fbeDefaults(39)
 		return
 	}
 	if s145, ok146 := r.Optional(b, b+432, 8, "f139"); ok146 {
@@ -2759,7 +2335,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F139 = nil
 	}
 	if n < 442 {
-		v.fbeDefaults(40)
 		return
 	}
 	if s147, ok148 := r.Optional(b, b+437, 8, "f140"); ok148 {
@@ -2769,7 +2344,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F140 = nil
 	}
 	if n < 447 {
-		v.fbeDefaults(41)
 		return
 	}
 	if s149, ok150 := r.Optional(b, b+442, 8, "f141"); ok150 {
@@ -2779,7 +2353,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F141 = nil
 	}
 	if n < 452 {
-		v.fbeDefaults(42)
 		return
 	}
 	if s151, ok152 := r.Optional(b, b+447, 16, "f142"); ok152 {
@@ -2789,7 +2362,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F142 = nil
 	}
 	if n < 457 {
-		v.fbeDefaults(43)
 		return
 	}
 	if s153, ok154 := r.Optional(b, b+452, 16, "f143"); ok154 {
@@ -2799,7 +2371,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F143 = nil
 	}
 	if n < 462 {
-		v.fbeDefaults(44)
 		return
 	}
 	if s155, ok156 := r.Optional(b, b+457, 16, "f144"); ok156 {
@@ -2809,7 +2380,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F144 = nil
 	}
 	if n < 467 {
-		v.fbeDefaults(45)
 		return
 	}
 	if s157, ok158 := r.Optional(b, b+462, 4, "f145"); ok158 {
@@ -2819,7 +2389,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F145 = nil
 	}
 	if n < 472 {
-		v.fbeDefaults(46)
 		return
 	}
 	if s159, ok160 := r.Optional(b, b+467, 4, "f146"); ok160 {
@@ -2829,7 +2398,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F146 = nil
 	}
 	if n < 477 {
-		v.fbeDefaults(47)
 		return
 	}
 	if s161, ok162 := r.Optional(b, b+472, 4, "f147"); ok162 {
@@ -2839,7 +2407,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F147 = nil
 	}
 	if n < 482 {
-		v.fbeDefaults(48)
 		return
 	}
 	if s163, ok164 := r.Optional(b, b+477, 8, "f148"); ok164 {
@@ -2849,7 +2416,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F148 = nil
 	}
 	if n < 487 {
-		v.fbeDefaults(49)
 		return
 	}
 	if s165, ok166 := r.Optional(b, b+482, 8, "f149"); ok166 {
@@ -2859,7 +2425,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F149 = nil
 	}
 	if n < 492 {
-		v.fbeDefaults(50)
 		return
 	}
 	if s167, ok168 := r.Optional(b, b+487, 8, "f150"); ok168 {
@@ -2869,7 +2434,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F150 = nil
 	}
 	if n < 497 {
-		v.fbeDefaults(51)
 		return
 	}
 	if s169, ok170 := r.Optional(b, b+492, 16, "f151"); ok170 {
@@ -2879,7 +2443,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F151 = nil
 	}
 	if n < 502 {
-		v.fbeDefaults(52)
 		return
 	}
 	if s171, ok172 := r.Optional(b, b+497, 16, "f152"); ok172 {
@@ -2889,7 +2452,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F152 = nil
 	}
 	if n < 507 {
-		v.fbeDefaults(53)
 		return
 	}
 	if s173, ok174 := r.Optional(b, b+502, 16, "f153"); ok174 {
@@ -2899,7 +2461,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F153 = nil
 	}
 	if n < 512 {
-		v.fbeDefaults(54)
 		return
 	}
 	if s175, ok176 := r.Optional(b, b+507, 1, "f154"); ok176 {
@@ -2909,7 +2470,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F154 = nil
 	}
 	if n < 517 {
-		v.fbeDefaults(55)
 		return
 	}
 	if s177, ok178 := r.Optional(b, b+512, 1, "f155"); ok178 {
@@ -2919,7 +2479,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F155 = nil
 	}
 	if n < 522 {
-		v.fbeDefaults(56)
 		return
 	}
 	if s179, ok180 := r.Optional(b, b+517, 1, "f156"); ok180 {
@@ -2929,7 +2488,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F156 = nil
 	}
 	if n < 527 {
-		v.fbeDefaults(57)
 		return
 	}
 	if s181, ok182 := r.Optional(b, b+522, 1, "f157"); ok182 {
@@ -2939,7 +2497,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F157 = nil
 	}
 	if n < 532 {
-		v.fbeDefaults(58)
 		return
 	}
 	if s183, ok184 := r.Optional(b, b+527, 4, "f158"); ok184 {
@@ -2953,7 +2510,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F158 = nil
 	}
 	if n < 537 {
-		v.fbeDefaults(59)
 		return
 	}
 	if s185, ok186 := r.Optional(b, b+532, 4, "f159"); ok186 {
@@ -2967,7 +2523,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F159 = nil
 	}
 	if n < 542 {
-		v.fbeDefaults(60)
 		return
 	}
 	if s187, ok188 := r.Optional(b, b+537, 4, "f160"); ok188 {
@@ -2981,7 +2536,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F160 = nil
 	}
 	if n < 547 {
-		v.fbeDefaults(61)
 		return
 	}
 	if s189, ok190 := r.Optional(b, b+542, 4, "f161"); ok190 {
@@ -2995,7 +2549,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F161 = nil
 	}
 	if n < 552 {
-		v.fbeDefaults(62)
 		return
 	}
 	if s191, ok192 := r.Optional(b, b+547, 1, "f162"); ok192 {
@@ -3005,7 +2558,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F162 = nil
 	}
 	if n < 557 {
-		v.fbeDefaults(63)
 		return
 	}
 	if s193, ok194 := r.Optional(b, b+552, 1, "f163"); ok194 {
@@ -3015,7 +2567,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F163 = nil
 	}
 	if n < 562 {
-		v.fbeDefaults(64)
 		return
 	}
 	if s195, ok196 := r.Optional(b, b+557, 4, "f164"); ok196 {
@@ -3029,7 +2580,6 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F164 = nil
 	}
 	if n < 567 {
-		v.fbeDefaults(65)
 		return
 	}
 	if s197, ok198 := r.Optional(b, b+562, 4, "f165"); ok198 {
@@ -3052,28 +2602,27 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 		return
 	}
 	defer r.Leave()
-	if n >= 237 {
-		r.SkipDecimal(b+110, "f29")
-		r.SkipDecimal(b+126, "f30")
-		r.SkipString(b, b+142, "f31")
-		r.SkipString(b, b+146, "f32")
-		proto.FBEVerifyOrder(r, b, b+224)
-		if r.Failed() {
-			r.Unwind("f41")
-			return
-		}
-		proto.FBEVerifyBalance(r, b, b+228)
-		if r.Failed() {
-			r.Unwind("f42")
-			return
-		}
-		proto.FBEVerifyAccount(r, b, b+233)
-		if r.Failed() {
-			r.Unwind("f44")
-			return
-		}
-	} else {
+	if n < 237 {
 		r.Spend(64, b, "id")
+		return
+	}
+	r.SkipDecimal(b+110, "f29")
+	r.SkipDecimal(b+126, "f30")
+	r.SkipString(b, b+142, "f31")
+	r.SkipString(b, b+146, "f32")
+	proto.FBEVerifyOrder(r, b, b+224)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	proto.FBEVerifyBalance(r, b, b+228)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	proto.FBEVerifyAccount(r, b, b+233)
+	if r.Failed() {
+		r.Unwind("f44")
 		return
 	}
 	if n < 242 {
@@ -6720,549 +6269,507 @@ func (v *StructNested) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructNested) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.F1000 = 0
-		fallthrough
-	case 1:
-		v.F1001 = nil
-		fallthrough
-	case 2:
-		v.F1002 = EnumTypedENUM_VALUE_2
-		fallthrough
-	case 3:
-		v.F1003 = nil
-		fallthrough
-	case 4:
-		v.F1004 = 0
-		fallthrough
-	case 5:
-		v.F1005 = nil
-		fallthrough
-	case 6:
-		v.F1006 = FlagsTypedFLAG_VALUE_2 | FlagsTypedFLAG_VALUE_4 | FlagsTypedFLAG_VALUE_6
-		fallthrough
-	case 7:
-		v.F1007 = nil
-		fallthrough
-	case 8:
-		v.F1008.Reset()
-		fallthrough
-	case 9:
-		v.F1009 = nil
-		fallthrough
-	case 10:
-		v.F1010.Reset()
-		fallthrough
-	case 11:
-		v.F1011 = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 112, 306)
-	if n == 0 {
-		return
+	if n < 622 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
-	if n >= 567 {
-		v.Id = r.I32(b + 8)
-		v.F1 = r.Bool(b + 12)
-		v.F2 = r.Bool(b + 13)
-		v.F3 = r.U8(b + 14)
-		v.F4 = r.U8(b + 15)
-		v.F5 = r.U8(b + 16)
-		v.F6 = r.U8(b + 17)
-		v.F7 = r.U32(b + 18)
-		v.F8 = r.U32(b + 22)
-		v.F9 = r.I8(b + 26)
-		v.F10 = r.I8(b + 27)
-		v.F11 = r.U8(b + 28)
-		v.F12 = r.U8(b + 29)
-		v.F13 = r.I16(b + 30)
-		v.F14 = r.I16(b + 32)
-		v.F15 = r.U16(b + 34)
-		v.F16 = r.U16(b + 36)
-		v.F17 = r.I32(b + 38)
-		v.F18 = r.I32(b + 42)
-		v.F19 = r.U32(b + 46)
-		v.F20 = r.U32(b + 50)
-		v.F21 = r.I64(b + 54)
-		v.F22 = r.I64(b + 62)
-		v.F23 = r.U64(b + 70)
-		v.F24 = r.U64(b + 78)
-		v.F25 = r.F32(b + 86)
-		v.F26 = r.F32(b + 90)
-		v.F27 = r.F64(b + 94)
-		v.F28 = r.F64(b + 102)
-		v.F29 = r.Decimal(b+110, "f29")
-		v.F30 = r.Decimal(b+126, "f30")
-		v.F31 = r.String(b, b+142, "f31")
-		v.F32 = r.String(b, b+146, "f32")
-		v.F33 = r.Timestamp(b + 150)
-		v.F34 = r.Timestamp(b + 158)
-		v.F35 = r.Timestamp(b + 166)
-		v.F36 = r.UUID(b + 174)
-		v.F37 = r.UUID(b + 190)
-		v.F38 = r.UUID(b + 206)
-		v.F39 = proto.OrderSide(r.U8(b + 222))
-		v.F40 = proto.OrderType(r.U8(b + 223))
-		v.F41.FBERead(r, b, b+224)
+	if n < 567 {
+		r.Spend(692, b, "id")
+		return
+	}
+	v.Id = r.I32(b + 8)
+	v.F1 = r.Bool(b + 12)
+	v.F2 = r.Bool(b + 13)
+	v.F3 = r.U8(b + 14)
+	v.F4 = r.U8(b + 15)
+	v.F5 = r.U8(b + 16)
+	v.F6 = r.U8(b + 17)
+	v.F7 = r.U32(b + 18)
+	v.F8 = r.U32(b + 22)
+	v.F9 = r.I8(b + 26)
+	v.F10 = r.I8(b + 27)
+	v.F11 = r.U8(b + 28)
+	v.F12 = r.U8(b + 29)
+	v.F13 = r.I16(b + 30)
+	v.F14 = r.I16(b + 32)
+	v.F15 = r.U16(b + 34)
+	v.F16 = r.U16(b + 36)
+	v.F17 = r.I32(b + 38)
+	v.F18 = r.I32(b + 42)
+	v.F19 = r.U32(b + 46)
+	v.F20 = r.U32(b + 50)
+	v.F21 = r.I64(b + 54)
+	v.F22 = r.I64(b + 62)
+	v.F23 = r.U64(b + 70)
+	v.F24 = r.U64(b + 78)
+	v.F25 = r.F32(b + 86)
+	v.F26 = r.F32(b + 90)
+	v.F27 = r.F64(b + 94)
+	v.F28 = r.F64(b + 102)
+	v.F29 = r.Decimal(b+110, "f29")
+	v.F30 = r.Decimal(b+126, "f30")
+	v.F31 = r.String(b, b+142, "f31")
+	v.F32 = r.String(b, b+146, "f32")
+	v.F33 = r.Timestamp(b + 150)
+	v.F34 = r.Timestamp(b + 158)
+	v.F35 = r.Timestamp(b + 166)
+	v.F36 = r.UUID(b + 174)
+	v.F37 = r.UUID(b + 190)
+	v.F38 = r.UUID(b + 206)
+	v.F39 = proto.OrderSide(r.U8(b + 222))
+	v.F40 = proto.OrderType(r.U8(b + 223))
+	v.F41.FBERead(r, b, b+224)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	v.F42.FBERead(r, b, b+228)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	v.F43 = proto.State(r.U8(b + 232))
+	v.F44.FBERead(r, b, b+233)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+	if s73, ok74 := r.Optional(b, b+237, 1, "f100"); ok74 {
+		v.F100 = fbe.Reuse(v.F100)
+		*v.F100 = r.Bool(s73)
+	} else {
+		v.F100 = nil
+	}
+	if s75, ok76 := r.Optional(b, b+242, 1, "f101"); ok76 {
+		v.F101 = fbe.Reuse(v.F101)
+		*v.F101 = r.Bool(s75)
+	} else {
+		v.F101 = nil
+	}
+	if s77, ok78 := r.Optional(b, b+247, 1, "f102"); ok78 {
+		v.F102 = fbe.Reuse(v.F102)
+		*v.F102 = r.Bool(s77)
+	} else {
+		v.F102 = nil
+	}
+	if s79, ok80 := r.Optional(b, b+252, 1, "f103"); ok80 {
+		v.F103 = fbe.Reuse(v.F103)
+		*v.F103 = r.U8(s79)
+	} else {
+		v.F103 = nil
+	}
+	if s81, ok82 := r.Optional(b, b+257, 1, "f104"); ok82 {
+		v.F104 = fbe.Reuse(v.F104)
+		*v.F104 = r.U8(s81)
+	} else {
+		v.F104 = nil
+	}
+	if s83, ok84 := r.Optional(b, b+262, 1, "f105"); ok84 {
+		v.F105 = fbe.Reuse(v.F105)
+		*v.F105 = r.U8(s83)
+	} else {
+		v.F105 = nil
+	}
+	if s85, ok86 := r.Optional(b, b+267, 1, "f106"); ok86 {
+		v.F106 = fbe.Reuse(v.F106)
+		*v.F106 = r.U8(s85)
+	} else {
+		v.F106 = nil
+	}
+	if s87, ok88 := r.Optional(b, b+272, 1, "f107"); ok88 {
+		v.F107 = fbe.Reuse(v.F107)
+		*v.F107 = r.U8(s87)
+	} else {
+		v.F107 = nil
+	}
+	if s89, ok90 := r.Optional(b, b+277, 1, "f108"); ok90 {
+		v.F108 = fbe.Reuse(v.F108)
+		*v.F108 = r.U8(s89)
+	} else {
+		v.F108 = nil
+	}
+	if s91, ok92 := r.Optional(b, b+282, 4, "f109"); ok92 {
+		v.F109 = fbe.Reuse(v.F109)
+		*v.F109 = r.U32(s91)
+	} else {
+		v.F109 = nil
+	}
+	if s93, ok94 := r.Optional(b, b+287, 4, "f110"); ok94 {
+		v.F110 = fbe.Reuse(v.F110)
+		*v.F110 = r.U32(s93)
+	} else {
+		v.F110 = nil
+	}
+	if s95, ok96 := r.Optional(b, b+292, 4, "f111"); ok96 {
+		v.F111 = fbe.Reuse(v.F111)
+		*v.F111 = r.U32(s95)
+	} else {
+		v.F111 = nil
+	}
+	if s97, ok98 := r.Optional(b, b+297, 1, "f112"); ok98 {
+		v.F112 = fbe.Reuse(v.F112)
+		*v.F112 = r.I8(s97)
+	} else {
+		v.F112 = nil
+	}
+	if s99, ok100 := r.Optional(b, b+302, 1, "f113"); ok100 {
+		v.F113 = fbe.Reuse(v.F113)
+		*v.F113 = r.I8(s99)
+	} else {
+		v.F113 = nil
+	}
+	if s101, ok102 := r.Optional(b, b+307, 1, "f114"); ok102 {
+		v.F114 = fbe.Reuse(v.F114)
+		*v.F114 = r.I8(s101)
+	} else {
+		v.F114 = nil
+	}
+	if s103, ok104 := r.Optional(b, b+312, 1, "f115"); ok104 {
+		v.F115 = fbe.Reuse(v.F115)
+		*v.F115 = r.U8(s103)
+	} else {
+		v.F115 = nil
+	}
+	if s105, ok106 := r.Optional(b, b+317, 1, "f116"); ok106 {
+		v.F116 = fbe.Reuse(v.F116)
+		*v.F116 = r.U8(s105)
+	} else {
+		v.F116 = nil
+	}
+	if s107, ok108 := r.Optional(b, b+322, 1, "f117"); ok108 {
+		v.F117 = fbe.Reuse(v.F117)
+		*v.F117 = r.U8(s107)
+	} else {
+		v.F117 = nil
+	}
+	if s109, ok110 := r.Optional(b, b+327, 2, "f118"); ok110 {
+		v.F118 = fbe.Reuse(v.F118)
+		*v.F118 = r.I16(s109)
+	} else {
+		v.F118 = nil
+	}
+	if s111, ok112 := r.Optional(b, b+332, 2, "f119"); ok112 {
+		v.F119 = fbe.Reuse(v.F119)
+		*v.F119 = r.I16(s111)
+	} else {
+		v.F119 = nil
+	}
+	if s113, ok114 := r.Optional(b, b+337, 2, "f120"); ok114 {
+		v.F120 = fbe.Reuse(v.F120)
+		*v.F120 = r.I16(s113)
+	} else {
+		v.F120 = nil
+	}
+	if s115, ok116 := r.Optional(b, b+342, 2, "f121"); ok116 {
+		v.F121 = fbe.Reuse(v.F121)
+		*v.F121 = r.U16(s115)
+	} else {
+		v.F121 = nil
+	}
+	if s117, ok118 := r.Optional(b, b+347, 2, "f122"); ok118 {
+		v.F122 = fbe.Reuse(v.F122)
+		*v.F122 = r.U16(s117)
+	} else {
+		v.F122 = nil
+	}
+	if s119, ok120 := r.Optional(b, b+352, 2, "f123"); ok120 {
+		v.F123 = fbe.Reuse(v.F123)
+		*v.F123 = r.U16(s119)
+	} else {
+		v.F123 = nil
+	}
+	if s121, ok122 := r.Optional(b, b+357, 4, "f124"); ok122 {
+		v.F124 = fbe.Reuse(v.F124)
+		*v.F124 = r.I32(s121)
+	} else {
+		v.F124 = nil
+	}
+	if s123, ok124 := r.Optional(b, b+362, 4, "f125"); ok124 {
+		v.F125 = fbe.Reuse(v.F125)
+		*v.F125 = r.I32(s123)
+	} else {
+		v.F125 = nil
+	}
+	if s125, ok126 := r.Optional(b, b+367, 4, "f126"); ok126 {
+		v.F126 = fbe.Reuse(v.F126)
+		*v.F126 = r.I32(s125)
+	} else {
+		v.F126 = nil
+	}
+	if s127, ok128 := r.Optional(b, b+372, 4, "f127"); ok128 {
+		v.F127 = fbe.Reuse(v.F127)
+		*v.F127 = r.U32(s127)
+	} else {
+		v.F127 = nil
+	}
+	if s129, ok130 := r.Optional(b, b+377, 4, "f128"); ok130 {
+		v.F128 = fbe.Reuse(v.F128)
+		*v.F128 = r.U32(s129)
+	} else {
+		v.F128 = nil
+	}
+	if s131, ok132 := r.Optional(b, b+382, 4, "f129"); ok132 {
+		v.F129 = fbe.Reuse(v.F129)
+		*v.F129 = r.U32(s131)
+	} else {
+		v.F129 = nil
+	}
+	if s133, ok134 := r.Optional(b, b+387, 8, "f130"); ok134 {
+		v.F130 = fbe.Reuse(v.F130)
+		*v.F130 = r.I64(s133)
+	} else {
+		v.F130 = nil
+	}
+	if s135, ok136 := r.Optional(b, b+392, 8, "f131"); ok136 {
+		v.F131 = fbe.Reuse(v.F131)
+		*v.F131 = r.I64(s135)
+	} else {
+		v.F131 = nil
+	}
+	if s137, ok138 := r.Optional(b, b+397, 8, "f132"); ok138 {
+		v.F132 = fbe.Reuse(v.F132)
+		*v.F132 = r.I64(s137)
+	} else {
+		v.F132 = nil
+	}
+	if s139, ok140 := r.Optional(b, b+402, 8, "f133"); ok140 {
+		v.F133 = fbe.Reuse(v.F133)
+		*v.F133 = r.U64(s139)
+	} else {
+		v.F133 = nil
+	}
+	if s141, ok142 := r.Optional(b, b+407, 8, "f134"); ok142 {
+		v.F134 = fbe.Reuse(v.F134)
+		*v.F134 = r.U64(s141)
+	} else {
+		v.F134 = nil
+	}
+	if s143, ok144 := r.Optional(b, b+412, 8, "f135"); ok144 {
+		v.F135 = fbe.Reuse(v.F135)
+		*v.F135 = r.U64(s143)
+	} else {
+		v.F135 = nil
+	}
+	if s145, ok146 := r.Optional(b, b+417, 4, "f136"); ok146 {
+		v.F136 = fbe.Reuse(v.F136)
+		*v.F136 = r.F32(s145)
+	} else {
+		v.F136 = nil
+	}
+	if s147, ok148 := r.Optional(b, b+422, 4, "f137"); ok148 {
+		v.F137 = fbe.Reuse(v.F137)
+		*v.F137 = r.F32(s147)
+	} else {
+		v.F137 = nil
+	}
+	if s149, ok150 := r.Optional(b, b+427, 4, "f138"); ok150 {
+		v.F138 = fbe.Reuse(v.F138)
+		*v.F138 = r.F32(s149)
+	} else {
+		v.F138 = nil
+	}
+	if s151, ok152 := r.Optional(b, b+432, 8, "f139"); ok152 {
+		v.F139 = fbe.Reuse(v.F139)
+		*v.F139 = r.F64(s151)
+	} else {
+		v.F139 = nil
+	}
+	if s153, ok154 := r.Optional(b, b+437, 8, "f140"); ok154 {
+		v.F140 = fbe.Reuse(v.F140)
+		*v.F140 = r.F64(s153)
+	} else {
+		v.F140 = nil
+	}
+	if s155, ok156 := r.Optional(b, b+442, 8, "f141"); ok156 {
+		v.F141 = fbe.Reuse(v.F141)
+		*v.F141 = r.F64(s155)
+	} else {
+		v.F141 = nil
+	}
+	if s157, ok158 := r.Optional(b, b+447, 16, "f142"); ok158 {
+		v.F142 = fbe.Reuse(v.F142)
+		*v.F142 = r.Decimal(s157, "f142")
+	} else {
+		v.F142 = nil
+	}
+	if s159, ok160 := r.Optional(b, b+452, 16, "f143"); ok160 {
+		v.F143 = fbe.Reuse(v.F143)
+		*v.F143 = r.Decimal(s159, "f143")
+	} else {
+		v.F143 = nil
+	}
+	if s161, ok162 := r.Optional(b, b+457, 16, "f144"); ok162 {
+		v.F144 = fbe.Reuse(v.F144)
+		*v.F144 = r.Decimal(s161, "f144")
+	} else {
+		v.F144 = nil
+	}
+	if s163, ok164 := r.Optional(b, b+462, 4, "f145"); ok164 {
+		v.F145 = fbe.Reuse(v.F145)
+		*v.F145 = r.String(s163, s163, "f145")
+	} else {
+		v.F145 = nil
+	}
+	if s165, ok166 := r.Optional(b, b+467, 4, "f146"); ok166 {
+		v.F146 = fbe.Reuse(v.F146)
+		*v.F146 = r.String(s165, s165, "f146")
+	} else {
+		v.F146 = nil
+	}
+	if s167, ok168 := r.Optional(b, b+472, 4, "f147"); ok168 {
+		v.F147 = fbe.Reuse(v.F147)
+		*v.F147 = r.String(s167, s167, "f147")
+	} else {
+		v.F147 = nil
+	}
+	if s169, ok170 := r.Optional(b, b+477, 8, "f148"); ok170 {
+		v.F148 = fbe.Reuse(v.F148)
+		*v.F148 = r.Timestamp(s169)
+	} else {
+		v.F148 = nil
+	}
+	if s171, ok172 := r.Optional(b, b+482, 8, "f149"); ok172 {
+		v.F149 = fbe.Reuse(v.F149)
+		*v.F149 = r.Timestamp(s171)
+	} else {
+		v.F149 = nil
+	}
+	if s173, ok174 := r.Optional(b, b+487, 8, "f150"); ok174 {
+		v.F150 = fbe.Reuse(v.F150)
+		*v.F150 = r.Timestamp(s173)
+	} else {
+		v.F150 = nil
+	}
+	if s175, ok176 := r.Optional(b, b+492, 16, "f151"); ok176 {
+		v.F151 = fbe.Reuse(v.F151)
+		*v.F151 = r.UUID(s175)
+	} else {
+		v.F151 = nil
+	}
+	if s177, ok178 := r.Optional(b, b+497, 16, "f152"); ok178 {
+		v.F152 = fbe.Reuse(v.F152)
+		*v.F152 = r.UUID(s177)
+	} else {
+		v.F152 = nil
+	}
+	if s179, ok180 := r.Optional(b, b+502, 16, "f153"); ok180 {
+		v.F153 = fbe.Reuse(v.F153)
+		*v.F153 = r.UUID(s179)
+	} else {
+		v.F153 = nil
+	}
+	if s181, ok182 := r.Optional(b, b+507, 1, "f154"); ok182 {
+		v.F154 = fbe.Reuse(v.F154)
+		*v.F154 = proto.OrderSide(r.U8(s181))
+	} else {
+		v.F154 = nil
+	}
+	if s183, ok184 := r.Optional(b, b+512, 1, "f155"); ok184 {
+		v.F155 = fbe.Reuse(v.F155)
+		*v.F155 = proto.OrderSide(r.U8(s183))
+	} else {
+		v.F155 = nil
+	}
+	if s185, ok186 := r.Optional(b, b+517, 1, "f156"); ok186 {
+		v.F156 = fbe.Reuse(v.F156)
+		*v.F156 = proto.OrderType(r.U8(s185))
+	} else {
+		v.F156 = nil
+	}
+	if s187, ok188 := r.Optional(b, b+522, 1, "f157"); ok188 {
+		v.F157 = fbe.Reuse(v.F157)
+		*v.F157 = proto.OrderType(r.U8(s187))
+	} else {
+		v.F157 = nil
+	}
+	if s189, ok190 := r.Optional(b, b+527, 4, "f158"); ok190 {
+		v.F158 = fbe.Reuse(v.F158)
+		v.F158.FBERead(r, s189, s189)
 		if r.Failed() {
-			r.Unwind("f41")
+			r.Unwind("f158")
 			return
-		}
-		v.F42.FBERead(r, b, b+228)
-		if r.Failed() {
-			r.Unwind("f42")
-			return
-		}
-		v.F43 = proto.State(r.U8(b + 232))
-		v.F44.FBERead(r, b, b+233)
-		if r.Failed() {
-			r.Unwind("f44")
-			return
-		}
-		if s73, ok74 := r.Optional(b, b+237, 1, "f100"); ok74 {
-			v.F100 = fbe.Reuse(v.F100)
-			*v.F100 = r.Bool(s73)
-		} else {
-			v.F100 = nil
-		}
-		if s75, ok76 := r.Optional(b, b+242, 1, "f101"); ok76 {
-			v.F101 = fbe.Reuse(v.F101)
-			*v.F101 = r.Bool(s75)
-		} else {
-			v.F101 = nil
-		}
-		if s77, ok78 := r.Optional(b, b+247, 1, "f102"); ok78 {
-			v.F102 = fbe.Reuse(v.F102)
-			*v.F102 = r.Bool(s77)
-		} else {
-			v.F102 = nil
-		}
-		if s79, ok80 := r.Optional(b, b+252, 1, "f103"); ok80 {
-			v.F103 = fbe.Reuse(v.F103)
-			*v.F103 = r.U8(s79)
-		} else {
-			v.F103 = nil
-		}
-		if s81, ok82 := r.Optional(b, b+257, 1, "f104"); ok82 {
-			v.F104 = fbe.Reuse(v.F104)
-			*v.F104 = r.U8(s81)
-		} else {
-			v.F104 = nil
-		}
-		if s83, ok84 := r.Optional(b, b+262, 1, "f105"); ok84 {
-			v.F105 = fbe.Reuse(v.F105)
-			*v.F105 = r.U8(s83)
-		} else {
-			v.F105 = nil
-		}
-		if s85, ok86 := r.Optional(b, b+267, 1, "f106"); ok86 {
-			v.F106 = fbe.Reuse(v.F106)
-			*v.F106 = r.U8(s85)
-		} else {
-			v.F106 = nil
-		}
-		if s87, ok88 := r.Optional(b, b+272, 1, "f107"); ok88 {
-			v.F107 = fbe.Reuse(v.F107)
-			*v.F107 = r.U8(s87)
-		} else {
-			v.F107 = nil
-		}
-		if s89, ok90 := r.Optional(b, b+277, 1, "f108"); ok90 {
-			v.F108 = fbe.Reuse(v.F108)
-			*v.F108 = r.U8(s89)
-		} else {
-			v.F108 = nil
-		}
-		if s91, ok92 := r.Optional(b, b+282, 4, "f109"); ok92 {
-			v.F109 = fbe.Reuse(v.F109)
-			*v.F109 = r.U32(s91)
-		} else {
-			v.F109 = nil
-		}
-		if s93, ok94 := r.Optional(b, b+287, 4, "f110"); ok94 {
-			v.F110 = fbe.Reuse(v.F110)
-			*v.F110 = r.U32(s93)
-		} else {
-			v.F110 = nil
-		}
-		if s95, ok96 := r.Optional(b, b+292, 4, "f111"); ok96 {
-			v.F111 = fbe.Reuse(v.F111)
-			*v.F111 = r.U32(s95)
-		} else {
-			v.F111 = nil
-		}
-		if s97, ok98 := r.Optional(b, b+297, 1, "f112"); ok98 {
-			v.F112 = fbe.Reuse(v.F112)
-			*v.F112 = r.I8(s97)
-		} else {
-			v.F112 = nil
-		}
-		if s99, ok100 := r.Optional(b, b+302, 1, "f113"); ok100 {
-			v.F113 = fbe.Reuse(v.F113)
-			*v.F113 = r.I8(s99)
-		} else {
-			v.F113 = nil
-		}
-		if s101, ok102 := r.Optional(b, b+307, 1, "f114"); ok102 {
-			v.F114 = fbe.Reuse(v.F114)
-			*v.F114 = r.I8(s101)
-		} else {
-			v.F114 = nil
-		}
-		if s103, ok104 := r.Optional(b, b+312, 1, "f115"); ok104 {
-			v.F115 = fbe.Reuse(v.F115)
-			*v.F115 = r.U8(s103)
-		} else {
-			v.F115 = nil
-		}
-		if s105, ok106 := r.Optional(b, b+317, 1, "f116"); ok106 {
-			v.F116 = fbe.Reuse(v.F116)
-			*v.F116 = r.U8(s105)
-		} else {
-			v.F116 = nil
-		}
-		if s107, ok108 := r.Optional(b, b+322, 1, "f117"); ok108 {
-			v.F117 = fbe.Reuse(v.F117)
-			*v.F117 = r.U8(s107)
-		} else {
-			v.F117 = nil
-		}
-		if s109, ok110 := r.Optional(b, b+327, 2, "f118"); ok110 {
-			v.F118 = fbe.Reuse(v.F118)
-			*v.F118 = r.I16(s109)
-		} else {
-			v.F118 = nil
-		}
-		if s111, ok112 := r.Optional(b, b+332, 2, "f119"); ok112 {
-			v.F119 = fbe.Reuse(v.F119)
-			*v.F119 = r.I16(s111)
-		} else {
-			v.F119 = nil
-		}
-		if s113, ok114 := r.Optional(b, b+337, 2, "f120"); ok114 {
-			v.F120 = fbe.Reuse(v.F120)
-			*v.F120 = r.I16(s113)
-		} else {
-			v.F120 = nil
-		}
-		if s115, ok116 := r.Optional(b, b+342, 2, "f121"); ok116 {
-			v.F121 = fbe.Reuse(v.F121)
-			*v.F121 = r.U16(s115)
-		} else {
-			v.F121 = nil
-		}
-		if s117, ok118 := r.Optional(b, b+347, 2, "f122"); ok118 {
-			v.F122 = fbe.Reuse(v.F122)
-			*v.F122 = r.U16(s117)
-		} else {
-			v.F122 = nil
-		}
-		if s119, ok120 := r.Optional(b, b+352, 2, "f123"); ok120 {
-			v.F123 = fbe.Reuse(v.F123)
-			*v.F123 = r.U16(s119)
-		} else {
-			v.F123 = nil
-		}
-		if s121, ok122 := r.Optional(b, b+357, 4, "f124"); ok122 {
-			v.F124 = fbe.Reuse(v.F124)
-			*v.F124 = r.I32(s121)
-		} else {
-			v.F124 = nil
-		}
-		if s123, ok124 := r.Optional(b, b+362, 4, "f125"); ok124 {
-			v.F125 = fbe.Reuse(v.F125)
-			*v.F125 = r.I32(s123)
-		} else {
-			v.F125 = nil
-		}
-		if s125, ok126 := r.Optional(b, b+367, 4, "f126"); ok126 {
-			v.F126 = fbe.Reuse(v.F126)
-			*v.F126 = r.I32(s125)
-		} else {
-			v.F126 = nil
-		}
-		if s127, ok128 := r.Optional(b, b+372, 4, "f127"); ok128 {
-			v.F127 = fbe.Reuse(v.F127)
-			*v.F127 = r.U32(s127)
-		} else {
-			v.F127 = nil
-		}
-		if s129, ok130 := r.Optional(b, b+377, 4, "f128"); ok130 {
-			v.F128 = fbe.Reuse(v.F128)
-			*v.F128 = r.U32(s129)
-		} else {
-			v.F128 = nil
-		}
-		if s131, ok132 := r.Optional(b, b+382, 4, "f129"); ok132 {
-			v.F129 = fbe.Reuse(v.F129)
-			*v.F129 = r.U32(s131)
-		} else {
-			v.F129 = nil
-		}
-		if s133, ok134 := r.Optional(b, b+387, 8, "f130"); ok134 {
-			v.F130 = fbe.Reuse(v.F130)
-			*v.F130 = r.I64(s133)
-		} else {
-			v.F130 = nil
-		}
-		if s135, ok136 := r.Optional(b, b+392, 8, "f131"); ok136 {
-			v.F131 = fbe.Reuse(v.F131)
-			*v.F131 = r.I64(s135)
-		} else {
-			v.F131 = nil
-		}
-		if s137, ok138 := r.Optional(b, b+397, 8, "f132"); ok138 {
-			v.F132 = fbe.Reuse(v.F132)
-			*v.F132 = r.I64(s137)
-		} else {
-			v.F132 = nil
-		}
-		if s139, ok140 := r.Optional(b, b+402, 8, "f133"); ok140 {
-			v.F133 = fbe.Reuse(v.F133)
-			*v.F133 = r.U64(s139)
-		} else {
-			v.F133 = nil
-		}
-		if s141, ok142 := r.Optional(b, b+407, 8, "f134"); ok142 {
-			v.F134 = fbe.Reuse(v.F134)
-			*v.F134 = r.U64(s141)
-		} else {
-			v.F134 = nil
-		}
-		if s143, ok144 := r.Optional(b, b+412, 8, "f135"); ok144 {
-			v.F135 = fbe.Reuse(v.F135)
-			*v.F135 = r.U64(s143)
-		} else {
-			v.F135 = nil
-		}
-		if s145, ok146 := r.Optional(b, b+417, 4, "f136"); ok146 {
-			v.F136 = fbe.Reuse(v.F136)
-			*v.F136 = r.F32(s145)
-		} else {
-			v.F136 = nil
-		}
-		if s147, ok148 := r.Optional(b, b+422, 4, "f137"); ok148 {
-			v.F137 = fbe.Reuse(v.F137)
-			*v.F137 = r.F32(s147)
-		} else {
-			v.F137 = nil
-		}
-		if s149, ok150 := r.Optional(b, b+427, 4, "f138"); ok150 {
-			v.F138 = fbe.Reuse(v.F138)
-			*v.F138 = r.F32(s149)
-		} else {
-			v.F138 = nil
-		}
-		if s151, ok152 := r.Optional(b, b+432, 8, "f139"); ok152 {
-			v.F139 = fbe.Reuse(v.F139)
-			*v.F139 = r.F64(s151)
-		} else {
-			v.F139 = nil
-		}
-		if s153, ok154 := r.Optional(b, b+437, 8, "f140"); ok154 {
-			v.F140 = fbe.Reuse(v.F140)
-			*v.F140 = r.F64(s153)
-		} else {
-			v.F140 = nil
-		}
-		if s155, ok156 := r.Optional(b, b+442, 8, "f141"); ok156 {
-			v.F141 = fbe.Reuse(v.F141)
-			*v.F141 = r.F64(s155)
-		} else {
-			v.F141 = nil
-		}
-		if s157, ok158 := r.Optional(b, b+447, 16, "f142"); ok158 {
-			v.F142 = fbe.Reuse(v.F142)
-			*v.F142 = r.Decimal(s157, "f142")
-		} else {
-			v.F142 = nil
-		}
-		if s159, ok160 := r.Optional(b, b+452, 16, "f143"); ok160 {
-			v.F143 = fbe.Reuse(v.F143)
-			*v.F143 = r.Decimal(s159, "f143")
-		} else {
-			v.F143 = nil
-		}
-		if s161, ok162 := r.Optional(b, b+457, 16, "f144"); ok162 {
-			v.F144 = fbe.Reuse(v.F144)
-			*v.F144 = r.Decimal(s161, "f144")
-		} else {
-			v.F144 = nil
-		}
-		if s163, ok164 := r.Optional(b, b+462, 4, "f145"); ok164 {
-			v.F145 = fbe.Reuse(v.F145)
-			*v.F145 = r.String(s163, s163, "f145")
-		} else {
-			v.F145 = nil
-		}
-		if s165, ok166 := r.Optional(b, b+467, 4, "f146"); ok166 {
-			v.F146 = fbe.Reuse(v.F146)
-			*v.F146 = r.String(s165, s165, "f146")
-		} else {
-			v.F146 = nil
-		}
-		if s167, ok168 := r.Optional(b, b+472, 4, "f147"); ok168 {
-			v.F147 = fbe.Reuse(v.F147)
-			*v.F147 = r.String(s167, s167, "f147")
-		} else {
-			v.F147 = nil
-		}
-		if s169, ok170 := r.Optional(b, b+477, 8, "f148"); ok170 {
-			v.F148 = fbe.Reuse(v.F148)
-			*v.F148 = r.Timestamp(s169)
-		} else {
-			v.F148 = nil
-		}
-		if s171, ok172 := r.Optional(b, b+482, 8, "f149"); ok172 {
-			v.F149 = fbe.Reuse(v.F149)
-			*v.F149 = r.Timestamp(s171)
-		} else {
-			v.F149 = nil
-		}
-		if s173, ok174 := r.Optional(b, b+487, 8, "f150"); ok174 {
-			v.F150 = fbe.Reuse(v.F150)
-			*v.F150 = r.Timestamp(s173)
-		} else {
-			v.F150 = nil
-		}
-		if s175, ok176 := r.Optional(b, b+492, 16, "f151"); ok176 {
-			v.F151 = fbe.Reuse(v.F151)
-			*v.F151 = r.UUID(s175)
-		} else {
-			v.F151 = nil
-		}
-		if s177, ok178 := r.Optional(b, b+497, 16, "f152"); ok178 {
-			v.F152 = fbe.Reuse(v.F152)
-			*v.F152 = r.UUID(s177)
-		} else {
-			v.F152 = nil
-		}
-		if s179, ok180 := r.Optional(b, b+502, 16, "f153"); ok180 {
-			v.F153 = fbe.Reuse(v.F153)
-			*v.F153 = r.UUID(s179)
-		} else {
-			v.F153 = nil
-		}
-		if s181, ok182 := r.Optional(b, b+507, 1, "f154"); ok182 {
-			v.F154 = fbe.Reuse(v.F154)
-			*v.F154 = proto.OrderSide(r.U8(s181))
-		} else {
-			v.F154 = nil
-		}
-		if s183, ok184 := r.Optional(b, b+512, 1, "f155"); ok184 {
-			v.F155 = fbe.Reuse(v.F155)
-			*v.F155 = proto.OrderSide(r.U8(s183))
-		} else {
-			v.F155 = nil
-		}
-		if s185, ok186 := r.Optional(b, b+517, 1, "f156"); ok186 {
-			v.F156 = fbe.Reuse(v.F156)
-			*v.F156 = proto.OrderType(r.U8(s185))
-		} else {
-			v.F156 = nil
-		}
-		if s187, ok188 := r.Optional(b, b+522, 1, "f157"); ok188 {
-			v.F157 = fbe.Reuse(v.F157)
-			*v.F157 = proto.OrderType(r.U8(s187))
-		} else {
-			v.F157 = nil
-		}
-		if s189, ok190 := r.Optional(b, b+527, 4, "f158"); ok190 {
-			v.F158 = fbe.Reuse(v.F158)
-			v.F158.FBERead(r, s189, s189)
-			if r.Failed() {
-				r.Unwind("f158")
-				return
-			}
-		} else {
-			v.F158 = nil
-		}
-		if s191, ok192 := r.Optional(b, b+532, 4, "f159"); ok192 {
-			v.F159 = fbe.Reuse(v.F159)
-			v.F159.FBERead(r, s191, s191)
-			if r.Failed() {
-				r.Unwind("f159")
-				return
-			}
-		} else {
-			v.F159 = nil
-		}
-		if s193, ok194 := r.Optional(b, b+537, 4, "f160"); ok194 {
-			v.F160 = fbe.Reuse(v.F160)
-			v.F160.FBERead(r, s193, s193)
-			if r.Failed() {
-				r.Unwind("f160")
-				return
-			}
-		} else {
-			v.F160 = nil
-		}
-		if s195, ok196 := r.Optional(b, b+542, 4, "f161"); ok196 {
-			v.F161 = fbe.Reuse(v.F161)
-			v.F161.FBERead(r, s195, s195)
-			if r.Failed() {
-				r.Unwind("f161")
-				return
-			}
-		} else {
-			v.F161 = nil
-		}
-		if s197, ok198 := r.Optional(b, b+547, 1, "f162"); ok198 {
-			v.F162 = fbe.Reuse(v.F162)
-			*v.F162 = proto.State(r.U8(s197))
-		} else {
-			v.F162 = nil
-		}
-		if s199, ok200 := r.Optional(b, b+552, 1, "f163"); ok200 {
-			v.F163 = fbe.Reuse(v.F163)
-			*v.F163 = proto.State(r.U8(s199))
-		} else {
-			v.F163 = nil
-		}
-		if s201, ok202 := r.Optional(b, b+557, 4, "f164"); ok202 {
-			v.F164 = fbe.Reuse(v.F164)
-			v.F164.FBERead(r, s201, s201)
-			if r.Failed() {
-				r.Unwind("f164")
-				return
-			}
-		} else {
-			v.F164 = nil
-		}
-		if s203, ok204 := r.Optional(b, b+562, 4, "f165"); ok204 {
-			v.F165 = fbe.Reuse(v.F165)
-			v.F165.FBERead(r, s203, s203)
-			if r.Failed() {
-				r.Unwind("f165")
-				return
-			}
-		} else {
-			v.F165 = nil
 		}
 	} else {
-		r.Spend(692, b, "id")
-		v.Reset()
-		return
+		v.F158 = nil
+	}
+	if s191, ok192 := r.Optional(b, b+532, 4, "f159"); ok192 {
+		v.F159 = fbe.Reuse(v.F159)
+		v.F159.FBERead(r, s191, s191)
+		if r.Failed() {
+			r.Unwind("f159")
+			return
+		}
+	} else {
+		v.F159 = nil
+	}
+	if s193, ok194 := r.Optional(b, b+537, 4, "f160"); ok194 {
+		v.F160 = fbe.Reuse(v.F160)
+		v.F160.FBERead(r, s193, s193)
+		if r.Failed() {
+			r.Unwind("f160")
+			return
+		}
+	} else {
+		v.F160 = nil
+	}
+	if s195, ok196 := r.Optional(b, b+542, 4, "f161"); ok196 {
+		v.F161 = fbe.Reuse(v.F161)
+		v.F161.FBERead(r, s195, s195)
+		if r.Failed() {
+			r.Unwind("f161")
+			return
+		}
+	} else {
+		v.F161 = nil
+	}
+	if s197, ok198 := r.Optional(b, b+547, 1, "f162"); ok198 {
+		v.F162 = fbe.Reuse(v.F162)
+		*v.F162 = proto.State(r.U8(s197))
+	} else {
+		v.F162 = nil
+	}
+	if s199, ok200 := r.Optional(b, b+552, 1, "f163"); ok200 {
+		v.F163 = fbe.Reuse(v.F163)
+		*v.F163 = proto.State(r.U8(s199))
+	} else {
+		v.F163 = nil
+	}
+	if s201, ok202 := r.Optional(b, b+557, 4, "f164"); ok202 {
+		v.F164 = fbe.Reuse(v.F164)
+		v.F164.FBERead(r, s201, s201)
+		if r.Failed() {
+			r.Unwind("f164")
+			return
+		}
+	} else {
+		v.F164 = nil
+	}
+	if s203, ok204 := r.Optional(b, b+562, 4, "f165"); ok204 {
+		v.F165 = fbe.Reuse(v.F165)
+		v.F165.FBERead(r, s203, s203)
+		if r.Failed() {
+			r.Unwind("f165")
+			return
+		}
+	} else {
+		v.F165 = nil
 	}
 	if n < 571 {
 		r.Spend(628, b, "f1000")
-		v.fbeDefaults(0)
 		return
 	}
 	v.F1000 = EnumSimple(r.I32(b + 567))
 	if n < 576 {
 		r.Spend(628, b, "f1001")
-		v.fbeDefaults(1)
 		return
 	}
 	if s205, ok206 := r.Optional(b, b+571, 4, "f1001"); ok206 {
@@ -7273,13 +6780,11 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 577 {
 		r.Spend(628, b, "f1002")
-		v.fbeDefaults(2)
 		return
 	}
 	v.F1002 = EnumTyped(r.U8(b + 576))
 	if n < 582 {
 		r.Spend(628, b, "f1003")
-		v.fbeDefaults(3)
 		return
 	}
 	if s207, ok208 := r.Optional(b, b+577, 1, "f1003"); ok208 {
@@ -7290,13 +6795,11 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 586 {
 		r.Spend(628, b, "f1004")
-		v.fbeDefaults(4)
 		return
 	}
 	v.F1004 = FlagsSimple(r.I32(b + 582))
 	if n < 591 {
 		r.Spend(628, b, "f1005")
-		v.fbeDefaults(5)
 		return
 	}
 	if s209, ok210 := r.Optional(b, b+586, 4, "f1005"); ok210 {
@@ -7307,13 +6810,11 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 599 {
 		r.Spend(628, b, "f1006")
-		v.fbeDefaults(6)
 		return
 	}
 	v.F1006 = FlagsTyped(r.U64(b + 591))
 	if n < 604 {
 		r.Spend(628, b, "f1007")
-		v.fbeDefaults(7)
 		return
 	}
 	if s211, ok212 := r.Optional(b, b+599, 8, "f1007"); ok212 {
@@ -7324,7 +6825,6 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 608 {
 		r.Spend(628, b, "f1008")
-		v.fbeDefaults(8)
 		return
 	}
 	v.F1008.FBERead(r, b, b+604)
@@ -7334,7 +6834,6 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 613 {
 		r.Spend(347, b, "f1009")
-		v.fbeDefaults(9)
 		return
 	}
 	if s213, ok214 := r.Optional(b, b+608, 4, "f1009"); ok214 {
@@ -7349,7 +6848,6 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 617 {
 		r.Spend(347, b, "f1010")
-		v.fbeDefaults(10)
 		return
 	}
 	v.F1010.FBERead(r, b, b+613)
@@ -7358,7 +6856,6 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 622 {
-		v.fbeDefaults(11)
 		return
 	}
 	if s215, ok216 := r.Optional(b, b+617, 4, "f1011"); ok216 {
@@ -7381,143 +6878,142 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		return
 	}
 	defer r.Leave()
-	if n >= 567 {
-		r.SkipDecimal(b+110, "f29")
-		r.SkipDecimal(b+126, "f30")
-		r.SkipString(b, b+142, "f31")
-		r.SkipString(b, b+146, "f32")
-		proto.FBEVerifyOrder(r, b, b+224)
-		if r.Failed() {
-			r.Unwind("f41")
-			return
-		}
-		proto.FBEVerifyBalance(r, b, b+228)
-		if r.Failed() {
-			r.Unwind("f42")
-			return
-		}
-		proto.FBEVerifyAccount(r, b, b+233)
-		if r.Failed() {
-			r.Unwind("f44")
-			return
-		}
-		r.Optional(b, b+237, 1, "f100")
-		r.Optional(b, b+242, 1, "f101")
-		r.Optional(b, b+247, 1, "f102")
-		r.Optional(b, b+252, 1, "f103")
-		r.Optional(b, b+257, 1, "f104")
-		r.Optional(b, b+262, 1, "f105")
-		r.Optional(b, b+267, 1, "f106")
-		r.Optional(b, b+272, 1, "f107")
-		r.Optional(b, b+277, 1, "f108")
-		r.Optional(b, b+282, 4, "f109")
-		r.Optional(b, b+287, 4, "f110")
-		r.Optional(b, b+292, 4, "f111")
-		r.Optional(b, b+297, 1, "f112")
-		r.Optional(b, b+302, 1, "f113")
-		r.Optional(b, b+307, 1, "f114")
-		r.Optional(b, b+312, 1, "f115")
-		r.Optional(b, b+317, 1, "f116")
-		r.Optional(b, b+322, 1, "f117")
-		r.Optional(b, b+327, 2, "f118")
-		r.Optional(b, b+332, 2, "f119")
-		r.Optional(b, b+337, 2, "f120")
-		r.Optional(b, b+342, 2, "f121")
-		r.Optional(b, b+347, 2, "f122")
-		r.Optional(b, b+352, 2, "f123")
-		r.Optional(b, b+357, 4, "f124")
-		r.Optional(b, b+362, 4, "f125")
-		r.Optional(b, b+367, 4, "f126")
-		r.Optional(b, b+372, 4, "f127")
-		r.Optional(b, b+377, 4, "f128")
-		r.Optional(b, b+382, 4, "f129")
-		r.Optional(b, b+387, 8, "f130")
-		r.Optional(b, b+392, 8, "f131")
-		r.Optional(b, b+397, 8, "f132")
-		r.Optional(b, b+402, 8, "f133")
-		r.Optional(b, b+407, 8, "f134")
-		r.Optional(b, b+412, 8, "f135")
-		r.Optional(b, b+417, 4, "f136")
-		r.Optional(b, b+422, 4, "f137")
-		r.Optional(b, b+427, 4, "f138")
-		r.Optional(b, b+432, 8, "f139")
-		r.Optional(b, b+437, 8, "f140")
-		r.Optional(b, b+442, 8, "f141")
-		if s217, ok218 := r.Optional(b, b+447, 16, "f142"); ok218 {
-			r.SkipDecimal(s217, "f142")
-		}
-		if s219, ok220 := r.Optional(b, b+452, 16, "f143"); ok220 {
-			r.SkipDecimal(s219, "f143")
-		}
-		if s221, ok222 := r.Optional(b, b+457, 16, "f144"); ok222 {
-			r.SkipDecimal(s221, "f144")
-		}
-		if s223, ok224 := r.Optional(b, b+462, 4, "f145"); ok224 {
-			r.SkipString(s223, s223, "f145")
-		}
-		if s225, ok226 := r.Optional(b, b+467, 4, "f146"); ok226 {
-			r.SkipString(s225, s225, "f146")
-		}
-		if s227, ok228 := r.Optional(b, b+472, 4, "f147"); ok228 {
-			r.SkipString(s227, s227, "f147")
-		}
-		r.Optional(b, b+477, 8, "f148")
-		r.Optional(b, b+482, 8, "f149")
-		r.Optional(b, b+487, 8, "f150")
-		r.Optional(b, b+492, 16, "f151")
-		r.Optional(b, b+497, 16, "f152")
-		r.Optional(b, b+502, 16, "f153")
-		r.Optional(b, b+507, 1, "f154")
-		r.Optional(b, b+512, 1, "f155")
-		r.Optional(b, b+517, 1, "f156")
-		r.Optional(b, b+522, 1, "f157")
-		if s229, ok230 := r.Optional(b, b+527, 4, "f158"); ok230 {
-			proto.FBEVerifyOrder(r, s229, s229)
-			if r.Failed() {
-				r.Unwind("f158")
-				return
-			}
-		}
-		if s231, ok232 := r.Optional(b, b+532, 4, "f159"); ok232 {
-			proto.FBEVerifyOrder(r, s231, s231)
-			if r.Failed() {
-				r.Unwind("f159")
-				return
-			}
-		}
-		if s233, ok234 := r.Optional(b, b+537, 4, "f160"); ok234 {
-			proto.FBEVerifyBalance(r, s233, s233)
-			if r.Failed() {
-				r.Unwind("f160")
-				return
-			}
-		}
-		if s235, ok236 := r.Optional(b, b+542, 4, "f161"); ok236 {
-			proto.FBEVerifyBalance(r, s235, s235)
-			if r.Failed() {
-				r.Unwind("f161")
-				return
-			}
-		}
-		r.Optional(b, b+547, 1, "f162")
-		r.Optional(b, b+552, 1, "f163")
-		if s237, ok238 := r.Optional(b, b+557, 4, "f164"); ok238 {
-			proto.FBEVerifyAccount(r, s237, s237)
-			if r.Failed() {
-				r.Unwind("f164")
-				return
-			}
-		}
-		if s239, ok240 := r.Optional(b, b+562, 4, "f165"); ok240 {
-			proto.FBEVerifyAccount(r, s239, s239)
-			if r.Failed() {
-				r.Unwind("f165")
-				return
-			}
-		}
-	} else {
+	if n < 567 {
 		r.Spend(692, b, "id")
 		return
+	}
+	r.SkipDecimal(b+110, "f29")
+	r.SkipDecimal(b+126, "f30")
+	r.SkipString(b, b+142, "f31")
+	r.SkipString(b, b+146, "f32")
+	proto.FBEVerifyOrder(r, b, b+224)
+	if r.Failed() {
+		r.Unwind("f41")
+		return
+	}
+	proto.FBEVerifyBalance(r, b, b+228)
+	if r.Failed() {
+		r.Unwind("f42")
+		return
+	}
+	proto.FBEVerifyAccount(r, b, b+233)
+	if r.Failed() {
+		r.Unwind("f44")
+		return
+	}
+	r.Optional(b, b+237, 1, "f100")
+	r.Optional(b, b+242, 1, "f101")
+	r.Optional(b, b+247, 1, "f102")
+	r.Optional(b, b+252, 1, "f103")
+	r.Optional(b, b+257, 1, "f104")
+	r.Optional(b, b+262, 1, "f105")
+	r.Optional(b, b+267, 1, "f106")
+	r.Optional(b, b+272, 1, "f107")
+	r.Optional(b, b+277, 1, "f108")
+	r.Optional(b, b+282, 4, "f109")
+	r.Optional(b, b+287, 4, "f110")
+	r.Optional(b, b+292, 4, "f111")
+	r.Optional(b, b+297, 1, "f112")
+	r.Optional(b, b+302, 1, "f113")
+	r.Optional(b, b+307, 1, "f114")
+	r.Optional(b, b+312, 1, "f115")
+	r.Optional(b, b+317, 1, "f116")
+	r.Optional(b, b+322, 1, "f117")
+	r.Optional(b, b+327, 2, "f118")
+	r.Optional(b, b+332, 2, "f119")
+	r.Optional(b, b+337, 2, "f120")
+	r.Optional(b, b+342, 2, "f121")
+	r.Optional(b, b+347, 2, "f122")
+	r.Optional(b, b+352, 2, "f123")
+	r.Optional(b, b+357, 4, "f124")
+	r.Optional(b, b+362, 4, "f125")
+	r.Optional(b, b+367, 4, "f126")
+	r.Optional(b, b+372, 4, "f127")
+	r.Optional(b, b+377, 4, "f128")
+	r.Optional(b, b+382, 4, "f129")
+	r.Optional(b, b+387, 8, "f130")
+	r.Optional(b, b+392, 8, "f131")
+	r.Optional(b, b+397, 8, "f132")
+	r.Optional(b, b+402, 8, "f133")
+	r.Optional(b, b+407, 8, "f134")
+	r.Optional(b, b+412, 8, "f135")
+	r.Optional(b, b+417, 4, "f136")
+	r.Optional(b, b+422, 4, "f137")
+	r.Optional(b, b+427, 4, "f138")
+	r.Optional(b, b+432, 8, "f139")
+	r.Optional(b, b+437, 8, "f140")
+	r.Optional(b, b+442, 8, "f141")
+	if s217, ok218 := r.Optional(b, b+447, 16, "f142"); ok218 {
+		r.SkipDecimal(s217, "f142")
+	}
+	if s219, ok220 := r.Optional(b, b+452, 16, "f143"); ok220 {
+		r.SkipDecimal(s219, "f143")
+	}
+	if s221, ok222 := r.Optional(b, b+457, 16, "f144"); ok222 {
+		r.SkipDecimal(s221, "f144")
+	}
+	if s223, ok224 := r.Optional(b, b+462, 4, "f145"); ok224 {
+		r.SkipString(s223, s223, "f145")
+	}
+	if s225, ok226 := r.Optional(b, b+467, 4, "f146"); ok226 {
+		r.SkipString(s225, s225, "f146")
+	}
+	if s227, ok228 := r.Optional(b, b+472, 4, "f147"); ok228 {
+		r.SkipString(s227, s227, "f147")
+	}
+	r.Optional(b, b+477, 8, "f148")
+	r.Optional(b, b+482, 8, "f149")
+	r.Optional(b, b+487, 8, "f150")
+	r.Optional(b, b+492, 16, "f151")
+	r.Optional(b, b+497, 16, "f152")
+	r.Optional(b, b+502, 16, "f153")
+	r.Optional(b, b+507, 1, "f154")
+	r.Optional(b, b+512, 1, "f155")
+	r.Optional(b, b+517, 1, "f156")
+	r.Optional(b, b+522, 1, "f157")
+	if s229, ok230 := r.Optional(b, b+527, 4, "f158"); ok230 {
+		proto.FBEVerifyOrder(r, s229, s229)
+		if r.Failed() {
+			r.Unwind("f158")
+			return
+		}
+	}
+	if s231, ok232 := r.Optional(b, b+532, 4, "f159"); ok232 {
+		proto.FBEVerifyOrder(r, s231, s231)
+		if r.Failed() {
+			r.Unwind("f159")
+			return
+		}
+	}
+	if s233, ok234 := r.Optional(b, b+537, 4, "f160"); ok234 {
+		proto.FBEVerifyBalance(r, s233, s233)
+		if r.Failed() {
+			r.Unwind("f160")
+			return
+		}
+	}
+	if s235, ok236 := r.Optional(b, b+542, 4, "f161"); ok236 {
+		proto.FBEVerifyBalance(r, s235, s235)
+		if r.Failed() {
+			r.Unwind("f161")
+			return
+		}
+	}
+	r.Optional(b, b+547, 1, "f162")
+	r.Optional(b, b+552, 1, "f163")
+	if s237, ok238 := r.Optional(b, b+557, 4, "f164"); ok238 {
+		proto.FBEVerifyAccount(r, s237, s237)
+		if r.Failed() {
+			r.Unwind("f164")
+			return
+		}
+	}
+	if s239, ok240 := r.Optional(b, b+562, 4, "f165"); ok240 {
+		proto.FBEVerifyAccount(r, s239, s239)
+		if r.Failed() {
+			r.Unwind("f165")
+			return
+		}
 	}
 	if n < 571 {
 		r.Spend(628, b, "f1000")
@@ -10496,37 +9992,24 @@ func (v *StructBytes) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructBytes) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.F1 = nil
-		fallthrough
-	case 1:
-		v.F2 = nil
-		fallthrough
-	case 2:
-		v.F3 = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructBytes) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 120, 6)
-	if n == 0 {
-		return
+	if n < 22 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.F1 = r.Blob(v.F1, b, b+8, "f1")
 	if n < 17 {
-		v.fbeDefaults(1)
 		return
 	}
 	if s3, ok4 := r.Optional(b, b+12, 4, "f2"); ok4 {
@@ -10536,7 +10019,6 @@ func (v *StructBytes) FBERead(r *fbe.Reader, base, slot int) {
 		v.F2 = nil
 	}
 	if n < 22 {
-		v.fbeDefaults(2)
 		return
 	}
 	if s5, ok6 := r.Optional(b, b+17, 4, "f3"); ok6 {
@@ -10911,56 +10393,21 @@ func (v *StructArray) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructArray) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.F1 = [2]byte{}
-		fallthrough
-	case 1:
-		v.F2 = [2]*byte{}
-		fallthrough
-	case 2:
-		v.F3 = [2][]byte{}
-		fallthrough
-	case 3:
-		v.F4 = [2]*[]byte{}
-		fallthrough
-	case 4:
-		v.F5 = [2]EnumSimple{}
-		fallthrough
-	case 5:
-		v.F6 = [2]*EnumSimple{}
-		fallthrough
-	case 6:
-		v.F7 = [2]FlagsSimple{}
-		fallthrough
-	case 7:
-		v.F8 = [2]*FlagsSimple{}
-		fallthrough
-	case 8:
-		for i := range v.F9 {
-			v.F9[i].Reset()
-		}
-		fallthrough
-	case 9:
-		v.F10 = [2]*StructSimple{}
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 125, 36)
-	if n == 0 {
-		return
+	if n < 92 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
 		r.Spend(562, b, "f1")
-		v.fbeDefaults(0)
 		return
 	}
 	for i16 := range v.F1 {
@@ -10968,7 +10415,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 20 {
 		r.Spend(562, b, "f2")
-		v.fbeDefaults(1)
 		return
 	}
 	for i17 := range v.F2 {
@@ -10981,7 +10427,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 28 {
 		r.Spend(562, b, "f3")
-		v.fbeDefaults(2)
 		return
 	}
 	for i20 := range v.F3 {
@@ -10989,7 +10434,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 38 {
 		r.Spend(562, b, "f4")
-		v.fbeDefaults(3)
 		return
 	}
 	for i21 := range v.F4 {
@@ -11002,7 +10446,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 46 {
 		r.Spend(562, b, "f5")
-		v.fbeDefaults(4)
 		return
 	}
 	for i24 := range v.F5 {
@@ -11010,7 +10453,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 56 {
 		r.Spend(562, b, "f6")
-		v.fbeDefaults(5)
 		return
 	}
 	for i25 := range v.F6 {
@@ -11023,7 +10465,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 64 {
 		r.Spend(562, b, "f7")
-		v.fbeDefaults(6)
 		return
 	}
 	for i28 := range v.F7 {
@@ -11031,7 +10472,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 74 {
 		r.Spend(562, b, "f8")
-		v.fbeDefaults(7)
 		return
 	}
 	for i29 := range v.F8 {
@@ -11044,7 +10484,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 82 {
 		r.Spend(562, b, "f9")
-		v.fbeDefaults(8)
 		return
 	}
 	for i32 := range v.F9 {
@@ -11056,7 +10495,6 @@ func (v *StructArray) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 92 {
-		v.fbeDefaults(9)
 		return
 	}
 	for i33 := range v.F10 {
@@ -11918,53 +11356,20 @@ func (v *StructVector) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructVector) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.F1 = v.F1[:0]
-		fallthrough
-	case 1:
-		v.F2 = v.F2[:0]
-		fallthrough
-	case 2:
-		v.F3 = v.F3[:0]
-		fallthrough
-	case 3:
-		v.F4 = v.F4[:0]
-		fallthrough
-	case 4:
-		v.F5 = v.F5[:0]
-		fallthrough
-	case 5:
-		v.F6 = v.F6[:0]
-		fallthrough
-	case 6:
-		v.F7 = v.F7[:0]
-		fallthrough
-	case 7:
-		v.F8 = v.F8[:0]
-		fallthrough
-	case 8:
-		v.F9 = v.F9[:0]
-		fallthrough
-	case 9:
-		v.F10 = v.F10[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 130, 40)
-	if n == 0 {
-		return
+	if n < 48 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e26, n27 := r.Vector(b, b+8, 1, 1, "f1")
@@ -11973,7 +11378,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		v.F1[i28] = r.U8(e26 + i28*1)
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e29, n30 := r.Vector(b, b+12, 5, 1, "f2")
@@ -11987,7 +11391,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	e34, n35 := r.Vector(b, b+16, 4, 4, "f3")
@@ -11996,7 +11399,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		v.F3[i36] = r.Blob(v.F3[i36], b, e34+i36*4, "f3")
 	}
 	if n < 24 {
-		v.fbeDefaults(3)
 		return
 	}
 	e37, n38 := r.Vector(b, b+20, 5, 1, "f4")
@@ -12010,7 +11412,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 28 {
-		v.fbeDefaults(4)
 		return
 	}
 	e42, n43 := r.Vector(b, b+24, 4, 4, "f5")
@@ -12019,7 +11420,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		v.F5[i44] = EnumSimple(r.I32(e42 + i44*4))
 	}
 	if n < 32 {
-		v.fbeDefaults(5)
 		return
 	}
 	e45, n46 := r.Vector(b, b+28, 5, 1, "f6")
@@ -12033,7 +11433,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 36 {
-		v.fbeDefaults(6)
 		return
 	}
 	e50, n51 := r.Vector(b, b+32, 4, 4, "f7")
@@ -12042,7 +11441,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		v.F7[i52] = FlagsSimple(r.I32(e50 + i52*4))
 	}
 	if n < 40 {
-		v.fbeDefaults(7)
 		return
 	}
 	e53, n54 := r.Vector(b, b+36, 5, 1, "f8")
@@ -12056,7 +11454,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 44 {
-		v.fbeDefaults(8)
 		return
 	}
 	e58, n59 := r.Vector(b, b+40, 4, 0, "f9")
@@ -12071,7 +11468,6 @@ func (v *StructVector) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 48 {
-		v.fbeDefaults(9)
 		return
 	}
 	e61, n62 := r.Vector(b, b+44, 5, 1, "f10")
@@ -12987,53 +12383,20 @@ func (v *StructList) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructList) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.F1 = v.F1[:0]
-		fallthrough
-	case 1:
-		v.F2 = v.F2[:0]
-		fallthrough
-	case 2:
-		v.F3 = v.F3[:0]
-		fallthrough
-	case 3:
-		v.F4 = v.F4[:0]
-		fallthrough
-	case 4:
-		v.F5 = v.F5[:0]
-		fallthrough
-	case 5:
-		v.F6 = v.F6[:0]
-		fallthrough
-	case 6:
-		v.F7 = v.F7[:0]
-		fallthrough
-	case 7:
-		v.F8 = v.F8[:0]
-		fallthrough
-	case 8:
-		v.F9 = v.F9[:0]
-		fallthrough
-	case 9:
-		v.F10 = v.F10[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 131, 40)
-	if n == 0 {
-		return
+	if n < 48 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e26, n27 := r.Vector(b, b+8, 1, 1, "f1")
@@ -13042,7 +12405,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		v.F1[i28] = r.U8(e26 + i28*1)
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e29, n30 := r.Vector(b, b+12, 5, 1, "f2")
@@ -13056,7 +12418,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	e34, n35 := r.Vector(b, b+16, 4, 4, "f3")
@@ -13065,7 +12426,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		v.F3[i36] = r.Blob(v.F3[i36], b, e34+i36*4, "f3")
 	}
 	if n < 24 {
-		v.fbeDefaults(3)
 		return
 	}
 	e37, n38 := r.Vector(b, b+20, 5, 1, "f4")
@@ -13079,7 +12439,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 28 {
-		v.fbeDefaults(4)
 		return
 	}
 	e42, n43 := r.Vector(b, b+24, 4, 4, "f5")
@@ -13088,7 +12447,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		v.F5[i44] = EnumSimple(r.I32(e42 + i44*4))
 	}
 	if n < 32 {
-		v.fbeDefaults(5)
 		return
 	}
 	e45, n46 := r.Vector(b, b+28, 5, 1, "f6")
@@ -13102,7 +12460,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 36 {
-		v.fbeDefaults(6)
 		return
 	}
 	e50, n51 := r.Vector(b, b+32, 4, 4, "f7")
@@ -13111,7 +12468,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		v.F7[i52] = FlagsSimple(r.I32(e50 + i52*4))
 	}
 	if n < 40 {
-		v.fbeDefaults(7)
 		return
 	}
 	e53, n54 := r.Vector(b, b+36, 5, 1, "f8")
@@ -13125,7 +12481,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 44 {
-		v.fbeDefaults(8)
 		return
 	}
 	e58, n59 := r.Vector(b, b+40, 4, 0, "f9")
@@ -13140,7 +12495,6 @@ func (v *StructList) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 48 {
-		v.fbeDefaults(9)
 		return
 	}
 	e61, n62 := r.Vector(b, b+44, 5, 1, "f10")
@@ -14025,35 +13379,20 @@ func (v *StructSet) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructSet) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.F1 = v.F1[:0]
-		fallthrough
-	case 1:
-		v.F2 = v.F2[:0]
-		fallthrough
-	case 2:
-		v.F3 = v.F3[:0]
-		fallthrough
-	case 3:
-		v.F4 = v.F4[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 132, 16)
-	if n == 0 {
-		return
+	if n < 24 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e13, n14 := r.Vector(b, b+8, 1, 1, "f1")
@@ -14066,7 +13405,6 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e16, n17 := r.Vector(b, b+12, 4, 4, "f2")
@@ -14079,7 +13417,6 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	e19, n20 := r.Vector(b, b+16, 4, 4, "f3")
@@ -14092,7 +13429,6 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 24 {
-		v.fbeDefaults(3)
 		return
 	}
 	e22, n23 := r.Vector(b, b+20, 4, 0, "f4")
@@ -14754,53 +14090,20 @@ func (v *StructMap) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructMap) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		clear(v.F1)
-		fallthrough
-	case 1:
-		clear(v.F2)
-		fallthrough
-	case 2:
-		clear(v.F3)
-		fallthrough
-	case 3:
-		clear(v.F4)
-		fallthrough
-	case 4:
-		clear(v.F5)
-		fallthrough
-	case 5:
-		clear(v.F6)
-		fallthrough
-	case 6:
-		clear(v.F7)
-		fallthrough
-	case 7:
-		clear(v.F8)
-		fallthrough
-	case 8:
-		clear(v.F9)
-		fallthrough
-	case 9:
-		clear(v.F10)
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 140, 40)
-	if n == 0 {
-		return
+	if n < 48 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e46, n47 := r.Vector(b, b+8, 5, 5, "f1")
@@ -14817,7 +14120,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F1[k49] = x50
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e51, n52 := r.Vector(b, b+12, 9, 5, "f2")
@@ -14839,7 +14141,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F2[k54] = x55
 	}
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	e58, n59 := r.Vector(b, b+16, 8, 8, "f3")
@@ -14856,7 +14157,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F3[k61] = x62
 	}
 	if n < 24 {
-		v.fbeDefaults(3)
 		return
 	}
 	e63, n64 := r.Vector(b, b+20, 9, 5, "f4")
@@ -14878,7 +14178,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F4[k66] = x67
 	}
 	if n < 28 {
-		v.fbeDefaults(4)
 		return
 	}
 	e70, n71 := r.Vector(b, b+24, 8, 8, "f5")
@@ -14895,7 +14194,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F5[k73] = x74
 	}
 	if n < 32 {
-		v.fbeDefaults(5)
 		return
 	}
 	e75, n76 := r.Vector(b, b+28, 9, 5, "f6")
@@ -14917,7 +14215,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F6[k78] = x79
 	}
 	if n < 36 {
-		v.fbeDefaults(6)
 		return
 	}
 	e82, n83 := r.Vector(b, b+32, 8, 8, "f7")
@@ -14934,7 +14231,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F7[k85] = x86
 	}
 	if n < 40 {
-		v.fbeDefaults(7)
 		return
 	}
 	e87, n88 := r.Vector(b, b+36, 9, 5, "f8")
@@ -14956,7 +14252,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F8[k90] = x91
 	}
 	if n < 44 {
-		v.fbeDefaults(8)
 		return
 	}
 	e94, n95 := r.Vector(b, b+40, 8, 4, "f9")
@@ -14978,7 +14273,6 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		v.F9[k97] = x98
 	}
 	if n < 48 {
-		v.fbeDefaults(9)
 		return
 	}
 	e99, n100 := r.Vector(b, b+44, 9, 5, "f10")
@@ -16435,53 +15729,20 @@ func (v *StructHash) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructHash) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		clear(v.F1)
-		fallthrough
-	case 1:
-		clear(v.F2)
-		fallthrough
-	case 2:
-		clear(v.F3)
-		fallthrough
-	case 3:
-		clear(v.F4)
-		fallthrough
-	case 4:
-		clear(v.F5)
-		fallthrough
-	case 5:
-		clear(v.F6)
-		fallthrough
-	case 6:
-		clear(v.F7)
-		fallthrough
-	case 7:
-		clear(v.F8)
-		fallthrough
-	case 8:
-		clear(v.F9)
-		fallthrough
-	case 9:
-		clear(v.F10)
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 141, 40)
-	if n == 0 {
-		return
+	if n < 48 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e46, n47 := r.Vector(b, b+8, 5, 5, "f1")
@@ -16498,7 +15759,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F1[k49] = x50
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e51, n52 := r.Vector(b, b+12, 9, 5, "f2")
@@ -16520,7 +15780,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F2[k54] = x55
 	}
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	e58, n59 := r.Vector(b, b+16, 8, 8, "f3")
@@ -16537,7 +15796,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F3[k61] = x62
 	}
 	if n < 24 {
-		v.fbeDefaults(3)
 		return
 	}
 	e63, n64 := r.Vector(b, b+20, 9, 5, "f4")
@@ -16559,7 +15817,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F4[k66] = x67
 	}
 	if n < 28 {
-		v.fbeDefaults(4)
 		return
 	}
 	e70, n71 := r.Vector(b, b+24, 8, 8, "f5")
@@ -16576,7 +15833,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F5[k73] = x74
 	}
 	if n < 32 {
-		v.fbeDefaults(5)
 		return
 	}
 	e75, n76 := r.Vector(b, b+28, 9, 5, "f6")
@@ -16598,7 +15854,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F6[k78] = x79
 	}
 	if n < 36 {
-		v.fbeDefaults(6)
 		return
 	}
 	e82, n83 := r.Vector(b, b+32, 8, 8, "f7")
@@ -16615,7 +15870,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F7[k85] = x86
 	}
 	if n < 40 {
-		v.fbeDefaults(7)
 		return
 	}
 	e87, n88 := r.Vector(b, b+36, 9, 5, "f8")
@@ -16637,7 +15891,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F8[k90] = x91
 	}
 	if n < 44 {
-		v.fbeDefaults(8)
 		return
 	}
 	e94, n95 := r.Vector(b, b+40, 8, 4, "f9")
@@ -16659,7 +15912,6 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		v.F9[k97] = x98
 	}
 	if n < 48 {
-		v.fbeDefaults(9)
 		return
 	}
 	e99, n100 := r.Vector(b, b+44, 9, 5, "f10")
@@ -18006,29 +17258,20 @@ func (v *StructHashEx) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *StructHashEx) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.F1 = v.F1[:0]
-		fallthrough
-	case 1:
-		v.F2 = v.F2[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 142, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e6, n7 := r.Vector(b, b+8, 8, 0, "f1")
@@ -18053,7 +17296,6 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e9, n10 := r.Vector(b, b+12, 9, 1, "f2")

@@ -83,29 +83,20 @@ func (v *CharKeys) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *CharKeys) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Letters = v.Letters[:0]
-		fallthrough
-	case 1:
-		clear(v.CountByLetter)
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *CharKeys) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e8, n9 := r.Vector(b, b+8, 1, 1, "letters")
@@ -118,7 +109,6 @@ func (v *CharKeys) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e11, n12 := r.Vector(b, b+12, 5, 5, "countByLetter")
@@ -536,29 +526,20 @@ func (v *GradeKeys) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *GradeKeys) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Grades = v.Grades[:0]
-		fallthrough
-	case 1:
-		clear(v.CountByGrade)
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *GradeKeys) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 2, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e8, n9 := r.Vector(b, b+8, 1, 1, "grades")
@@ -571,7 +552,6 @@ func (v *GradeKeys) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e11, n12 := r.Vector(b, b+12, 5, 5, "countByGrade")

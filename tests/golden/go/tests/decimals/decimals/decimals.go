@@ -124,58 +124,24 @@ func (v *Prices) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Prices) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Price = fbe.Decimal{}
-		fallthrough
-	case 1:
-		v.MaybePrice = nil
-		fallthrough
-	case 2:
-		v.Pair = [2]fbe.Decimal{}
-		fallthrough
-	case 3:
-		v.PriceVector = v.PriceVector[:0]
-		fallthrough
-	case 4:
-		v.PriceList = v.PriceList[:0]
-		fallthrough
-	case 5:
-		v.PriceSet = v.PriceSet[:0]
-		fallthrough
-	case 6:
-		clear(v.PriceById)
-		fallthrough
-	case 7:
-		clear(v.IdByPrice)
-		fallthrough
-	case 8:
-		clear(v.PriceByPrice)
-		fallthrough
-	case 9:
-		v.MaybePrices = v.MaybePrices[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 77)
-	if n == 0 {
-		return
+	if n < 89 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 24 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Price = r.Decimal(b+8, "price")
 	if n < 29 {
-		v.fbeDefaults(1)
 		return
 	}
 	if s27, ok28 := r.Optional(b, b+24, 16, "maybePrice"); ok28 {
@@ -185,14 +151,12 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		v.MaybePrice = nil
 	}
 	if n < 61 {
-		v.fbeDefaults(2)
 		return
 	}
 	for i29 := range v.Pair {
 		v.Pair[i29] = r.Decimal(b+29+i29*16, "pair")
 	}
 	if n < 65 {
-		v.fbeDefaults(3)
 		return
 	}
 	e30, n31 := r.Vector(b, b+61, 16, 16, "priceVector")
@@ -201,7 +165,6 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		v.PriceVector[i32] = r.Decimal(e30+i32*16, "priceVector")
 	}
 	if n < 69 {
-		v.fbeDefaults(4)
 		return
 	}
 	e33, n34 := r.Vector(b, b+65, 16, 16, "priceList")
@@ -210,7 +173,6 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		v.PriceList[i35] = r.Decimal(e33+i35*16, "priceList")
 	}
 	if n < 73 {
-		v.fbeDefaults(5)
 		return
 	}
 	e36, n37 := r.Vector(b, b+69, 16, 16, "priceSet")
@@ -223,7 +185,6 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 77 {
-		v.fbeDefaults(6)
 		return
 	}
 	e39, n40 := r.Vector(b, b+73, 20, 20, "priceById")
@@ -240,7 +201,6 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		v.PriceById[k42] = x43
 	}
 	if n < 81 {
-		v.fbeDefaults(7)
 		return
 	}
 	e44, n45 := r.Vector(b, b+77, 20, 20, "idByPrice")
@@ -258,7 +218,6 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		v.IdByPrice[k47] = x48
 	}
 	if n < 85 {
-		v.fbeDefaults(8)
 		return
 	}
 	e49, n50 := r.Vector(b, b+81, 32, 32, "priceByPrice")
@@ -276,7 +235,6 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		v.PriceByPrice[k52] = x53
 	}
 	if n < 89 {
-		v.fbeDefaults(9)
 		return
 	}
 	e54, n55 := r.Vector(b, b+85, 5, 1, "maybePrices")

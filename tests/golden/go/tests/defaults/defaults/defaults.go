@@ -157,70 +157,24 @@ func (v *Zeros) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Zeros) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = 7
-		fallthrough
-	case 1:
-		v.B = fbe.Ptr[bool](false)
-		fallthrough
-	case 2:
-		v.I = fbe.Ptr[int32](0)
-		fallthrough
-	case 3:
-		v.L = fbe.Ptr[int64](0)
-		fallthrough
-	case 4:
-		v.F = fbe.Ptr[float32](0.0)
-		fallthrough
-	case 5:
-		v.D = fbe.Ptr[float64](0.0)
-		fallthrough
-	case 6:
-		v.M = fbe.Ptr[fbe.Decimal](fbe.MustDecimal("0.0"))
-		fallthrough
-	case 7:
-		v.S = fbe.Ptr[string]("")
-		fallthrough
-	case 8:
-		v.C = fbe.Ptr[Colour](ColourRed)
-		fallthrough
-	case 9:
-		v.Fl = fbe.Ptr[Mode](ModeNone)
-		fallthrough
-	case 10:
-		v.T = fbe.Ptr[fbe.Timestamp](0)
-		fallthrough
-	case 11:
-		v.U = fbe.Ptr[fbe.UUID](fbe.MustUUID("00000000-0000-0000-0000-000000000000"))
-		fallthrough
-	case 12:
-		v.N = nil
-		fallthrough
-	case 13:
-		v.Absent = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 17)
-	if n == 0 {
-		return
+	if n < 77 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 17 {
-		v.fbeDefaults(1)
 		return
 	}
 	if s14, ok15 := r.Optional(b, b+12, 1, "b"); ok15 {
@@ -230,7 +184,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.B = nil
 	}
 	if n < 22 {
-		v.fbeDefaults(2)
 		return
 	}
 	if s16, ok17 := r.Optional(b, b+17, 4, "i"); ok17 {
@@ -240,7 +193,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.I = nil
 	}
 	if n < 27 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s18, ok19 := r.Optional(b, b+22, 8, "l"); ok19 {
@@ -250,7 +202,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.L = nil
 	}
 	if n < 32 {
-		v.fbeDefaults(4)
 		return
 	}
 	if s20, ok21 := r.Optional(b, b+27, 4, "f"); ok21 {
@@ -260,7 +211,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.F = nil
 	}
 	if n < 37 {
-		v.fbeDefaults(5)
 		return
 	}
 	if s22, ok23 := r.Optional(b, b+32, 8, "d"); ok23 {
@@ -270,7 +220,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.D = nil
 	}
 	if n < 42 {
-		v.fbeDefaults(6)
 		return
 	}
 	if s24, ok25 := r.Optional(b, b+37, 16, "m"); ok25 {
@@ -280,7 +229,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.M = nil
 	}
 	if n < 47 {
-		v.fbeDefaults(7)
 		return
 	}
 	if s26, ok27 := r.Optional(b, b+42, 4, "s"); ok27 {
@@ -290,7 +238,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.S = nil
 	}
 	if n < 52 {
-		v.fbeDefaults(8)
 		return
 	}
 	if s28, ok29 := r.Optional(b, b+47, 1, "c"); ok29 {
@@ -300,7 +247,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.C = nil
 	}
 	if n < 57 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s30, ok31 := r.Optional(b, b+52, 1, "fl"); ok31 {
@@ -310,7 +256,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.Fl = nil
 	}
 	if n < 62 {
-		v.fbeDefaults(10)
 		return
 	}
 	if s32, ok33 := r.Optional(b, b+57, 8, "t"); ok33 {
@@ -320,7 +265,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.T = nil
 	}
 	if n < 67 {
-		v.fbeDefaults(11)
 		return
 	}
 	if s34, ok35 := r.Optional(b, b+62, 16, "u"); ok35 {
@@ -330,7 +274,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.U = nil
 	}
 	if n < 72 {
-		v.fbeDefaults(12)
 		return
 	}
 	if s36, ok37 := r.Optional(b, b+67, 4, "n"); ok37 {
@@ -340,7 +283,6 @@ func (v *Zeros) FBERead(r *fbe.Reader, base, slot int) {
 		v.N = nil
 	}
 	if n < 77 {
-		v.fbeDefaults(13)
 		return
 	}
 	if s38, ok39 := r.Optional(b, b+72, 4, "absent"); ok39 {

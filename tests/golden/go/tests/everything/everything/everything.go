@@ -325,26 +325,20 @@ func (v *Counted) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.A)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Counted) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.A = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Counted) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1001, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.A = r.I32(b + 8)
@@ -568,26 +562,20 @@ func (v *Shifted) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.A)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Shifted) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.A = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Shifted) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1020, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.A = r.I32(b + 8)
@@ -811,26 +799,20 @@ func (v *AfterShift) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.A)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *AfterShift) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.A = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *AfterShift) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1021, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.A = r.I32(b + 8)
@@ -1054,26 +1036,20 @@ func (v *Fixed) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.A)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Fixed) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.A = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Fixed) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 7, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.A = r.I32(b + 8)
@@ -1300,32 +1276,24 @@ func (v *Derived) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+12, v.B)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Derived) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.B = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 7, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
-	if n >= 12 {
-		v.A = r.I32(b + 8)
-	} else {
-		v.Reset()
+	if n < 12 {
 		return
 	}
+	v.A = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.B = r.I32(b + 12)
@@ -1334,14 +1302,8 @@ func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyDerived checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyDerived(r *fbe.Reader, base, slot int) {
-	_, n := r.Struct(base, slot, 7, 8)
-	if n == 0 {
-		return
-	}
-	defer r.Leave()
-	if n >= 12 {
-	} else {
-		return
+	if _, n := r.Struct(base, slot, 7, 8); n != 0 {
+		r.Leave()
 	}
 }
 
@@ -1581,33 +1543,25 @@ func (v *ImportedBase) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+16, v.Price)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *ImportedBase) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Price = 1.5
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *ImportedBase) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1022, 16)
-	if n == 0 {
-		return
+	if n < 24 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
-	if n >= 16 {
-		v.Symbol = r.String(b, b+8, "symbol")
-		v.Digits = r.I32(b + 12)
-	} else {
-		v.Reset()
+	if n < 16 {
 		return
 	}
+	v.Symbol = r.String(b, b+8, "symbol")
+	v.Digits = r.I32(b + 12)
 	if n < 24 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Price = r.F64(b + 16)
@@ -1621,11 +1575,10 @@ func FBEVerifyImportedBase(r *fbe.Reader, base, slot int) {
 		return
 	}
 	defer r.Leave()
-	if n >= 16 {
-		r.SkipString(b, b+8, "symbol")
-	} else {
+	if n < 16 {
 		return
 	}
+	r.SkipString(b, b+8, "symbol")
 }
 
 // MarshalFBE is v as a versioned root (docs/format.md 3.2).
@@ -1856,26 +1809,20 @@ func (v *Note) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.String(b, b+8, v.Text)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Note) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Text = "hi \"there\"\n"
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Note) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1023, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Text = r.String(b, b+8, "text")
@@ -2106,34 +2053,24 @@ func (v *Quiet) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+12, v.Legacy)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Quiet) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Password = ""
-		fallthrough
-	case 1:
-		v.Legacy = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Quiet) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1024, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Password = r.String(b, b+8, "password")
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Legacy = r.I32(b + 12)
@@ -2870,360 +2807,166 @@ func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Everything) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = 42
-		fallthrough
-	case 1:
-		v.F1 = true
-		fallthrough
-	case 2:
-		v.F2 = 255
-		fallthrough
-	case 3:
-		v.F3 = 33
-		fallthrough
-	case 4:
-		v.F4 = 1092
-		fallthrough
-	case 5:
-		v.F5 = -128
-		fallthrough
-	case 6:
-		v.F6 = 65
-		fallthrough
-	case 7:
-		v.F7 = -2
-		fallthrough
-	case 8:
-		v.F8 = 65535
-		fallthrough
-	case 9:
-		v.F9 = 2147483647
-		fallthrough
-	case 10:
-		v.F10 = 0
-		fallthrough
-	case 11:
-		v.F11 = -9223372036854775808
-		fallthrough
-	case 12:
-		v.F12 = 18446744073709551615
-		fallthrough
-	case 13:
-		v.F13 = .5e3
-		fallthrough
-	case 14:
-		v.F14 = -1.
-		fallthrough
-	case 15:
-		v.F15 = fbe.MustDecimal("123456.123456")
-		fallthrough
-	case 16:
-		v.F16 = fbe.MustDecimal("7")
-		fallthrough
-	case 17:
-		v.F17 = "text"
-		fallthrough
-	case 18:
-		v.F18 = 0
-		fallthrough
-	case 19:
-		v.F19 = fbe.UTC()
-		fallthrough
-	case 20:
-		v.F20 = fbe.UUID{}
-		fallthrough
-	case 21:
-		v.F21 = fbe.NewUUID1()
-		fallthrough
-	case 22:
-		v.F22 = fbe.NewUUID4()
-		fallthrough
-	case 23:
-		v.F23 = fbe.MustUUID("123e4567-e89b-12d3-a456-426655440000")
-		fallthrough
-	case 24:
-		v.F24 = nil
-		fallthrough
-	case 25:
-		v.F25 = EByteC
-		fallthrough
-	case 26:
-		v.F26 = market.SideSell
-		fallthrough
-	case 27:
-		v.F27 = FByteOne | FByteTwo
-		fallthrough
-	case 28:
-		v.F28 = FUInt64All
-		fallthrough
-	case 29:
-		v.F29.Reset()
-		fallthrough
-	case 30:
-		v.F30.Reset()
-		fallthrough
-	case 31:
-		v.F31 = nil
-		fallthrough
-	case 32:
-		v.F32 = fbe.Ptr[int32](5)
-		fallthrough
-	case 33:
-		v.F33 = nil
-		fallthrough
-	case 34:
-		v.F34 = fbe.Ptr[EByte](EByteB)
-		fallthrough
-	case 35:
-		v.F35 = nil
-		fallthrough
-	case 36:
-		v.F36 = [3]int32{}
-		fallthrough
-	case 37:
-		v.F37 = [2]*string{}
-		fallthrough
-	case 38:
-		v.F38 = v.F38[:0]
-		fallthrough
-	case 39:
-		v.F39 = v.F39[:0]
-		fallthrough
-	case 40:
-		v.F40 = v.F40[:0]
-		fallthrough
-	case 41:
-		v.F41 = v.F41[:0]
-		fallthrough
-	case 42:
-		v.F42 = v.F42[:0]
-		fallthrough
-	case 43:
-		clear(v.F43)
-		fallthrough
-	case 44:
-		clear(v.F44)
-		fallthrough
-	case 45:
-		clear(v.F45)
-		fallthrough
-	case 46:
-		v.F46 = v.F46[:0]
-		fallthrough
-	case 47:
-		v.F47 = nil
-		fallthrough
-	case 48:
-		v.F47Reset = false
-		fallthrough
-	case 49:
-		v.F48 = fbe.Ptr[fbe.Timestamp](0)
-		fallthrough
-	case 50:
-		v.F49 = v.F49[:0]
-		fallthrough
-	case 51:
-		v.F50 = v.F50[:0]
-		fallthrough
-	case 52:
-		v.F51 = v.F51[:0]
-		fallthrough
-	case 53:
-		clear(v.F52)
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1026, 258)
-	if n == 0 {
-		return
+	if n < 310 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(12, b, "id")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.I32(b + 8)
 	if n < 13 {
 		r.Spend(12, b, "f1")
-		v.fbeDefaults(1)
 		return
 	}
 	v.F1 = r.Bool(b + 12)
 	if n < 14 {
 		r.Spend(12, b, "f2")
-		v.fbeDefaults(2)
 		return
 	}
 	v.F2 = r.U8(b + 13)
 	if n < 15 {
 		r.Spend(12, b, "f3")
-		v.fbeDefaults(3)
 		return
 	}
 	v.F3 = r.U8(b + 14)
 	if n < 19 {
 		r.Spend(12, b, "f4")
-		v.fbeDefaults(4)
 		return
 	}
 	v.F4 = r.U32(b + 15)
 	if n < 20 {
 		r.Spend(12, b, "f5")
-		v.fbeDefaults(5)
 		return
 	}
 	v.F5 = r.I8(b + 19)
 	if n < 21 {
 		r.Spend(12, b, "f6")
-		v.fbeDefaults(6)
 		return
 	}
 	v.F6 = r.U8(b + 20)
 	if n < 23 {
 		r.Spend(12, b, "f7")
-		v.fbeDefaults(7)
 		return
 	}
 	v.F7 = r.I16(b + 21)
 	if n < 25 {
 		r.Spend(12, b, "f8")
-		v.fbeDefaults(8)
 		return
 	}
 	v.F8 = r.U16(b + 23)
 	if n < 29 {
 		r.Spend(12, b, "f9")
-		v.fbeDefaults(9)
 		return
 	}
 	v.F9 = r.I32(b + 25)
 	if n < 33 {
 		r.Spend(12, b, "f10")
-		v.fbeDefaults(10)
 		return
 	}
 	v.F10 = r.U32(b + 29)
 	if n < 41 {
 		r.Spend(12, b, "f11")
-		v.fbeDefaults(11)
 		return
 	}
 	v.F11 = r.I64(b + 33)
 	if n < 49 {
 		r.Spend(12, b, "f12")
-		v.fbeDefaults(12)
 		return
 	}
 	v.F12 = r.U64(b + 41)
 	if n < 53 {
 		r.Spend(12, b, "f13")
-		v.fbeDefaults(13)
 		return
 	}
 	v.F13 = r.F32(b + 49)
 	if n < 61 {
 		r.Spend(12, b, "f14")
-		v.fbeDefaults(14)
 		return
 	}
 	v.F14 = r.F64(b + 53)
 	if n < 77 {
 		r.Spend(12, b, "f15")
-		v.fbeDefaults(15)
 		return
 	}
 	v.F15 = r.Decimal(b+61, "f15")
 	if n < 93 {
 		r.Spend(12, b, "f16")
-		v.fbeDefaults(16)
 		return
 	}
 	v.F16 = r.Decimal(b+77, "f16")
 	if n < 97 {
 		r.Spend(12, b, "f17")
-		v.fbeDefaults(17)
 		return
 	}
 	v.F17 = r.String(b, b+93, "f17")
 	if n < 105 {
 		r.Spend(12, b, "f18")
-		v.fbeDefaults(18)
 		return
 	}
 	v.F18 = r.Timestamp(b + 97)
 	if n < 113 {
 		r.Spend(12, b, "f19")
-		v.fbeDefaults(19)
 		return
 	}
 	v.F19 = r.Timestamp(b + 105)
 	if n < 129 {
 		r.Spend(12, b, "f20")
-		v.fbeDefaults(20)
 		return
 	}
 	v.F20 = r.UUID(b + 113)
 	if n < 145 {
 		r.Spend(12, b, "f21")
-		v.fbeDefaults(21)
 		return
 	}
 	v.F21 = r.UUID(b + 129)
 	if n < 161 {
 		r.Spend(12, b, "f22")
-		v.fbeDefaults(22)
 		return
 	}
 	v.F22 = r.UUID(b + 145)
 	if n < 177 {
 		r.Spend(12, b, "f23")
-		v.fbeDefaults(23)
 		return
 	}
 	v.F23 = r.UUID(b + 161)
 	if n < 181 {
 		r.Spend(12, b, "f24")
-		v.fbeDefaults(24)
 		return
 	}
 	v.F24 = r.Blob(v.F24, b, b+177, "f24")
 	if n < 182 {
 		r.Spend(12, b, "f25")
-		v.fbeDefaults(25)
 		return
 	}
 	v.F25 = EByte(r.U8(b + 181))
 	if n < 183 {
 		r.Spend(12, b, "f26")
-		v.fbeDefaults(26)
 		return
 	}
 	v.F26 = market.Side(r.U8(b + 182))
 	if n < 184 {
 		r.Spend(12, b, "f27")
-		v.fbeDefaults(27)
 		return
 	}
 	v.F27 = FByte(r.U8(b + 183))
 	if n < 192 {
 		r.Spend(12, b, "f28")
-		v.fbeDefaults(28)
 		return
 	}
 	v.F28 = FUInt64(r.U64(b + 184))
 	if n < 196 {
 		r.Spend(12, b, "f29")
-		v.fbeDefaults(29)
 		return
 	}
 	v.F29.FBERead(r, b, b+192)
@@ -3233,7 +2976,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 200 {
 		r.Spend(8, b, "f30")
-		v.fbeDefaults(30)
 		return
 	}
 	v.F30.FBERead(r, b, b+196)
@@ -3242,7 +2984,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 205 {
-		v.fbeDefaults(31)
 		return
 	}
 	if s52, ok53 := r.Optional(b, b+200, 4, "f31"); ok53 {
@@ -3252,7 +2993,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F31 = nil
 	}
 	if n < 210 {
-		v.fbeDefaults(32)
 		return
 	}
 	if s54, ok55 := r.Optional(b, b+205, 4, "f32"); ok55 {
@@ -3262,7 +3002,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F32 = nil
 	}
 	if n < 215 {
-		v.fbeDefaults(33)
 		return
 	}
 	if s56, ok57 := r.Optional(b, b+210, 4, "f33"); ok57 {
@@ -3272,7 +3011,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F33 = nil
 	}
 	if n < 220 {
-		v.fbeDefaults(34)
 		return
 	}
 	if s58, ok59 := r.Optional(b, b+215, 1, "f34"); ok59 {
@@ -3282,7 +3020,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F34 = nil
 	}
 	if n < 225 {
-		v.fbeDefaults(35)
 		return
 	}
 	if s60, ok61 := r.Optional(b, b+220, 4, "f35"); ok61 {
@@ -3296,14 +3033,12 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F35 = nil
 	}
 	if n < 237 {
-		v.fbeDefaults(36)
 		return
 	}
 	for i62 := range v.F36 {
 		v.F36[i62] = r.I32(b + 225 + i62*4)
 	}
 	if n < 247 {
-		v.fbeDefaults(37)
 		return
 	}
 	for i63 := range v.F37 {
@@ -3315,7 +3050,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 251 {
-		v.fbeDefaults(38)
 		return
 	}
 	e66, n67 := r.Vector(b, b+247, 8, 8, "f38")
@@ -3324,7 +3058,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F38[i68] = r.F64(e66 + i68*8)
 	}
 	if n < 255 {
-		v.fbeDefaults(39)
 		return
 	}
 	e69, n70 := r.Vector(b, b+251, 5, 1, "f39")
@@ -3343,7 +3076,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		}
 	}
 	if n < 259 {
-		v.fbeDefaults(40)
 		return
 	}
 	e74, n75 := r.Vector(b, b+255, 4, 4, "f40")
@@ -3352,7 +3084,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F40[i76] = r.String(b, e74+i76*4, "f40")
 	}
 	if n < 263 {
-		v.fbeDefaults(41)
 		return
 	}
 	e77, n78 := r.Vector(b, b+259, 8, 8, "f41")
@@ -3365,7 +3096,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 267 {
-		v.fbeDefaults(42)
 		return
 	}
 	e80, n81 := r.Vector(b, b+263, 4, 0, "f42")
@@ -3384,7 +3114,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 271 {
-		v.fbeDefaults(43)
 		return
 	}
 	e83, n84 := r.Vector(b, b+267, 8, 8, "f43")
@@ -3401,7 +3130,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F43[k86] = x87
 	}
 	if n < 275 {
-		v.fbeDefaults(44)
 		return
 	}
 	e88, n89 := r.Vector(b, b+271, 9, 5, "f44")
@@ -3428,7 +3156,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F44[k91] = x92
 	}
 	if n < 279 {
-		v.fbeDefaults(45)
 		return
 	}
 	e95, n96 := r.Vector(b, b+275, 20, 20, "f45")
@@ -3445,7 +3172,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F45[k98] = x99
 	}
 	if n < 283 {
-		v.fbeDefaults(46)
 		return
 	}
 	e100, n101 := r.Vector(b, b+279, 8, 0, "f46")
@@ -3470,7 +3196,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 288 {
-		v.fbeDefaults(47)
 		return
 	}
 	if s103, ok104 := r.Optional(b, b+283, 4, "f47"); ok104 {
@@ -3480,12 +3205,10 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F47 = nil
 	}
 	if n < 289 {
-		v.fbeDefaults(48)
 		return
 	}
 	v.F47Reset = r.Bool(b + 288)
 	if n < 294 {
-		v.fbeDefaults(49)
 		return
 	}
 	if s105, ok106 := r.Optional(b, b+289, 8, "f48"); ok106 {
@@ -3495,7 +3218,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.F48 = nil
 	}
 	if n < 298 {
-		v.fbeDefaults(50)
 		return
 	}
 	e107, n108 := r.Vector(b, b+294, 8, 8, "f49")
@@ -3510,7 +3232,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 302 {
-		v.fbeDefaults(51)
 		return
 	}
 	e110, n111 := r.Vector(b, b+298, 8, 8, "f50")
@@ -3525,7 +3246,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 306 {
-		v.fbeDefaults(52)
 		return
 	}
 	e113, n114 := r.Vector(b, b+302, 16, 16, "f51")
@@ -3538,7 +3258,6 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 310 {
-		v.fbeDefaults(53)
 		return
 	}
 	e116, n117 := r.Vector(b, b+306, 20, 20, "f52")
@@ -5833,36 +5552,26 @@ func (v *PlaceOrder) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Instrument).FBEWrite(w, b, b+24)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *PlaceOrder) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = fbe.NewUUID1()
-		fallthrough
-	case 1:
-		v.Instrument.Reset()
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *PlaceOrder) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1027, 16)
-	if n == 0 {
-		return
+	if n < 28 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 24 {
 		r.Spend(8, b, "id")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.UUID(b + 8)
 	if n < 28 {
 		r.Spend(8, b, "instrument")
-		v.fbeDefaults(1)
 		return
 	}
 	v.Instrument.FBERead(r, b, b+24)
@@ -6142,26 +5851,20 @@ func (v *Accepted) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutUUID(b+8, v.Id)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Accepted) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = fbe.NewUUID1()
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Accepted) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1028, 16)
-	if n == 0 {
-		return
+	if n < 24 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 24 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.UUID(b + 8)
@@ -6400,34 +6103,24 @@ func (v *Rejected) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.String(b, b+24, v.Reason)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Rejected) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = fbe.NewUUID1()
-		fallthrough
-	case 1:
-		v.Reason = ""
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Rejected) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1029, 20)
-	if n == 0 {
-		return
+	if n < 28 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 24 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.UUID(b + 8)
 	if n < 28 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Reason = r.String(b, b+24, "reason")
@@ -6667,26 +6360,20 @@ func (v *Ping) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI64(b+8, v.Sequence)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Ping) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Sequence = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Ping) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1030, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 16 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Sequence = r.I64(b + 8)
@@ -6916,42 +6603,28 @@ func (v *FixedKeywords) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+13, int32(v.Default))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *FixedKeywords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.New = 0
-		fallthrough
-	case 1:
-		v.Swap = false
-		fallthrough
-	case 2:
-		v.Default = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *FixedKeywords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1031, 9)
-	if n == 0 {
-		return
+	if n < 17 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.New = r.I32(b + 8)
 	if n < 13 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Swap = r.Bool(b + 12)
 	if n < 17 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Default = Reserved(r.I32(b + 13))
@@ -7224,85 +6897,48 @@ func (v *Keywords) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Keywords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.New = 0
-		fallthrough
-	case 1:
-		v.Class = ""
-		fallthrough
-	case 2:
-		v.Default = ReservedDelete
-		fallthrough
-	case 3:
-		v.Swap = false
-		fallthrough
-	case 4:
-		v.From = 0
-		fallthrough
-	case 5:
-		v.None = 0
-		fallthrough
-	case 6:
-		v.NULL = 0
-		fallthrough
-	case 7:
-		v.Operator = nil
-		fallthrough
-	case 8:
-		v.This = v.This[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Keywords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1032, 30)
-	if n == 0 {
-		return
+	if n < 42 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.New = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Class = r.String(b, b+12, "class")
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Default = Reserved(r.I32(b + 16))
 	if n < 21 {
-		v.fbeDefaults(3)
 		return
 	}
 	v.Swap = r.Bool(b + 20)
 	if n < 25 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.From = r.I32(b + 21)
 	if n < 29 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.None = r.I32(b + 25)
 	if n < 33 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.NULL = r.I32(b + 29)
 	if n < 38 {
-		v.fbeDefaults(7)
 		return
 	}
 	if s4, ok5 := r.Optional(b, b+33, 4, "operator"); ok5 {
@@ -7312,7 +6948,6 @@ func (v *Keywords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Operator = nil
 	}
 	if n < 42 {
-		v.fbeDefaults(8)
 		return
 	}
 	e6, n7 := r.Vector(b, b+38, 4, 0, "this")
@@ -7743,42 +7378,28 @@ func (v *Route) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+20, v.Leg)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Route) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Venue = ""
-		fallthrough
-	case 1:
-		v.Weight = 0
-		fallthrough
-	case 2:
-		v.Leg = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Route) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1033, 16)
-	if n == 0 {
-		return
+	if n < 24 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Venue = r.String(b, b+8, "venue")
 	if n < 20 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Weight = r.F64(b + 12)
 	if n < 24 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Leg = r.I32(b + 20)
@@ -8059,32 +7680,20 @@ func (v *Routes) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Routes) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Routes = v.Routes[:0]
-		fallthrough
-	case 1:
-		v.Ranks = v.Ranks[:0]
-		fallthrough
-	case 2:
-		v.Names = v.Names[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Routes) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1034, 12)
-	if n == 0 {
-		return
+	if n < 20 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e9, n10 := r.Vector(b, b+8, 4, 0, "routes")
@@ -8103,7 +7712,6 @@ func (v *Routes) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	e12, n13 := r.Vector(b, b+12, 8, 4, "ranks")
@@ -8123,7 +7731,6 @@ func (v *Routes) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	e15, n16 := r.Vector(b, b+16, 8, 4, "names")

@@ -261,26 +261,20 @@ func (v *Empties) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Empties) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Items = v.Items[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Empties) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 2, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e3, n4 := r.Vector(b, b+8, 4, 0, "items")
@@ -572,26 +566,20 @@ func (v *Wide) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Wide) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Values = [1000000]int32{}
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Wide) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 3, 4000000)
-	if n == 0 {
-		return
+	if n < 4000008 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 4000008 {
-		v.fbeDefaults(0)
 		return
 	}
 	for i2 := range v.Values {
@@ -843,26 +831,20 @@ func (v *Wides) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Wides) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Items = v.Items[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Wides) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 4, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	e3, n4 := r.Vector(b, b+8, 4, 0, "items")
@@ -1184,33 +1166,21 @@ func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Holder) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Wide.Reset()
-		fallthrough
-	case 1:
-		v.Maybe = nil
-		fallthrough
-	case 2:
-		clear(v.ById)
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 5, 5)
-	if n == 0 {
-		return
+	if n < 21 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(4000000, b, "wide")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Wide.FBERead(r, b, b+8)
@@ -1219,7 +1189,6 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 17 {
-		v.fbeDefaults(1)
 		return
 	}
 	if s6, ok7 := r.Optional(b, b+12, 4, "maybe"); ok7 {
@@ -1238,7 +1207,6 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		v.Maybe = nil
 	}
 	if n < 21 {
-		v.fbeDefaults(2)
 		return
 	}
 	e8, n9 := r.Vector(b, b+17, 8, 4, "byId")

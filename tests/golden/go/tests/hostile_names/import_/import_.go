@@ -1245,42 +1245,28 @@ func (v *Order) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+16, int32(v.Range))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Order) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Side = 0
-		fallthrough
-	case 1:
-		v.S = SideSell
-		fallthrough
-	case 2:
-		v.Range = RangeHi
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Order) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 1, 12)
-	if n == 0 {
-		return
+	if n < 20 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Side = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.S = Side(r.I32(b + 12))
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Range = Range(r.I32(b + 16))
@@ -1970,383 +1956,32 @@ func (v *CppWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+699, int32(v.EINVAL))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *CppWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Alignas = 0
-		fallthrough
-	case 1:
-		v.Alignof = 0
-		fallthrough
-	case 2:
-		v.And = ""
-		fallthrough
-	case 3:
-		v.And_eq = nil
-		fallthrough
-	case 4:
-		v.Asm = 0
-		fallthrough
-	case 5:
-		v.Auto = 0
-		fallthrough
-	case 6:
-		v.Bitand = 0
-		fallthrough
-	case 7:
-		v.Bitor = 0
-		fallthrough
-	case 8:
-		v.Break = v.Break[:0]
-		fallthrough
-	case 9:
-		v.Case = nil
-		fallthrough
-	case 10:
-		v.Catch = nil
-		fallthrough
-	case 11:
-		clear(v.Char8_t)
-		fallthrough
-	case 12:
-		v.Char16_t = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.Char32_t = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.Class = 0
-		fallthrough
-	case 15:
-		v.Compl = 0
-		fallthrough
-	case 16:
-		v.Concept = 0
-		fallthrough
-	case 17:
-		v.Const = nil
-		fallthrough
-	case 18:
-		v.Consteval = WordConsteval
-		fallthrough
-	case 19:
-		v.Constexpr = 0
-		fallthrough
-	case 20:
-		v.Constinit = ""
-		fallthrough
-	case 21:
-		v.Const_cast = nil
-		fallthrough
-	case 22:
-		v.Continue = 0
-		fallthrough
-	case 23:
-		v.Co_await = 0
-		fallthrough
-	case 24:
-		v.Co_return = 0
-		fallthrough
-	case 25:
-		v.Co_yield = 0
-		fallthrough
-	case 26:
-		v.Decltype = v.Decltype[:0]
-		fallthrough
-	case 27:
-		v.Default = nil
-		fallthrough
-	case 28:
-		v.Delete = nil
-		fallthrough
-	case 29:
-		clear(v.Do)
-		fallthrough
-	case 30:
-		v.Dynamic_cast = fbe.Decimal{}
-		fallthrough
-	case 31:
-		v.Else = fbe.UUID{}
-		fallthrough
-	case 32:
-		v.Explicit = 0
-		fallthrough
-	case 33:
-		v.Export = 0
-		fallthrough
-	case 34:
-		v.Extern = 0
-		fallthrough
-	case 35:
-		v.Final = nil
-		fallthrough
-	case 36:
-		v.For = WordFor
-		fallthrough
-	case 37:
-		v.Friend = 0
-		fallthrough
-	case 38:
-		v.Goto = ""
-		fallthrough
-	case 39:
-		v.If = nil
-		fallthrough
-	case 40:
-		v.Import = 0
-		fallthrough
-	case 41:
-		v.Inline = 0
-		fallthrough
-	case 42:
-		v.Int = 0
-		fallthrough
-	case 43:
-		v.Long = 0
-		fallthrough
-	case 44:
-		v.Module = v.Module[:0]
-		fallthrough
-	case 45:
-		v.Mutable = nil
-		fallthrough
-	case 46:
-		v.Namespace = nil
-		fallthrough
-	case 47:
-		clear(v.New)
-		fallthrough
-	case 48:
-		v.Noexcept = fbe.Decimal{}
-		fallthrough
-	case 49:
-		v.Not = fbe.UUID{}
-		fallthrough
-	case 50:
-		v.Not_eq = 0
-		fallthrough
-	case 51:
-		v.Nullptr = 0
-		fallthrough
-	case 52:
-		v.Operator = 0
-		fallthrough
-	case 53:
-		v.Or = nil
-		fallthrough
-	case 54:
-		v.Or_eq = WordOr_eq
-		fallthrough
-	case 55:
-		v.Override = 0
-		fallthrough
-	case 56:
-		v.Private = ""
-		fallthrough
-	case 57:
-		v.Protected = nil
-		fallthrough
-	case 58:
-		v.Public = 0
-		fallthrough
-	case 59:
-		v.Register = 0
-		fallthrough
-	case 60:
-		v.Reinterpret_cast = 0
-		fallthrough
-	case 61:
-		v.Requires = 0
-		fallthrough
-	case 62:
-		v.Return = v.Return[:0]
-		fallthrough
-	case 63:
-		v.Short = nil
-		fallthrough
-	case 64:
-		v.Signed = nil
-		fallthrough
-	case 65:
-		clear(v.Sizeof)
-		fallthrough
-	case 66:
-		v.Static = fbe.Decimal{}
-		fallthrough
-	case 67:
-		v.Static_assert = fbe.UUID{}
-		fallthrough
-	case 68:
-		v.Static_cast = 0
-		fallthrough
-	case 69:
-		v.Switch = 0
-		fallthrough
-	case 70:
-		v.Template = 0
-		fallthrough
-	case 71:
-		v.This = nil
-		fallthrough
-	case 72:
-		v.Thread_local = WordThread_local
-		fallthrough
-	case 73:
-		v.Throw = 0
-		fallthrough
-	case 74:
-		v.Try = ""
-		fallthrough
-	case 75:
-		v.Typedef = nil
-		fallthrough
-	case 76:
-		v.Typeid = 0
-		fallthrough
-	case 77:
-		v.Typename = 0
-		fallthrough
-	case 78:
-		v.Union = 0
-		fallthrough
-	case 79:
-		v.Unsigned = 0
-		fallthrough
-	case 80:
-		v.Using = v.Using[:0]
-		fallthrough
-	case 81:
-		v.Virtual = nil
-		fallthrough
-	case 82:
-		v.Void = nil
-		fallthrough
-	case 83:
-		clear(v.Volatile)
-		fallthrough
-	case 84:
-		v.Wchar_t = fbe.Decimal{}
-		fallthrough
-	case 85:
-		v.While = fbe.UUID{}
-		fallthrough
-	case 86:
-		v.Xor = 0
-		fallthrough
-	case 87:
-		v.Xor_eq = 0
-		fallthrough
-	case 88:
-		v.Assert = 0
-		fallthrough
-	case 89:
-		v.Errno = nil
-		fallthrough
-	case 90:
-		v.EOF = WordEOF
-		fallthrough
-	case 91:
-		v.NULL = 0
-		fallthrough
-	case 92:
-		v.Stdin = ""
-		fallthrough
-	case 93:
-		v.Stdout = nil
-		fallthrough
-	case 94:
-		v.Stderr = 0
-		fallthrough
-	case 95:
-		v.Offsetof = 0
-		fallthrough
-	case 96:
-		v.Std = 0
-		fallthrough
-	case 97:
-		v.FBE = 0
-		fallthrough
-	case 98:
-		v.Int8_t = v.Int8_t[:0]
-		fallthrough
-	case 99:
-		v.Uint8_t = nil
-		fallthrough
-	case 100:
-		v.Int16_t = nil
-		fallthrough
-	case 101:
-		clear(v.Uint16_t)
-		fallthrough
-	case 102:
-		v.Int32_t = fbe.Decimal{}
-		fallthrough
-	case 103:
-		v.Uint32_t = fbe.UUID{}
-		fallthrough
-	case 104:
-		v.Int64_t = 0
-		fallthrough
-	case 105:
-		v.Uint64_t = 0
-		fallthrough
-	case 106:
-		v.Size_t = 0
-		fallthrough
-	case 107:
-		v.Ptrdiff_t = nil
-		fallthrough
-	case 108:
-		v.Nullptr_t = WordNullptr_t
-		fallthrough
-	case 109:
-		v.Linux = 0
-		fallthrough
-	case 110:
-		v.Unix = ""
-		fallthrough
-	case 111:
-		v.BUFSIZ = nil
-		fallthrough
-	case 112:
-		v.INT32_MAX = 0
-		fallthrough
-	case 113:
-		v.CHAR_BIT = 0
-		fallthrough
-	case 114:
-		v.EINVAL = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 2, 619)
-	if n == 0 {
-		return
+	if n < 703 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Alignas = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Alignof = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.And = r.String(b, b+14, "and")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s56, ok57 := r.Optional(b, b+18, 1, "and_eq"); ok57 {
@@ -2356,27 +1991,22 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.And_eq = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Asm = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Auto = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Bitand = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Bitor = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e58, n59 := r.Vector(b, b+51, 2, 2, "break")
@@ -2385,7 +2015,6 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Break[i60] = Word(r.I16(e58 + i60*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s61, ok62 := r.Optional(b, b+55, 4, "case"); ok62 {
@@ -2395,12 +2024,10 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Case = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Catch = r.Blob(v.Catch, b, b+60, "catch")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e63, n64 := r.Vector(b, b+64, 8, 8, "char8_t")
@@ -2417,32 +2044,26 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Char8_t[k66] = x67
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Char16_t = r.Decimal(b+68, "char16_t")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.Char32_t = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Class = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Compl = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Concept = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s68, ok69 := r.Optional(b, b+113, 2, "const"); ok69 {
@@ -2452,22 +2073,18 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Const = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Consteval = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Constexpr = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Constinit = r.String(b, b+124, "constinit")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s70, ok71 := r.Optional(b, b+128, 1, "const_cast"); ok71 {
@@ -2477,27 +2094,22 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Const_cast = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Continue = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Co_await = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Co_return = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Co_yield = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e72, n73 := r.Vector(b, b+161, 2, 2, "decltype")
@@ -2506,7 +2118,6 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Decltype[i74] = Word(r.I16(e72 + i74*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s75, ok76 := r.Optional(b, b+165, 4, "default"); ok76 {
@@ -2516,12 +2127,10 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Default = nil
 	}
 	if n < 174 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Delete = r.Blob(v.Delete, b, b+170, "delete")
 	if n < 178 {
-		v.fbeDefaults(29)
 		return
 	}
 	e77, n78 := r.Vector(b, b+174, 8, 8, "do")
@@ -2538,32 +2147,26 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Do[k80] = x81
 	}
 	if n < 194 {
-		v.fbeDefaults(30)
 		return
 	}
 	v.Dynamic_cast = r.Decimal(b+178, "dynamic_cast")
 	if n < 210 {
-		v.fbeDefaults(31)
 		return
 	}
 	v.Else = r.UUID(b + 194)
 	if n < 218 {
-		v.fbeDefaults(32)
 		return
 	}
 	v.Explicit = r.Timestamp(b + 210)
 	if n < 222 {
-		v.fbeDefaults(33)
 		return
 	}
 	v.Export = r.F32(b + 218)
 	if n < 223 {
-		v.fbeDefaults(34)
 		return
 	}
 	v.Extern = r.U8(b + 222)
 	if n < 228 {
-		v.fbeDefaults(35)
 		return
 	}
 	if s82, ok83 := r.Optional(b, b+223, 2, "final"); ok83 {
@@ -2573,22 +2176,18 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Final = nil
 	}
 	if n < 230 {
-		v.fbeDefaults(36)
 		return
 	}
 	v.For = Word(r.I16(b + 228))
 	if n < 234 {
-		v.fbeDefaults(37)
 		return
 	}
 	v.Friend = r.I32(b + 230)
 	if n < 238 {
-		v.fbeDefaults(38)
 		return
 	}
 	v.Goto = r.String(b, b+234, "goto")
 	if n < 243 {
-		v.fbeDefaults(39)
 		return
 	}
 	if s84, ok85 := r.Optional(b, b+238, 1, "if"); ok85 {
@@ -2598,27 +2197,22 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.If = nil
 	}
 	if n < 251 {
-		v.fbeDefaults(40)
 		return
 	}
 	v.Import = Modifier(r.U64(b + 243))
 	if n < 259 {
-		v.fbeDefaults(41)
 		return
 	}
 	v.Inline = r.F64(b + 251)
 	if n < 263 {
-		v.fbeDefaults(42)
 		return
 	}
 	v.Int = Side(r.I32(b + 259))
 	if n < 271 {
-		v.fbeDefaults(43)
 		return
 	}
 	v.Long = r.I64(b + 263)
 	if n < 275 {
-		v.fbeDefaults(44)
 		return
 	}
 	e86, n87 := r.Vector(b, b+271, 2, 2, "module")
@@ -2627,7 +2221,6 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Module[i88] = Word(r.I16(e86 + i88*2))
 	}
 	if n < 280 {
-		v.fbeDefaults(45)
 		return
 	}
 	if s89, ok90 := r.Optional(b, b+275, 4, "mutable"); ok90 {
@@ -2637,12 +2230,10 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Mutable = nil
 	}
 	if n < 284 {
-		v.fbeDefaults(46)
 		return
 	}
 	v.Namespace = r.Blob(v.Namespace, b, b+280, "namespace")
 	if n < 288 {
-		v.fbeDefaults(47)
 		return
 	}
 	e91, n92 := r.Vector(b, b+284, 8, 8, "new")
@@ -2659,32 +2250,26 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.New[k94] = x95
 	}
 	if n < 304 {
-		v.fbeDefaults(48)
 		return
 	}
 	v.Noexcept = r.Decimal(b+288, "noexcept")
 	if n < 320 {
-		v.fbeDefaults(49)
 		return
 	}
 	v.Not = r.UUID(b + 304)
 	if n < 328 {
-		v.fbeDefaults(50)
 		return
 	}
 	v.Not_eq = r.Timestamp(b + 320)
 	if n < 332 {
-		v.fbeDefaults(51)
 		return
 	}
 	v.Nullptr = r.F32(b + 328)
 	if n < 333 {
-		v.fbeDefaults(52)
 		return
 	}
 	v.Operator = r.U8(b + 332)
 	if n < 338 {
-		v.fbeDefaults(53)
 		return
 	}
 	if s96, ok97 := r.Optional(b, b+333, 2, "or"); ok97 {
@@ -2694,22 +2279,18 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Or = nil
 	}
 	if n < 340 {
-		v.fbeDefaults(54)
 		return
 	}
 	v.Or_eq = Word(r.I16(b + 338))
 	if n < 344 {
-		v.fbeDefaults(55)
 		return
 	}
 	v.Override = r.I32(b + 340)
 	if n < 348 {
-		v.fbeDefaults(56)
 		return
 	}
 	v.Private = r.String(b, b+344, "private")
 	if n < 353 {
-		v.fbeDefaults(57)
 		return
 	}
 	if s98, ok99 := r.Optional(b, b+348, 1, "protected"); ok99 {
@@ -2719,27 +2300,22 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Protected = nil
 	}
 	if n < 361 {
-		v.fbeDefaults(58)
 		return
 	}
 	v.Public = Modifier(r.U64(b + 353))
 	if n < 369 {
-		v.fbeDefaults(59)
 		return
 	}
 	v.Register = r.F64(b + 361)
 	if n < 373 {
-		v.fbeDefaults(60)
 		return
 	}
 	v.Reinterpret_cast = Side(r.I32(b + 369))
 	if n < 381 {
-		v.fbeDefaults(61)
 		return
 	}
 	v.Requires = r.I64(b + 373)
 	if n < 385 {
-		v.fbeDefaults(62)
 		return
 	}
 	e100, n101 := r.Vector(b, b+381, 2, 2, "return")
@@ -2748,7 +2324,6 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Return[i102] = Word(r.I16(e100 + i102*2))
 	}
 	if n < 390 {
-		v.fbeDefaults(63)
 		return
 	}
 	if s103, ok104 := r.Optional(b, b+385, 4, "short"); ok104 {
@@ -2758,12 +2333,10 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Short = nil
 	}
 	if n < 394 {
-		v.fbeDefaults(64)
 		return
 	}
 	v.Signed = r.Blob(v.Signed, b, b+390, "signed")
 	if n < 398 {
-		v.fbeDefaults(65)
 		return
 	}
 	e105, n106 := r.Vector(b, b+394, 8, 8, "sizeof")
@@ -2780,32 +2353,26 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Sizeof[k108] = x109
 	}
 	if n < 414 {
-		v.fbeDefaults(66)
 		return
 	}
 	v.Static = r.Decimal(b+398, "static")
 	if n < 430 {
-		v.fbeDefaults(67)
 		return
 	}
 	v.Static_assert = r.UUID(b + 414)
 	if n < 438 {
-		v.fbeDefaults(68)
 		return
 	}
 	v.Static_cast = r.Timestamp(b + 430)
 	if n < 442 {
-		v.fbeDefaults(69)
 		return
 	}
 	v.Switch = r.F32(b + 438)
 	if n < 443 {
-		v.fbeDefaults(70)
 		return
 	}
 	v.Template = r.U8(b + 442)
 	if n < 448 {
-		v.fbeDefaults(71)
 		return
 	}
 	if s110, ok111 := r.Optional(b, b+443, 2, "this"); ok111 {
@@ -2815,22 +2382,18 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.This = nil
 	}
 	if n < 450 {
-		v.fbeDefaults(72)
 		return
 	}
 	v.Thread_local = Word(r.I16(b + 448))
 	if n < 454 {
-		v.fbeDefaults(73)
 		return
 	}
 	v.Throw = r.I32(b + 450)
 	if n < 458 {
-		v.fbeDefaults(74)
 		return
 	}
 	v.Try = r.String(b, b+454, "try")
 	if n < 463 {
-		v.fbeDefaults(75)
 		return
 	}
 	if s112, ok113 := r.Optional(b, b+458, 1, "typedef"); ok113 {
@@ -2840,27 +2403,22 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Typedef = nil
 	}
 	if n < 471 {
-		v.fbeDefaults(76)
 		return
 	}
 	v.Typeid = Modifier(r.U64(b + 463))
 	if n < 479 {
-		v.fbeDefaults(77)
 		return
 	}
 	v.Typename = r.F64(b + 471)
 	if n < 483 {
-		v.fbeDefaults(78)
 		return
 	}
 	v.Union = Side(r.I32(b + 479))
 	if n < 491 {
-		v.fbeDefaults(79)
 		return
 	}
 	v.Unsigned = r.I64(b + 483)
 	if n < 495 {
-		v.fbeDefaults(80)
 		return
 	}
 	e114, n115 := r.Vector(b, b+491, 2, 2, "using")
@@ -2869,7 +2427,6 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Using[i116] = Word(r.I16(e114 + i116*2))
 	}
 	if n < 500 {
-		v.fbeDefaults(81)
 		return
 	}
 	if s117, ok118 := r.Optional(b, b+495, 4, "virtual"); ok118 {
@@ -2879,12 +2436,10 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Virtual = nil
 	}
 	if n < 504 {
-		v.fbeDefaults(82)
 		return
 	}
 	v.Void = r.Blob(v.Void, b, b+500, "void")
 	if n < 508 {
-		v.fbeDefaults(83)
 		return
 	}
 	e119, n120 := r.Vector(b, b+504, 8, 8, "volatile")
@@ -2901,32 +2456,26 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Volatile[k122] = x123
 	}
 	if n < 524 {
-		v.fbeDefaults(84)
 		return
 	}
 	v.Wchar_t = r.Decimal(b+508, "wchar_t")
 	if n < 540 {
-		v.fbeDefaults(85)
 		return
 	}
 	v.While = r.UUID(b + 524)
 	if n < 548 {
-		v.fbeDefaults(86)
 		return
 	}
 	v.Xor = r.Timestamp(b + 540)
 	if n < 552 {
-		v.fbeDefaults(87)
 		return
 	}
 	v.Xor_eq = r.F32(b + 548)
 	if n < 553 {
-		v.fbeDefaults(88)
 		return
 	}
 	v.Assert = r.U8(b + 552)
 	if n < 558 {
-		v.fbeDefaults(89)
 		return
 	}
 	if s124, ok125 := r.Optional(b, b+553, 2, "errno"); ok125 {
@@ -2936,22 +2485,18 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Errno = nil
 	}
 	if n < 560 {
-		v.fbeDefaults(90)
 		return
 	}
 	v.EOF = Word(r.I16(b + 558))
 	if n < 564 {
-		v.fbeDefaults(91)
 		return
 	}
 	v.NULL = r.I32(b + 560)
 	if n < 568 {
-		v.fbeDefaults(92)
 		return
 	}
 	v.Stdin = r.String(b, b+564, "stdin")
 	if n < 573 {
-		v.fbeDefaults(93)
 		return
 	}
 	if s126, ok127 := r.Optional(b, b+568, 1, "stdout"); ok127 {
@@ -2961,27 +2506,22 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Stdout = nil
 	}
 	if n < 581 {
-		v.fbeDefaults(94)
 		return
 	}
 	v.Stderr = Modifier(r.U64(b + 573))
 	if n < 589 {
-		v.fbeDefaults(95)
 		return
 	}
 	v.Offsetof = r.F64(b + 581)
 	if n < 593 {
-		v.fbeDefaults(96)
 		return
 	}
 	v.Std = Side(r.I32(b + 589))
 	if n < 601 {
-		v.fbeDefaults(97)
 		return
 	}
 	v.FBE = r.I64(b + 593)
 	if n < 605 {
-		v.fbeDefaults(98)
 		return
 	}
 	e128, n129 := r.Vector(b, b+601, 2, 2, "int8_t")
@@ -2990,7 +2530,6 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Int8_t[i130] = Word(r.I16(e128 + i130*2))
 	}
 	if n < 610 {
-		v.fbeDefaults(99)
 		return
 	}
 	if s131, ok132 := r.Optional(b, b+605, 4, "uint8_t"); ok132 {
@@ -3000,12 +2539,10 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Uint8_t = nil
 	}
 	if n < 614 {
-		v.fbeDefaults(100)
 		return
 	}
 	v.Int16_t = r.Blob(v.Int16_t, b, b+610, "int16_t")
 	if n < 618 {
-		v.fbeDefaults(101)
 		return
 	}
 	e133, n134 := r.Vector(b, b+614, 8, 8, "uint16_t")
@@ -3022,32 +2559,26 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Uint16_t[k136] = x137
 	}
 	if n < 634 {
-		v.fbeDefaults(102)
 		return
 	}
 	v.Int32_t = r.Decimal(b+618, "int32_t")
 	if n < 650 {
-		v.fbeDefaults(103)
 		return
 	}
 	v.Uint32_t = r.UUID(b + 634)
 	if n < 658 {
-		v.fbeDefaults(104)
 		return
 	}
 	v.Int64_t = r.Timestamp(b + 650)
 	if n < 662 {
-		v.fbeDefaults(105)
 		return
 	}
 	v.Uint64_t = r.F32(b + 658)
 	if n < 663 {
-		v.fbeDefaults(106)
 		return
 	}
 	v.Size_t = r.U8(b + 662)
 	if n < 668 {
-		v.fbeDefaults(107)
 		return
 	}
 	if s138, ok139 := r.Optional(b, b+663, 2, "ptrdiff_t"); ok139 {
@@ -3057,22 +2588,18 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Ptrdiff_t = nil
 	}
 	if n < 670 {
-		v.fbeDefaults(108)
 		return
 	}
 	v.Nullptr_t = Word(r.I16(b + 668))
 	if n < 674 {
-		v.fbeDefaults(109)
 		return
 	}
 	v.Linux = r.I32(b + 670)
 	if n < 678 {
-		v.fbeDefaults(110)
 		return
 	}
 	v.Unix = r.String(b, b+674, "unix")
 	if n < 683 {
-		v.fbeDefaults(111)
 		return
 	}
 	if s140, ok141 := r.Optional(b, b+678, 1, "BUFSIZ"); ok141 {
@@ -3082,17 +2609,14 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.BUFSIZ = nil
 	}
 	if n < 691 {
-		v.fbeDefaults(112)
 		return
 	}
 	v.INT32_MAX = Modifier(r.U64(b + 683))
 	if n < 699 {
-		v.fbeDefaults(113)
 		return
 	}
 	v.CHAR_BIT = r.F64(b + 691)
 	if n < 703 {
-		v.fbeDefaults(114)
 		return
 	}
 	v.EINVAL = Side(r.I32(b + 699))
@@ -5978,173 +5502,32 @@ func (v *PythonWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *PythonWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.False = WordFalse
-		fallthrough
-	case 1:
-		v.None = 0
-		fallthrough
-	case 2:
-		v.True = ""
-		fallthrough
-	case 3:
-		v.As = nil
-		fallthrough
-	case 4:
-		v.Async = 0
-		fallthrough
-	case 5:
-		v.Await = 0
-		fallthrough
-	case 6:
-		v.Def = 0
-		fallthrough
-	case 7:
-		v.Del = 0
-		fallthrough
-	case 8:
-		v.Elif = v.Elif[:0]
-		fallthrough
-	case 9:
-		v.Except = nil
-		fallthrough
-	case 10:
-		v.Finally = nil
-		fallthrough
-	case 11:
-		clear(v.From)
-		fallthrough
-	case 12:
-		v.Global = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.In = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.Is = 0
-		fallthrough
-	case 15:
-		v.Lambda = 0
-		fallthrough
-	case 16:
-		v.Nonlocal = 0
-		fallthrough
-	case 17:
-		v.Pass = nil
-		fallthrough
-	case 18:
-		v.Raise = WordRaise
-		fallthrough
-	case 19:
-		v.With = 0
-		fallthrough
-	case 20:
-		v.Yield = ""
-		fallthrough
-	case 21:
-		v.X_ = nil
-		fallthrough
-	case 22:
-		v.Match = 0
-		fallthrough
-	case 23:
-		v.Self = 0
-		fallthrough
-	case 24:
-		v.Cls = 0
-		fallthrough
-	case 25:
-		v.Print = 0
-		fallthrough
-	case 26:
-		v.Len = v.Len[:0]
-		fallthrough
-	case 27:
-		v.List = nil
-		fallthrough
-	case 28:
-		v.Dict = nil
-		fallthrough
-	case 29:
-		clear(v.Set)
-		fallthrough
-	case 30:
-		v.Str = fbe.Decimal{}
-		fallthrough
-	case 31:
-		v.Object = fbe.UUID{}
-		fallthrough
-	case 32:
-		v.Super = 0
-		fallthrough
-	case 33:
-		v.Isinstance = 0
-		fallthrough
-	case 34:
-		v.Property = 0
-		fallthrough
-	case 35:
-		v.Staticmethod = nil
-		fallthrough
-	case 36:
-		v.Classmethod = WordClassmethod
-		fallthrough
-	case 37:
-		v.Typing = 0
-		fallthrough
-	case 38:
-		v.Any = ""
-		fallthrough
-	case 39:
-		v.ClassVar = nil
-		fallthrough
-	case 40:
-		v.Callable = 0
-		fallthrough
-	case 41:
-		v.IntEnum = 0
-		fallthrough
-	case 42:
-		v.IntFlag = 0
-		fallthrough
-	case 43:
-		v.PACKAGE = 0
-		fallthrough
-	case 44:
-		v.VERSION = v.VERSION[:0]
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 3, 239)
-	if n == 0 {
-		return
+	if n < 275 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.False = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.None = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.True = r.String(b, b+14, "True")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s22, ok23 := r.Optional(b, b+18, 1, "as"); ok23 {
@@ -6154,27 +5537,22 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.As = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Async = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Await = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Def = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Del = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e24, n25 := r.Vector(b, b+51, 2, 2, "elif")
@@ -6183,7 +5561,6 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Elif[i26] = Word(r.I16(e24 + i26*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s27, ok28 := r.Optional(b, b+55, 4, "except"); ok28 {
@@ -6193,12 +5570,10 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Except = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Finally = r.Blob(v.Finally, b, b+60, "finally")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e29, n30 := r.Vector(b, b+64, 8, 8, "from")
@@ -6215,32 +5590,26 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.From[k32] = x33
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Global = r.Decimal(b+68, "global")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.In = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Is = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Lambda = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Nonlocal = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s34, ok35 := r.Optional(b, b+113, 2, "pass"); ok35 {
@@ -6250,22 +5619,18 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Pass = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Raise = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.With = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Yield = r.String(b, b+124, "yield")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s36, ok37 := r.Optional(b, b+128, 1, "_"); ok37 {
@@ -6275,27 +5640,22 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.X_ = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Match = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Self = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Cls = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Print = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e38, n39 := r.Vector(b, b+161, 2, 2, "len")
@@ -6304,7 +5664,6 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Len[i40] = Word(r.I16(e38 + i40*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s41, ok42 := r.Optional(b, b+165, 4, "list"); ok42 {
@@ -6314,12 +5673,10 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.List = nil
 	}
 	if n < 174 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Dict = r.Blob(v.Dict, b, b+170, "dict")
 	if n < 178 {
-		v.fbeDefaults(29)
 		return
 	}
 	e43, n44 := r.Vector(b, b+174, 8, 8, "set")
@@ -6336,32 +5693,26 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Set[k46] = x47
 	}
 	if n < 194 {
-		v.fbeDefaults(30)
 		return
 	}
 	v.Str = r.Decimal(b+178, "str")
 	if n < 210 {
-		v.fbeDefaults(31)
 		return
 	}
 	v.Object = r.UUID(b + 194)
 	if n < 218 {
-		v.fbeDefaults(32)
 		return
 	}
 	v.Super = r.Timestamp(b + 210)
 	if n < 222 {
-		v.fbeDefaults(33)
 		return
 	}
 	v.Isinstance = r.F32(b + 218)
 	if n < 223 {
-		v.fbeDefaults(34)
 		return
 	}
 	v.Property = r.U8(b + 222)
 	if n < 228 {
-		v.fbeDefaults(35)
 		return
 	}
 	if s48, ok49 := r.Optional(b, b+223, 2, "staticmethod"); ok49 {
@@ -6371,22 +5722,18 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Staticmethod = nil
 	}
 	if n < 230 {
-		v.fbeDefaults(36)
 		return
 	}
 	v.Classmethod = Word(r.I16(b + 228))
 	if n < 234 {
-		v.fbeDefaults(37)
 		return
 	}
 	v.Typing = r.I32(b + 230)
 	if n < 238 {
-		v.fbeDefaults(38)
 		return
 	}
 	v.Any = r.String(b, b+234, "Any")
 	if n < 243 {
-		v.fbeDefaults(39)
 		return
 	}
 	if s50, ok51 := r.Optional(b, b+238, 1, "ClassVar"); ok51 {
@@ -6396,27 +5743,22 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.ClassVar = nil
 	}
 	if n < 251 {
-		v.fbeDefaults(40)
 		return
 	}
 	v.Callable = Modifier(r.U64(b + 243))
 	if n < 259 {
-		v.fbeDefaults(41)
 		return
 	}
 	v.IntEnum = r.F64(b + 251)
 	if n < 263 {
-		v.fbeDefaults(42)
 		return
 	}
 	v.IntFlag = Side(r.I32(b + 259))
 	if n < 271 {
-		v.fbeDefaults(43)
 		return
 	}
 	v.PACKAGE = r.I64(b + 263)
 	if n < 275 {
-		v.fbeDefaults(44)
 		return
 	}
 	e52, n53 := r.Vector(b, b+271, 2, 2, "VERSION")
@@ -7735,152 +7077,32 @@ func (v *GoWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+230, v.Comparable)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *GoWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Chan = WordChan
-		fallthrough
-	case 1:
-		v.Defer = 0
-		fallthrough
-	case 2:
-		v.Fallthrough = ""
-		fallthrough
-	case 3:
-		v.Func = nil
-		fallthrough
-	case 4:
-		v.Go = 0
-		fallthrough
-	case 5:
-		v.Interface = 0
-		fallthrough
-	case 6:
-		v.Map = 0
-		fallthrough
-	case 7:
-		v.Package = 0
-		fallthrough
-	case 8:
-		v.Range = v.Range[:0]
-		fallthrough
-	case 9:
-		v.Select = nil
-		fallthrough
-	case 10:
-		v.Type = nil
-		fallthrough
-	case 11:
-		clear(v.Var)
-		fallthrough
-	case 12:
-		v.Any = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.Error = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.Rune = 0
-		fallthrough
-	case 15:
-		v.Uint = 0
-		fallthrough
-	case 16:
-		v.Nil = 0
-		fallthrough
-	case 17:
-		v.Iota = nil
-		fallthrough
-	case 18:
-		v.Cap = WordCap
-		fallthrough
-	case 19:
-		v.Make = 0
-		fallthrough
-	case 20:
-		v.Append = ""
-		fallthrough
-	case 21:
-		v.Copy = nil
-		fallthrough
-	case 22:
-		v.Panic = 0
-		fallthrough
-	case 23:
-		v.Recover = 0
-		fallthrough
-	case 24:
-		v.Println = 0
-		fallthrough
-	case 25:
-		v.Complex = 0
-		fallthrough
-	case 26:
-		v.Real = v.Real[:0]
-		fallthrough
-	case 27:
-		v.Imag = nil
-		fallthrough
-	case 28:
-		v.Close = nil
-		fallthrough
-	case 29:
-		clear(v.Min)
-		fallthrough
-	case 30:
-		v.Max = fbe.Decimal{}
-		fallthrough
-	case 31:
-		v.Clear = fbe.UUID{}
-		fallthrough
-	case 32:
-		v.Uintptr = 0
-		fallthrough
-	case 33:
-		v.Float32 = 0
-		fallthrough
-	case 34:
-		v.Float64 = 0
-		fallthrough
-	case 35:
-		v.Complex64 = nil
-		fallthrough
-	case 36:
-		v.Complex128 = WordComplex128
-		fallthrough
-	case 37:
-		v.Comparable = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 4, 202)
-	if n == 0 {
-		return
+	if n < 234 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Chan = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Defer = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Fallthrough = r.String(b, b+14, "fallthrough")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s19, ok20 := r.Optional(b, b+18, 1, "func"); ok20 {
@@ -7890,27 +7112,22 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Func = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Go = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Interface = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Map = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Package = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e21, n22 := r.Vector(b, b+51, 2, 2, "range")
@@ -7919,7 +7136,6 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Range[i23] = Word(r.I16(e21 + i23*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s24, ok25 := r.Optional(b, b+55, 4, "select"); ok25 {
@@ -7929,12 +7145,10 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Select = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Type = r.Blob(v.Type, b, b+60, "type")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e26, n27 := r.Vector(b, b+64, 8, 8, "var")
@@ -7951,32 +7165,26 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Var[k29] = x30
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Any = r.Decimal(b+68, "any")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.Error = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Rune = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Uint = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Nil = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s31, ok32 := r.Optional(b, b+113, 2, "iota"); ok32 {
@@ -7986,22 +7194,18 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Iota = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Cap = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Make = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Append = r.String(b, b+124, "append")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s33, ok34 := r.Optional(b, b+128, 1, "copy"); ok34 {
@@ -8011,27 +7215,22 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Copy = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Panic = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Recover = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Println = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Complex = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e35, n36 := r.Vector(b, b+161, 2, 2, "real")
@@ -8040,7 +7239,6 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Real[i37] = Word(r.I16(e35 + i37*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s38, ok39 := r.Optional(b, b+165, 4, "imag"); ok39 {
@@ -8050,12 +7248,10 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Imag = nil
 	}
 	if n < 174 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Close = r.Blob(v.Close, b, b+170, "close")
 	if n < 178 {
-		v.fbeDefaults(29)
 		return
 	}
 	e40, n41 := r.Vector(b, b+174, 8, 8, "min")
@@ -8072,32 +7268,26 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Min[k43] = x44
 	}
 	if n < 194 {
-		v.fbeDefaults(30)
 		return
 	}
 	v.Max = r.Decimal(b+178, "max")
 	if n < 210 {
-		v.fbeDefaults(31)
 		return
 	}
 	v.Clear = r.UUID(b + 194)
 	if n < 218 {
-		v.fbeDefaults(32)
 		return
 	}
 	v.Uintptr = r.Timestamp(b + 210)
 	if n < 222 {
-		v.fbeDefaults(33)
 		return
 	}
 	v.Float32 = r.F32(b + 218)
 	if n < 223 {
-		v.fbeDefaults(34)
 		return
 	}
 	v.Float64 = r.U8(b + 222)
 	if n < 228 {
-		v.fbeDefaults(35)
 		return
 	}
 	if s45, ok46 := r.Optional(b, b+223, 2, "complex64"); ok46 {
@@ -8107,12 +7297,10 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Complex64 = nil
 	}
 	if n < 230 {
-		v.fbeDefaults(36)
 		return
 	}
 	v.Complex128 = Word(r.I16(b + 228))
 	if n < 234 {
-		v.fbeDefaults(37)
 		return
 	}
 	v.Comparable = r.I32(b + 230)
@@ -9270,134 +8458,32 @@ func (v *JavaWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutUUID(b+194, v.Set)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *JavaWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Abstract = WordAbstract
-		fallthrough
-	case 1:
-		v.Boolean = 0
-		fallthrough
-	case 2:
-		v.Extends = ""
-		fallthrough
-	case 3:
-		v.Implements = nil
-		fallthrough
-	case 4:
-		v.Instanceof = 0
-		fallthrough
-	case 5:
-		v.Native = 0
-		fallthrough
-	case 6:
-		v.Strictfp = 0
-		fallthrough
-	case 7:
-		v.Synchronized = 0
-		fallthrough
-	case 8:
-		v.Throws = v.Throws[:0]
-		fallthrough
-	case 9:
-		v.Transient = nil
-		fallthrough
-	case 10:
-		v.Record = nil
-		fallthrough
-	case 11:
-		clear(v.Sealed)
-		fallthrough
-	case 12:
-		v.Permits = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.When = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.Open = 0
-		fallthrough
-	case 15:
-		v.Exports = 0
-		fallthrough
-	case 16:
-		v.Opens = 0
-		fallthrough
-	case 17:
-		v.To = nil
-		fallthrough
-	case 18:
-		v.Uses = WordUses
-		fallthrough
-	case 19:
-		v.Provides = 0
-		fallthrough
-	case 20:
-		v.Transitive = ""
-		fallthrough
-	case 21:
-		v.Object = nil
-		fallthrough
-	case 22:
-		v.String_ = 0
-		fallthrough
-	case 23:
-		v.Integer = 0
-		fallthrough
-	case 24:
-		v.Long = 0
-		fallthrough
-	case 25:
-		v.Math = 0
-		fallthrough
-	case 26:
-		v.System = v.System[:0]
-		fallthrough
-	case 27:
-		v.Override = nil
-		fallthrough
-	case 28:
-		v.Class = nil
-		fallthrough
-	case 29:
-		clear(v.List)
-		fallthrough
-	case 30:
-		v.Map = fbe.Decimal{}
-		fallthrough
-	case 31:
-		v.Set = fbe.UUID{}
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 5, 182)
-	if n == 0 {
-		return
+	if n < 210 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Abstract = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Boolean = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Extends = r.String(b, b+14, "extends")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s18, ok19 := r.Optional(b, b+18, 1, "implements"); ok19 {
@@ -9407,27 +8493,22 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Implements = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Instanceof = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Native = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Strictfp = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Synchronized = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e20, n21 := r.Vector(b, b+51, 2, 2, "throws")
@@ -9436,7 +8517,6 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Throws[i22] = Word(r.I16(e20 + i22*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s23, ok24 := r.Optional(b, b+55, 4, "transient"); ok24 {
@@ -9446,12 +8526,10 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Transient = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Record = r.Blob(v.Record, b, b+60, "record")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e25, n26 := r.Vector(b, b+64, 8, 8, "sealed")
@@ -9468,32 +8546,26 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Sealed[k28] = x29
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Permits = r.Decimal(b+68, "permits")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.When = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Open = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Exports = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Opens = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s30, ok31 := r.Optional(b, b+113, 2, "to"); ok31 {
@@ -9503,22 +8575,18 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.To = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Uses = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Provides = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Transitive = r.String(b, b+124, "transitive")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s32, ok33 := r.Optional(b, b+128, 1, "Object"); ok33 {
@@ -9528,27 +8596,22 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Object = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.String_ = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Integer = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Long = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Math = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e34, n35 := r.Vector(b, b+161, 2, 2, "System")
@@ -9557,7 +8620,6 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.System[i36] = Word(r.I16(e34 + i36*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s37, ok38 := r.Optional(b, b+165, 4, "Override"); ok38 {
@@ -9567,12 +8629,10 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Override = nil
 	}
 	if n < 174 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Class = r.Blob(v.Class, b, b+170, "Class")
 	if n < 178 {
-		v.fbeDefaults(29)
 		return
 	}
 	e39, n40 := r.Vector(b, b+174, 8, 8, "List")
@@ -9589,12 +8649,10 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.List[k42] = x43
 	}
 	if n < 194 {
-		v.fbeDefaults(30)
 		return
 	}
 	v.Map = r.Decimal(b+178, "Map")
 	if n < 210 {
-		v.fbeDefaults(31)
 		return
 	}
 	v.Set = r.UUID(b + 194)
@@ -10693,158 +9751,32 @@ func (v *KotlinWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *KotlinWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Fun = WordFun
-		fallthrough
-	case 1:
-		v.Typealias = 0
-		fallthrough
-	case 2:
-		v.Typeof = ""
-		fallthrough
-	case 3:
-		v.Val = nil
-		fallthrough
-	case 4:
-		v.By = 0
-		fallthrough
-	case 5:
-		v.Constructor = 0
-		fallthrough
-	case 6:
-		v.Delegate = 0
-		fallthrough
-	case 7:
-		v.Dynamic = 0
-		fallthrough
-	case 8:
-		v.Field = v.Field[:0]
-		fallthrough
-	case 9:
-		v.File = nil
-		fallthrough
-	case 10:
-		v.Get = nil
-		fallthrough
-	case 11:
-		clear(v.Init)
-		fallthrough
-	case 12:
-		v.Param = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.Receiver = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.Setparam = 0
-		fallthrough
-	case 15:
-		v.Value = 0
-		fallthrough
-	case 16:
-		v.Where = 0
-		fallthrough
-	case 17:
-		v.Actual = nil
-		fallthrough
-	case 18:
-		v.Annotation = WordAnnotation
-		fallthrough
-	case 19:
-		v.Companion = 0
-		fallthrough
-	case 20:
-		v.Crossinline = ""
-		fallthrough
-	case 21:
-		v.Data = nil
-		fallthrough
-	case 22:
-		v.Expect = 0
-		fallthrough
-	case 23:
-		v.External = 0
-		fallthrough
-	case 24:
-		v.Infix = 0
-		fallthrough
-	case 25:
-		v.Inner = 0
-		fallthrough
-	case 26:
-		v.Internal = v.Internal[:0]
-		fallthrough
-	case 27:
-		v.Lateinit = nil
-		fallthrough
-	case 28:
-		v.Noinline = nil
-		fallthrough
-	case 29:
-		clear(v.Out)
-		fallthrough
-	case 30:
-		v.Reified = fbe.Decimal{}
-		fallthrough
-	case 31:
-		v.Suspend = fbe.UUID{}
-		fallthrough
-	case 32:
-		v.Tailrec = 0
-		fallthrough
-	case 33:
-		v.Vararg = 0
-		fallthrough
-	case 34:
-		v.It = 0
-		fallthrough
-	case 35:
-		v.Companion_ = nil
-		fallthrough
-	case 36:
-		v.Unit = WordUnit
-		fallthrough
-	case 37:
-		v.Nothing = 0
-		fallthrough
-	case 38:
-		v.Int = ""
-		fallthrough
-	case 39:
-		v.Array = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 6, 207)
-	if n == 0 {
-		return
+	if n < 243 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Fun = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Typealias = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Typeof = r.String(b, b+14, "typeof")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s20, ok21 := r.Optional(b, b+18, 1, "val"); ok21 {
@@ -10854,27 +9786,22 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Val = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.By = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Constructor = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Delegate = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Dynamic = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e22, n23 := r.Vector(b, b+51, 2, 2, "field")
@@ -10883,7 +9810,6 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Field[i24] = Word(r.I16(e22 + i24*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s25, ok26 := r.Optional(b, b+55, 4, "file"); ok26 {
@@ -10893,12 +9819,10 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.File = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Get = r.Blob(v.Get, b, b+60, "get")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e27, n28 := r.Vector(b, b+64, 8, 8, "init")
@@ -10915,32 +9839,26 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Init[k30] = x31
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Param = r.Decimal(b+68, "param")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.Receiver = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Setparam = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Value = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Where = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s32, ok33 := r.Optional(b, b+113, 2, "actual"); ok33 {
@@ -10950,22 +9868,18 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Actual = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Annotation = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Companion = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Crossinline = r.String(b, b+124, "crossinline")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s34, ok35 := r.Optional(b, b+128, 1, "data"); ok35 {
@@ -10975,27 +9889,22 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Data = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Expect = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.External = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Infix = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Inner = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e36, n37 := r.Vector(b, b+161, 2, 2, "internal")
@@ -11004,7 +9913,6 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Internal[i38] = Word(r.I16(e36 + i38*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s39, ok40 := r.Optional(b, b+165, 4, "lateinit"); ok40 {
@@ -11014,12 +9922,10 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Lateinit = nil
 	}
 	if n < 174 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Noinline = r.Blob(v.Noinline, b, b+170, "noinline")
 	if n < 178 {
-		v.fbeDefaults(29)
 		return
 	}
 	e41, n42 := r.Vector(b, b+174, 8, 8, "out")
@@ -11036,32 +9942,26 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Out[k44] = x45
 	}
 	if n < 194 {
-		v.fbeDefaults(30)
 		return
 	}
 	v.Reified = r.Decimal(b+178, "reified")
 	if n < 210 {
-		v.fbeDefaults(31)
 		return
 	}
 	v.Suspend = r.UUID(b + 194)
 	if n < 218 {
-		v.fbeDefaults(32)
 		return
 	}
 	v.Tailrec = r.Timestamp(b + 210)
 	if n < 222 {
-		v.fbeDefaults(33)
 		return
 	}
 	v.Vararg = r.F32(b + 218)
 	if n < 223 {
-		v.fbeDefaults(34)
 		return
 	}
 	v.It = r.U8(b + 222)
 	if n < 228 {
-		v.fbeDefaults(35)
 		return
 	}
 	if s46, ok47 := r.Optional(b, b+223, 2, "Companion"); ok47 {
@@ -11071,22 +9971,18 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Companion_ = nil
 	}
 	if n < 230 {
-		v.fbeDefaults(36)
 		return
 	}
 	v.Unit = Word(r.I16(b + 228))
 	if n < 234 {
-		v.fbeDefaults(37)
 		return
 	}
 	v.Nothing = r.I32(b + 230)
 	if n < 238 {
-		v.fbeDefaults(38)
 		return
 	}
 	v.Int = r.String(b, b+234, "Int")
 	if n < 243 {
-		v.fbeDefaults(39)
 		return
 	}
 	if s48, ok49 := r.Optional(b, b+238, 1, "Array"); ok49 {
@@ -12338,164 +11234,32 @@ func (v *JsWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF64(b+251, v.Accessor)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *JsWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Debugger = WordDebugger
-		fallthrough
-	case 1:
-		v.Function = 0
-		fallthrough
-	case 2:
-		v.Let = ""
-		fallthrough
-	case 3:
-		v.Of = nil
-		fallthrough
-	case 4:
-		v.Declare = 0
-		fallthrough
-	case 5:
-		v.Unknown = 0
-		fallthrough
-	case 6:
-		v.Never = 0
-		fallthrough
-	case 7:
-		v.Number = 0
-		fallthrough
-	case 8:
-		v.Bigint = v.Bigint[:0]
-		fallthrough
-	case 9:
-		v.Symbol = nil
-		fallthrough
-	case 10:
-		v.Undefined = nil
-		fallthrough
-	case 11:
-		clear(v.NaN)
-		fallthrough
-	case 12:
-		v.Infinity = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.Uint8Array = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.Error = 0
-		fallthrough
-	case 15:
-		v.Number_ = 0
-		fallthrough
-	case 16:
-		v.BigInt = 0
-		fallthrough
-	case 17:
-		v.Boolean = nil
-		fallthrough
-	case 18:
-		v.Symbol_ = WordSymbol_
-		fallthrough
-	case 19:
-		v.Date = 0
-		fallthrough
-	case 20:
-		v.JSON = ""
-		fallthrough
-	case 21:
-		v.Promise = nil
-		fallthrough
-	case 22:
-		v.Partial = 0
-		fallthrough
-	case 23:
-		v.Record = 0
-		fallthrough
-	case 24:
-		v.GlobalThis = 0
-		fallthrough
-	case 25:
-		v.Arguments = 0
-		fallthrough
-	case 26:
-		v.Eval = v.Eval[:0]
-		fallthrough
-	case 27:
-		v.Require = nil
-		fallthrough
-	case 28:
-		v.Prototype = nil
-		fallthrough
-	case 29:
-		clear(v.X__proto__)
-		fallthrough
-	case 30:
-		v.ToString = fbe.Decimal{}
-		fallthrough
-	case 31:
-		v.ValueOf = fbe.UUID{}
-		fallthrough
-	case 32:
-		v.HasOwnProperty = 0
-		fallthrough
-	case 33:
-		v.IsPrototypeOf = 0
-		fallthrough
-	case 34:
-		v.PropertyIsEnumerable = 0
-		fallthrough
-	case 35:
-		v.ToLocaleString = nil
-		fallthrough
-	case 36:
-		v.Readonly = WordReadonly
-		fallthrough
-	case 37:
-		v.Keyof = 0
-		fallthrough
-	case 38:
-		v.Infer = ""
-		fallthrough
-	case 39:
-		v.Asserts = nil
-		fallthrough
-	case 40:
-		v.Satisfies = 0
-		fallthrough
-	case 41:
-		v.Accessor = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 7, 223)
-	if n == 0 {
-		return
+	if n < 259 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Debugger = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Function = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Let = r.String(b, b+14, "let")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s20, ok21 := r.Optional(b, b+18, 1, "of"); ok21 {
@@ -12505,27 +11269,22 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Of = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Declare = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Unknown = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Never = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Number = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e22, n23 := r.Vector(b, b+51, 2, 2, "bigint")
@@ -12534,7 +11293,6 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Bigint[i24] = Word(r.I16(e22 + i24*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s25, ok26 := r.Optional(b, b+55, 4, "symbol"); ok26 {
@@ -12544,12 +11302,10 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Symbol = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Undefined = r.Blob(v.Undefined, b, b+60, "undefined")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e27, n28 := r.Vector(b, b+64, 8, 8, "NaN")
@@ -12566,32 +11322,26 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.NaN[k30] = x31
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Infinity = r.Decimal(b+68, "Infinity")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.Uint8Array = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Error = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Number_ = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.BigInt = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s32, ok33 := r.Optional(b, b+113, 2, "Boolean"); ok33 {
@@ -12601,22 +11351,18 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Boolean = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Symbol_ = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Date = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.JSON = r.String(b, b+124, "JSON")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s34, ok35 := r.Optional(b, b+128, 1, "Promise"); ok35 {
@@ -12626,27 +11372,22 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Promise = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Partial = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Record = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.GlobalThis = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Arguments = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e36, n37 := r.Vector(b, b+161, 2, 2, "eval")
@@ -12655,7 +11396,6 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Eval[i38] = Word(r.I16(e36 + i38*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s39, ok40 := r.Optional(b, b+165, 4, "require"); ok40 {
@@ -12665,12 +11405,10 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Require = nil
 	}
 	if n < 174 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Prototype = r.Blob(v.Prototype, b, b+170, "prototype")
 	if n < 178 {
-		v.fbeDefaults(29)
 		return
 	}
 	e41, n42 := r.Vector(b, b+174, 8, 8, "__proto__")
@@ -12687,32 +11425,26 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.X__proto__[k44] = x45
 	}
 	if n < 194 {
-		v.fbeDefaults(30)
 		return
 	}
 	v.ToString = r.Decimal(b+178, "toString")
 	if n < 210 {
-		v.fbeDefaults(31)
 		return
 	}
 	v.ValueOf = r.UUID(b + 194)
 	if n < 218 {
-		v.fbeDefaults(32)
 		return
 	}
 	v.HasOwnProperty = r.Timestamp(b + 210)
 	if n < 222 {
-		v.fbeDefaults(33)
 		return
 	}
 	v.IsPrototypeOf = r.F32(b + 218)
 	if n < 223 {
-		v.fbeDefaults(34)
 		return
 	}
 	v.PropertyIsEnumerable = r.U8(b + 222)
 	if n < 228 {
-		v.fbeDefaults(35)
 		return
 	}
 	if s46, ok47 := r.Optional(b, b+223, 2, "toLocaleString"); ok47 {
@@ -12722,22 +11454,18 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.ToLocaleString = nil
 	}
 	if n < 230 {
-		v.fbeDefaults(36)
 		return
 	}
 	v.Readonly = Word(r.I16(b + 228))
 	if n < 234 {
-		v.fbeDefaults(37)
 		return
 	}
 	v.Keyof = r.I32(b + 230)
 	if n < 238 {
-		v.fbeDefaults(38)
 		return
 	}
 	v.Infer = r.String(b, b+234, "infer")
 	if n < 243 {
-		v.fbeDefaults(39)
 		return
 	}
 	if s48, ok49 := r.Optional(b, b+238, 1, "asserts"); ok49 {
@@ -12747,12 +11475,10 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Asserts = nil
 	}
 	if n < 251 {
-		v.fbeDefaults(40)
 		return
 	}
 	v.Satisfies = Modifier(r.U64(b + 243))
 	if n < 259 {
-		v.fbeDefaults(41)
 		return
 	}
 	v.Accessor = r.F64(b + 251)
@@ -13994,143 +12720,32 @@ func (v *RustWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutU8(b+222, v.Sized)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *RustWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Crate = WordCrate
-		fallthrough
-	case 1:
-		v.Dyn = 0
-		fallthrough
-	case 2:
-		v.Fn = ""
-		fallthrough
-	case 3:
-		v.Impl = nil
-		fallthrough
-	case 4:
-		v.Loop = 0
-		fallthrough
-	case 5:
-		v.Mod = 0
-		fallthrough
-	case 6:
-		v.Move = 0
-		fallthrough
-	case 7:
-		v.Mut = 0
-		fallthrough
-	case 8:
-		v.Pub = v.Pub[:0]
-		fallthrough
-	case 9:
-		v.Ref = nil
-		fallthrough
-	case 10:
-		v.Self = nil
-		fallthrough
-	case 11:
-		clear(v.Trait)
-		fallthrough
-	case 12:
-		v.Unsafe = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.Use = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.Become = 0
-		fallthrough
-	case 15:
-		v.Box = 0
-		fallthrough
-	case 16:
-		v.Macro = 0
-		fallthrough
-	case 17:
-		v.Priv = nil
-		fallthrough
-	case 18:
-		v.Unsized = WordUnsized
-		fallthrough
-	case 19:
-		v.Gen = 0
-		fallthrough
-	case 20:
-		v.Macro_rules = ""
-		fallthrough
-	case 21:
-		v.Option = nil
-		fallthrough
-	case 22:
-		v.Some = 0
-		fallthrough
-	case 23:
-		v.Result = 0
-		fallthrough
-	case 24:
-		v.Ok = 0
-		fallthrough
-	case 25:
-		v.Err = 0
-		fallthrough
-	case 26:
-		v.Vec = v.Vec[:0]
-		fallthrough
-	case 27:
-		v.Box_ = nil
-		fallthrough
-	case 28:
-		v.Clone = nil
-		fallthrough
-	case 29:
-		clear(v.Copy)
-		fallthrough
-	case 30:
-		v.Default = fbe.Decimal{}
-		fallthrough
-	case 31:
-		v.Drop = fbe.UUID{}
-		fallthrough
-	case 32:
-		v.Send = 0
-		fallthrough
-	case 33:
-		v.Sync = 0
-		fallthrough
-	case 34:
-		v.Sized = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 8, 195)
-	if n == 0 {
-		return
+	if n < 223 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Crate = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Dyn = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Fn = r.String(b, b+14, "fn")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s18, ok19 := r.Optional(b, b+18, 1, "impl"); ok19 {
@@ -14140,27 +12755,22 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Impl = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Loop = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Mod = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Move = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Mut = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e20, n21 := r.Vector(b, b+51, 2, 2, "pub")
@@ -14169,7 +12779,6 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Pub[i22] = Word(r.I16(e20 + i22*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s23, ok24 := r.Optional(b, b+55, 4, "ref"); ok24 {
@@ -14179,12 +12788,10 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Ref = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Self = r.Blob(v.Self, b, b+60, "Self")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e25, n26 := r.Vector(b, b+64, 8, 8, "trait")
@@ -14201,32 +12808,26 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Trait[k28] = x29
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Unsafe = r.Decimal(b+68, "unsafe")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.Use = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Become = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Box = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Macro = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s30, ok31 := r.Optional(b, b+113, 2, "priv"); ok31 {
@@ -14236,22 +12837,18 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Priv = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Unsized = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Gen = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Macro_rules = r.String(b, b+124, "macro_rules")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s32, ok33 := r.Optional(b, b+128, 1, "Option"); ok33 {
@@ -14261,27 +12858,22 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Option = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Some = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Result = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Ok = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Err = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e34, n35 := r.Vector(b, b+161, 2, 2, "Vec")
@@ -14290,7 +12882,6 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Vec[i36] = Word(r.I16(e34 + i36*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s37, ok38 := r.Optional(b, b+165, 4, "Box"); ok38 {
@@ -14300,12 +12891,10 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Box_ = nil
 	}
 	if n < 174 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Clone = r.Blob(v.Clone, b, b+170, "Clone")
 	if n < 178 {
-		v.fbeDefaults(29)
 		return
 	}
 	e39, n40 := r.Vector(b, b+174, 8, 8, "Copy")
@@ -14322,27 +12911,22 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Copy[k42] = x43
 	}
 	if n < 194 {
-		v.fbeDefaults(30)
 		return
 	}
 	v.Default = r.Decimal(b+178, "Default")
 	if n < 210 {
-		v.fbeDefaults(31)
 		return
 	}
 	v.Drop = r.UUID(b + 194)
 	if n < 218 {
-		v.fbeDefaults(32)
 		return
 	}
 	v.Send = r.Timestamp(b + 210)
 	if n < 222 {
-		v.fbeDefaults(33)
 		return
 	}
 	v.Sync = r.F32(b + 218)
 	if n < 223 {
-		v.fbeDefaults(34)
 		return
 	}
 	v.Sized = r.U8(b + 222)
@@ -15433,128 +14017,32 @@ func (v *CSharpWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *CSharpWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Checked = WordChecked
-		fallthrough
-	case 1:
-		v.Event = 0
-		fallthrough
-	case 2:
-		v.Fixed = ""
-		fallthrough
-	case 3:
-		v.Foreach = nil
-		fallthrough
-	case 4:
-		v.Implicit = 0
-		fallthrough
-	case 5:
-		v.Lock = 0
-		fallthrough
-	case 6:
-		v.Params = 0
-		fallthrough
-	case 7:
-		v.Sbyte = 0
-		fallthrough
-	case 8:
-		v.Stackalloc = v.Stackalloc[:0]
-		fallthrough
-	case 9:
-		v.Ulong = nil
-		fallthrough
-	case 10:
-		v.Unchecked = nil
-		fallthrough
-	case 11:
-		clear(v.Ushort)
-		fallthrough
-	case 12:
-		v.Add = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.Alias = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.Ascending = 0
-		fallthrough
-	case 15:
-		v.Descending = 0
-		fallthrough
-	case 16:
-		v.Equals = 0
-		fallthrough
-	case 17:
-		v.Group = nil
-		fallthrough
-	case 18:
-		v.Into = WordInto
-		fallthrough
-	case 19:
-		v.Join = 0
-		fallthrough
-	case 20:
-		v.Nameof = ""
-		fallthrough
-	case 21:
-		v.On = nil
-		fallthrough
-	case 22:
-		v.Orderby = 0
-		fallthrough
-	case 23:
-		v.Partial = 0
-		fallthrough
-	case 24:
-		v.Remove = 0
-		fallthrough
-	case 25:
-		v.Unmanaged = 0
-		fallthrough
-	case 26:
-		v.Required = v.Required[:0]
-		fallthrough
-	case 27:
-		v.Scoped = nil
-		fallthrough
-	case 28:
-		v.Managed = nil
-		fallthrough
-	case 29:
-		clear(v.Notnull)
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 9, 150)
-	if n == 0 {
-		return
+	if n < 178 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Checked = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Event = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Fixed = r.String(b, b+14, "fixed")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s18, ok19 := r.Optional(b, b+18, 1, "foreach"); ok19 {
@@ -15564,27 +14052,22 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Foreach = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Implicit = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Lock = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Params = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Sbyte = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e20, n21 := r.Vector(b, b+51, 2, 2, "stackalloc")
@@ -15593,7 +14076,6 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Stackalloc[i22] = Word(r.I16(e20 + i22*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s23, ok24 := r.Optional(b, b+55, 4, "ulong"); ok24 {
@@ -15603,12 +14085,10 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Ulong = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Unchecked = r.Blob(v.Unchecked, b, b+60, "unchecked")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e25, n26 := r.Vector(b, b+64, 8, 8, "ushort")
@@ -15625,32 +14105,26 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Ushort[k28] = x29
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Add = r.Decimal(b+68, "add")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.Alias = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.Ascending = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.Descending = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Equals = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s30, ok31 := r.Optional(b, b+113, 2, "group"); ok31 {
@@ -15660,22 +14134,18 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Group = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Into = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Join = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Nameof = r.String(b, b+124, "nameof")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s32, ok33 := r.Optional(b, b+128, 1, "on"); ok33 {
@@ -15685,27 +14155,22 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.On = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Orderby = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Partial = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Remove = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Unmanaged = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e34, n35 := r.Vector(b, b+161, 2, 2, "required")
@@ -15714,7 +14179,6 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Required[i36] = Word(r.I16(e34 + i36*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s37, ok38 := r.Optional(b, b+165, 4, "scoped"); ok38 {
@@ -15724,12 +14188,10 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Scoped = nil
 	}
 	if n < 174 {
-		v.fbeDefaults(28)
 		return
 	}
 	v.Managed = r.Blob(v.Managed, b, b+170, "managed")
 	if n < 178 {
-		v.fbeDefaults(29)
 		return
 	}
 	e39, n40 := r.Vector(b, b+174, 8, 8, "notnull")
@@ -16724,92 +15186,32 @@ func (v *RubyWords) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *RubyWords) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.BEGIN = WordBEGIN
-		fallthrough
-	case 1:
-		v.END = 0
-		fallthrough
-	case 2:
-		v.Begin = ""
-		fallthrough
-	case 3:
-		v.Elsif = nil
-		fallthrough
-	case 4:
-		v.End = 0
-		fallthrough
-	case 5:
-		v.Ensure = 0
-		fallthrough
-	case 6:
-		v.Next = 0
-		fallthrough
-	case 7:
-		v.Redo = 0
-		fallthrough
-	case 8:
-		v.Rescue = v.Rescue[:0]
-		fallthrough
-	case 9:
-		v.Retry = nil
-		fallthrough
-	case 10:
-		v.Then = nil
-		fallthrough
-	case 11:
-		clear(v.Undef)
-		fallthrough
-	case 12:
-		v.Unless = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.Until = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.X__FILE__ = 0
-		fallthrough
-	case 15:
-		v.X__LINE__ = 0
-		fallthrough
-	case 16:
-		v.X__ENCODING__ = 0
-		fallthrough
-	case 17:
-		v.Initialize = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *RubyWords) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 10, 98)
-	if n == 0 {
-		return
+	if n < 118 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.BEGIN = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.END = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Begin = r.String(b, b+14, "begin")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s10, ok11 := r.Optional(b, b+18, 1, "elsif"); ok11 {
@@ -16819,27 +15221,22 @@ func (v *RubyWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Elsif = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.End = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Ensure = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Next = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Redo = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e12, n13 := r.Vector(b, b+51, 2, 2, "rescue")
@@ -16848,7 +15245,6 @@ func (v *RubyWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Rescue[i14] = Word(r.I16(e12 + i14*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s15, ok16 := r.Optional(b, b+55, 4, "retry"); ok16 {
@@ -16858,12 +15254,10 @@ func (v *RubyWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Retry = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Then = r.Blob(v.Then, b, b+60, "then")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e17, n18 := r.Vector(b, b+64, 8, 8, "undef")
@@ -16880,32 +15274,26 @@ func (v *RubyWords) FBERead(r *fbe.Reader, base, slot int) {
 		v.Undef[k20] = x21
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.Unless = r.Decimal(b+68, "unless")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.Until = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.X__FILE__ = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.X__LINE__ = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.X__ENCODING__ = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s22, ok23 := r.Optional(b, b+113, 2, "initialize"); ok23 {
@@ -17562,71 +15950,32 @@ func (v *CppMembers) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.Blob(b, b+60, v.Reset_)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *CppMembers) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Swap = WordSwap
-		fallthrough
-	case 1:
-		v.Fbe_type = 0
-		fallthrough
-	case 2:
-		v.Fbe = ""
-		fallthrough
-	case 3:
-		v.Model = nil
-		fallthrough
-	case 4:
-		v.FinalModel = 0
-		fallthrough
-	case 5:
-		v.FieldModel = 0
-		fallthrough
-	case 6:
-		v.Buffer = 0
-		fallthrough
-	case 7:
-		v.Size = 0
-		fallthrough
-	case 8:
-		v.Offset = v.Offset[:0]
-		fallthrough
-	case 9:
-		v.Model_ = nil
-		fallthrough
-	case 10:
-		v.Reset_ = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *CppMembers) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 11, 48)
-	if n == 0 {
-		return
+	if n < 64 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Swap = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Fbe_type = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Fbe = r.String(b, b+14, "fbe")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s5, ok6 := r.Optional(b, b+18, 1, "Model"); ok6 {
@@ -17636,27 +15985,22 @@ func (v *CppMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.Model = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.FinalModel = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.FieldModel = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Buffer = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Size = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e7, n8 := r.Vector(b, b+51, 2, 2, "offset")
@@ -17665,7 +16009,6 @@ func (v *CppMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.Offset[i9] = Word(r.I16(e7 + i9*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s10, ok11 := r.Optional(b, b+55, 4, "model"); ok11 {
@@ -17675,7 +16018,6 @@ func (v *CppMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.Model_ = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.Reset_ = r.Blob(v.Reset_, b, b+60, "reset")
@@ -18159,86 +16501,32 @@ func (v *PythonMembers) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutF32(b+108, v.X__private)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *PythonMembers) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.To_json = WordTo_json
-		fallthrough
-	case 1:
-		v.From_json = 0
-		fallthrough
-	case 2:
-		v.To_fbe = ""
-		fallthrough
-	case 3:
-		v.From_fbe = nil
-		fallthrough
-	case 4:
-		v.To_final = 0
-		fallthrough
-	case 5:
-		v.From_final = 0
-		fallthrough
-	case 6:
-		v.Fbe_equal = 0
-		fallthrough
-	case 7:
-		v.Fbe_key = 0
-		fallthrough
-	case 8:
-		v.Fbe_size = v.Fbe_size[:0]
-		fallthrough
-	case 9:
-		v.X__init__ = nil
-		fallthrough
-	case 10:
-		v.X__slots__ = nil
-		fallthrough
-	case 11:
-		clear(v.X__class__)
-		fallthrough
-	case 12:
-		v.X__dict__ = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.X__hash__ = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.X__eq__ = 0
-		fallthrough
-	case 15:
-		v.X__private = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *PythonMembers) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 12, 96)
-	if n == 0 {
-		return
+	if n < 112 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.To_json = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.From_json = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.To_fbe = r.String(b, b+14, "to_fbe")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s9, ok10 := r.Optional(b, b+18, 1, "from_fbe"); ok10 {
@@ -18248,27 +16536,22 @@ func (v *PythonMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.From_fbe = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.To_final = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.From_final = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Fbe_equal = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Fbe_key = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e11, n12 := r.Vector(b, b+51, 2, 2, "fbe_size")
@@ -18277,7 +16560,6 @@ func (v *PythonMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.Fbe_size[i13] = Word(r.I16(e11 + i13*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s14, ok15 := r.Optional(b, b+55, 4, "__init__"); ok15 {
@@ -18287,12 +16569,10 @@ func (v *PythonMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.X__init__ = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.X__slots__ = r.Blob(v.X__slots__, b, b+60, "__slots__")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e16, n17 := r.Vector(b, b+64, 8, 8, "__class__")
@@ -18309,22 +16589,18 @@ func (v *PythonMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.X__class__[k19] = x20
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.X__dict__ = r.Decimal(b+68, "__dict__")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.X__hash__ = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.X__eq__ = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.X__private = r.F32(b + 108)
@@ -18981,113 +17257,32 @@ func (v *GoMembers) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+149, int32(v.VerifyFinal))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *GoMembers) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.FBEKey_ = WordFBEKey
-		fallthrough
-	case 1:
-		v.FBEKeyCompare_ = 0
-		fallthrough
-	case 2:
-		v.Reset_ = ""
-		fallthrough
-	case 3:
-		v.MarshalFBE_ = nil
-		fallthrough
-	case 4:
-		v.UnmarshalFBE_ = 0
-		fallthrough
-	case 5:
-		v.AppendFBE_ = 0
-		fallthrough
-	case 6:
-		v.ReadFBE_ = 0
-		fallthrough
-	case 7:
-		v.FBEWrite_ = 0
-		fallthrough
-	case 8:
-		v.FBERead_ = v.FBERead_[:0]
-		fallthrough
-	case 9:
-		v.MarshalFinal_ = nil
-		fallthrough
-	case 10:
-		v.UnmarshalFinal_ = nil
-		fallthrough
-	case 11:
-		clear(v.AppendFinal_)
-		fallthrough
-	case 12:
-		v.ReadFinal_ = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.FBEWriteFinal_ = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.FBEReadFinal_ = 0
-		fallthrough
-	case 15:
-		v.MarshalJSON_ = 0
-		fallthrough
-	case 16:
-		v.UnmarshalJSON_ = 0
-		fallthrough
-	case 17:
-		v.AppendJSON_ = nil
-		fallthrough
-	case 18:
-		v.ReadJSON_ = WordReadJSON
-		fallthrough
-	case 19:
-		v.FBEWriteJSON_ = 0
-		fallthrough
-	case 20:
-		v.FBEReadJSON_ = ""
-		fallthrough
-	case 21:
-		v.FBEWriteText_ = nil
-		fallthrough
-	case 22:
-		v.TypeID_ = 0
-		fallthrough
-	case 23:
-		v.Verify = 0
-		fallthrough
-	case 24:
-		v.VerifyFinal = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *GoMembers) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 13, 129)
-	if n == 0 {
-		return
+	if n < 153 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.FBEKey_ = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.FBEKeyCompare_ = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Reset_ = r.String(b, b+14, "Reset")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s11, ok12 := r.Optional(b, b+18, 1, "MarshalFBE"); ok12 {
@@ -19097,27 +17292,22 @@ func (v *GoMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.MarshalFBE_ = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.UnmarshalFBE_ = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.AppendFBE_ = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.ReadFBE_ = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.FBEWrite_ = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e13, n14 := r.Vector(b, b+51, 2, 2, "FBERead")
@@ -19126,7 +17316,6 @@ func (v *GoMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.FBERead_[i15] = Word(r.I16(e13 + i15*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s16, ok17 := r.Optional(b, b+55, 4, "MarshalFinal"); ok17 {
@@ -19136,12 +17325,10 @@ func (v *GoMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.MarshalFinal_ = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.UnmarshalFinal_ = r.Blob(v.UnmarshalFinal_, b, b+60, "UnmarshalFinal")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e18, n19 := r.Vector(b, b+64, 8, 8, "AppendFinal")
@@ -19158,32 +17345,26 @@ func (v *GoMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.AppendFinal_[k21] = x22
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.ReadFinal_ = r.Decimal(b+68, "ReadFinal")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.FBEWriteFinal_ = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.FBEReadFinal_ = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.MarshalJSON_ = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.UnmarshalJSON_ = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s23, ok24 := r.Optional(b, b+113, 2, "AppendJSON"); ok24 {
@@ -19193,22 +17374,18 @@ func (v *GoMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.AppendJSON_ = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.ReadJSON_ = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.FBEWriteJSON_ = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.FBEReadJSON_ = r.String(b, b+124, "FBEReadJSON")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s25, ok26 := r.Optional(b, b+128, 1, "FBEWriteText"); ok26 {
@@ -19218,17 +17395,14 @@ func (v *GoMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.FBEWriteText_ = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.TypeID_ = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Verify = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.VerifyFinal = Side(r.I32(b + 149))
@@ -20042,116 +18216,32 @@ func (v *JvmMembers) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI64(b+153, v.FbeLevels)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *JvmMembers) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.TYPE_ID = WordTYPE_ID
-		fallthrough
-	case 1:
-		v.KEY_ORDER = 0
-		fallthrough
-	case 2:
-		v.ToFbe = ""
-		fallthrough
-	case 3:
-		v.FromFbe = nil
-		fallthrough
-	case 4:
-		v.ReadFbe = 0
-		fallthrough
-	case 5:
-		v.WriteFbe = 0
-		fallthrough
-	case 6:
-		v.VerifyFbe = 0
-		fallthrough
-	case 7:
-		v.ToFinal = 0
-		fallthrough
-	case 8:
-		v.FromFinal = v.FromFinal[:0]
-		fallthrough
-	case 9:
-		v.ReadFinal_ = nil
-		fallthrough
-	case 10:
-		v.WriteFinal = nil
-		fallthrough
-	case 11:
-		clear(v.VerifyFinal)
-		fallthrough
-	case 12:
-		v.ToJson = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.FromJson = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.WriteJson = 0
-		fallthrough
-	case 15:
-		v.ReadJson = 0
-		fallthrough
-	case 16:
-		v.HashCode = 0
-		fallthrough
-	case 17:
-		v.GetClass = nil
-		fallthrough
-	case 18:
-		v.Clone = WordClone_
-		fallthrough
-	case 19:
-		v.Finalize = 0
-		fallthrough
-	case 20:
-		v.Wait = ""
-		fallthrough
-	case 21:
-		v.Notify = nil
-		fallthrough
-	case 22:
-		v.NotifyAll = 0
-		fallthrough
-	case 23:
-		v.JavaClass = 0
-		fallthrough
-	case 24:
-		v.Component1 = 0
-		fallthrough
-	case 25:
-		v.FbeLevels = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *JvmMembers) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 14, 137)
-	if n == 0 {
-		return
+	if n < 161 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.TYPE_ID = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.KEY_ORDER = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.ToFbe = r.String(b, b+14, "toFbe")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s11, ok12 := r.Optional(b, b+18, 1, "fromFbe"); ok12 {
@@ -20161,27 +18251,22 @@ func (v *JvmMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.FromFbe = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.ReadFbe = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.WriteFbe = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.VerifyFbe = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.ToFinal = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e13, n14 := r.Vector(b, b+51, 2, 2, "fromFinal")
@@ -20190,7 +18275,6 @@ func (v *JvmMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.FromFinal[i15] = Word(r.I16(e13 + i15*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s16, ok17 := r.Optional(b, b+55, 4, "readFinal"); ok17 {
@@ -20200,12 +18284,10 @@ func (v *JvmMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.ReadFinal_ = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.WriteFinal = r.Blob(v.WriteFinal, b, b+60, "writeFinal")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e18, n19 := r.Vector(b, b+64, 8, 8, "verifyFinal")
@@ -20222,32 +18304,26 @@ func (v *JvmMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.VerifyFinal[k21] = x22
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.ToJson = r.Decimal(b+68, "toJson")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.FromJson = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.WriteJson = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.ReadJson = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.HashCode = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s23, ok24 := r.Optional(b, b+113, 2, "getClass"); ok24 {
@@ -20257,22 +18333,18 @@ func (v *JvmMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.GetClass = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Clone = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Finalize = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Wait = r.String(b, b+124, "wait")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s25, ok26 := r.Optional(b, b+128, 1, "notify"); ok26 {
@@ -20282,22 +18354,18 @@ func (v *JvmMembers) FBERead(r *fbe.Reader, base, slot int) {
 		v.Notify = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.NotifyAll = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.JavaClass = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Component1 = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.FbeLevels = r.I64(b + 153)
@@ -21037,50 +19105,32 @@ func (v *JsMembers) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *JsMembers) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.FbeKey = WordFbeKey
-		fallthrough
-	case 1:
-		v.ToJSON = 0
-		fallthrough
-	case 2:
-		v.ToText = ""
-		fallthrough
-	case 3:
-		v.Verify = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *JsMembers) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 15, 11)
-	if n == 0 {
-		return
+	if n < 23 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.FbeKey = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.ToJSON = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.ToText = r.String(b, b+14, "toText")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s2, ok3 := r.Optional(b, b+18, 1, "verify"); ok3 {
@@ -21481,122 +19531,32 @@ func (v *RuntimeNames) FBEWrite(w *fbe.Writer, base, slot int) {
 	}
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *RuntimeNames) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Buffer = WordBuffer_
-		fallthrough
-	case 1:
-		v.WriteBuffer = 0
-		fallthrough
-	case 2:
-		v.ReadBuffer = ""
-		fallthrough
-	case 3:
-		v.Reader = nil
-		fallthrough
-	case 4:
-		v.Writer = 0
-		fallthrough
-	case 5:
-		v.Limits = 0
-		fallthrough
-	case 6:
-		v.Decimal = 0
-		fallthrough
-	case 7:
-		v.Uuid = 0
-		fallthrough
-	case 8:
-		v.UUID = v.UUID[:0]
-		fallthrough
-	case 9:
-		v.Timestamp = nil
-		fallthrough
-	case 10:
-		v.JsonWriter = nil
-		fallthrough
-	case 11:
-		clear(v.JsonReader)
-		fallthrough
-	case 12:
-		v.DecodeError = fbe.Decimal{}
-		fallthrough
-	case 13:
-		v.EncodeError = fbe.UUID{}
-		fallthrough
-	case 14:
-		v.DecodeException = 0
-		fallthrough
-	case 15:
-		v.EncodeException = 0
-		fallthrough
-	case 16:
-		v.Sender = 0
-		fallthrough
-	case 17:
-		v.Receiver = nil
-		fallthrough
-	case 18:
-		v.Client = WordClient
-		fallthrough
-	case 19:
-		v.Proxy = 0
-		fallthrough
-	case 20:
-		v.Handler = ""
-		fallthrough
-	case 21:
-		v.Text = nil
-		fallthrough
-	case 22:
-		v.Compare = 0
-		fallthrough
-	case 23:
-		v.Decimals = 0
-		fallthrough
-	case 24:
-		v.Uuids = 0
-		fallthrough
-	case 25:
-		v.Timestamps = 0
-		fallthrough
-	case 26:
-		v.Utf8 = v.Utf8[:0]
-		fallthrough
-	case 27:
-		v.Requests = nil
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 16, 142)
-	if n == 0 {
-		return
+	if n < 170 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 10 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Buffer = Word(r.I16(b + 8))
 	if n < 14 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.WriteBuffer = r.I32(b + 10)
 	if n < 18 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.ReadBuffer = r.String(b, b+14, "ReadBuffer")
 	if n < 23 {
-		v.fbeDefaults(3)
 		return
 	}
 	if s14, ok15 := r.Optional(b, b+18, 1, "Reader"); ok15 {
@@ -21606,27 +19566,22 @@ func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 		v.Reader = nil
 	}
 	if n < 31 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Writer = Modifier(r.U64(b + 23))
 	if n < 39 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Limits = r.F64(b + 31)
 	if n < 43 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.Decimal = Side(r.I32(b + 39))
 	if n < 51 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.Uuid = r.I64(b + 43)
 	if n < 55 {
-		v.fbeDefaults(8)
 		return
 	}
 	e16, n17 := r.Vector(b, b+51, 2, 2, "UUID")
@@ -21635,7 +19590,6 @@ func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 		v.UUID[i18] = Word(r.I16(e16 + i18*2))
 	}
 	if n < 60 {
-		v.fbeDefaults(9)
 		return
 	}
 	if s19, ok20 := r.Optional(b, b+55, 4, "Timestamp"); ok20 {
@@ -21645,12 +19599,10 @@ func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 		v.Timestamp = nil
 	}
 	if n < 64 {
-		v.fbeDefaults(10)
 		return
 	}
 	v.JsonWriter = r.Blob(v.JsonWriter, b, b+60, "JsonWriter")
 	if n < 68 {
-		v.fbeDefaults(11)
 		return
 	}
 	e21, n22 := r.Vector(b, b+64, 8, 8, "JsonReader")
@@ -21667,32 +19619,26 @@ func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 		v.JsonReader[k24] = x25
 	}
 	if n < 84 {
-		v.fbeDefaults(12)
 		return
 	}
 	v.DecodeError = r.Decimal(b+68, "DecodeError")
 	if n < 100 {
-		v.fbeDefaults(13)
 		return
 	}
 	v.EncodeError = r.UUID(b + 84)
 	if n < 108 {
-		v.fbeDefaults(14)
 		return
 	}
 	v.DecodeException = r.Timestamp(b + 100)
 	if n < 112 {
-		v.fbeDefaults(15)
 		return
 	}
 	v.EncodeException = r.F32(b + 108)
 	if n < 113 {
-		v.fbeDefaults(16)
 		return
 	}
 	v.Sender = r.U8(b + 112)
 	if n < 118 {
-		v.fbeDefaults(17)
 		return
 	}
 	if s26, ok27 := r.Optional(b, b+113, 2, "Receiver"); ok27 {
@@ -21702,22 +19648,18 @@ func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 		v.Receiver = nil
 	}
 	if n < 120 {
-		v.fbeDefaults(18)
 		return
 	}
 	v.Client = Word(r.I16(b + 118))
 	if n < 124 {
-		v.fbeDefaults(19)
 		return
 	}
 	v.Proxy = r.I32(b + 120)
 	if n < 128 {
-		v.fbeDefaults(20)
 		return
 	}
 	v.Handler = r.String(b, b+124, "Handler")
 	if n < 133 {
-		v.fbeDefaults(21)
 		return
 	}
 	if s28, ok29 := r.Optional(b, b+128, 1, "Text"); ok29 {
@@ -21727,27 +19669,22 @@ func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 		v.Text = nil
 	}
 	if n < 141 {
-		v.fbeDefaults(22)
 		return
 	}
 	v.Compare = Modifier(r.U64(b + 133))
 	if n < 149 {
-		v.fbeDefaults(23)
 		return
 	}
 	v.Decimals = r.F64(b + 141)
 	if n < 153 {
-		v.fbeDefaults(24)
 		return
 	}
 	v.Uuids = Side(r.I32(b + 149))
 	if n < 161 {
-		v.fbeDefaults(25)
 		return
 	}
 	v.Timestamps = r.I64(b + 153)
 	if n < 165 {
-		v.fbeDefaults(26)
 		return
 	}
 	e30, n31 := r.Vector(b, b+161, 2, 2, "Utf8")
@@ -21756,7 +19693,6 @@ func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 		v.Utf8[i32] = Word(r.I16(e30 + i32*2))
 	}
 	if n < 170 {
-		v.fbeDefaults(27)
 		return
 	}
 	if s33, ok34 := r.Optional(b, b+165, 4, "Requests"); ok34 {
@@ -22571,26 +20507,20 @@ func (v *Class) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Class)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Class) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Class = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Class) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 17, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Class = r.I32(b + 8)
@@ -22814,26 +20744,20 @@ func (v *Object) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Object)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Object) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Object = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Object) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 18, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Object = r.I32(b + 8)
@@ -23057,26 +20981,20 @@ func (v *String) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.String_)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *String) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.String_ = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *String) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 19, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.String_ = r.I32(b + 8)
@@ -23300,26 +21218,20 @@ func (v *List) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.List)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *List) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.List = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *List) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 20, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.List = r.I32(b + 8)
@@ -23543,26 +21455,20 @@ func (v *Map) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Map)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Map) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Map = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Map) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 21, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Map = r.I32(b + 8)
@@ -23786,26 +21692,20 @@ func (v *Model) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Model)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Model) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Model = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Model) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 22, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Model = r.I32(b + 8)
@@ -24029,26 +21929,20 @@ func (v *FinalModel) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.FinalModel)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *FinalModel) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.FinalModel = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *FinalModel) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 23, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.FinalModel = r.I32(b + 8)
@@ -24272,26 +22166,20 @@ func (v *Buffer) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Buffer)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Buffer) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Buffer = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Buffer) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 24, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Buffer = r.I32(b + 8)
@@ -24515,26 +22403,20 @@ func (v *Reader) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Reader)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Reader) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Reader = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Reader) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 25, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Reader = r.I32(b + 8)
@@ -24758,26 +22640,20 @@ func (v *Writer) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Writer)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Writer) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Writer = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Writer) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 26, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Writer = r.I32(b + 8)
@@ -25001,26 +22877,20 @@ func (v *Limits) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Limits)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Limits) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Limits = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Limits) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 27, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Limits = r.I32(b + 8)
@@ -25244,26 +23114,20 @@ func (v *DecodeError) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.DecodeError)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *DecodeError) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.DecodeError = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *DecodeError) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 28, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.DecodeError = r.I32(b + 8)
@@ -25487,26 +23351,20 @@ func (v *DecodeException) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.DecodeException)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *DecodeException) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.DecodeException = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *DecodeException) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 29, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.DecodeException = r.I32(b + 8)
@@ -25730,26 +23588,20 @@ func (v *Decimal) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Decimal)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Decimal) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Decimal = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Decimal) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 30, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Decimal = r.I32(b + 8)
@@ -25973,26 +23825,20 @@ func (v *Uuid) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Uuid)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Uuid) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Uuid = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Uuid) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 31, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Uuid = r.I32(b + 8)
@@ -26216,26 +24062,20 @@ func (v *UUID) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.UUID)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *UUID) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.UUID = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *UUID) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 32, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.UUID = r.I32(b + 8)
@@ -26459,26 +24299,20 @@ func (v *Timestamp) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Timestamp)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Timestamp) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Timestamp = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Timestamp) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 33, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Timestamp = r.I32(b + 8)
@@ -26702,26 +24536,20 @@ func (v *Sender) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Sender)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Sender) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Sender = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Sender) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 34, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Sender = r.I32(b + 8)
@@ -26945,26 +24773,20 @@ func (v *Receiver) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Receiver)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Receiver) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Receiver = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Receiver) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 35, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Receiver = r.I32(b + 8)
@@ -27188,26 +25010,20 @@ func (v *Client) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Client)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Client) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Client = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Client) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 36, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Client = r.I32(b + 8)
@@ -27431,26 +25247,20 @@ func (v *Proxy) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Proxy)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Proxy) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Proxy = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Proxy) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 37, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Proxy = r.I32(b + 8)
@@ -27674,26 +25484,20 @@ func (v *Handler) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Handler)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Handler) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Handler = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Handler) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 38, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Handler = r.I32(b + 8)
@@ -27917,26 +25721,20 @@ func (v *Fbe) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Fbe)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Fbe) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Fbe = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Fbe) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 39, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Fbe = r.I32(b + 8)
@@ -28160,26 +25958,20 @@ func (v *FBE) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.FBE)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *FBE) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.FBE = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *FBE) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 40, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.FBE = r.I32(b + 8)
@@ -28403,26 +26195,20 @@ func (v *Std) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Std)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Std) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Std = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Std) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 41, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Std = r.I32(b + 8)
@@ -28646,26 +26432,20 @@ func (v *Companion) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Companion)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Companion) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Companion = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Companion) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 42, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Companion = r.I32(b + 8)
@@ -28889,26 +26669,20 @@ func (v *Any) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Any)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Any) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Any = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Any) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 43, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Any = r.I32(b + 8)
@@ -29132,26 +26906,20 @@ func (v *Self) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Self)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Self) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Self = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Self) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 44, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Self = r.I32(b + 8)
@@ -29375,26 +27143,20 @@ func (v *Self_) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Self)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Self_) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Self = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Self_) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 45, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Self = r.I32(b + 8)
@@ -29618,26 +27380,20 @@ func (v *None) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.None)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *None) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.None = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *None) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 46, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.None = r.I32(b + 8)
@@ -29861,26 +27617,20 @@ func (v *Option) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Option)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Option) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Option = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Option) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 47, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Option = r.I32(b + 8)
@@ -30104,26 +27854,20 @@ func (v *Result) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Result)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Result) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Result = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Result) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 48, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Result = r.I32(b + 8)
@@ -30347,26 +28091,20 @@ func (v *Vec) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Vec)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Vec) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Vec = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Vec) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 49, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Vec = r.I32(b + 8)
@@ -30590,26 +28328,20 @@ func (v *Box) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Box)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Box) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Box = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Box) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 50, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Box = r.I32(b + 8)
@@ -30833,26 +28565,20 @@ func (v *Error) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Error)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Error) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Error = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Error) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 51, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Error = r.I32(b + 8)
@@ -31076,26 +28802,20 @@ func (v *Exception) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Exception)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Exception) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Exception = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Exception) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 52, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Exception = r.I32(b + 8)
@@ -31319,26 +29039,20 @@ func (v *Text) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Text)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Text) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Text = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Text) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 53, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Text = r.I32(b + 8)
@@ -31562,26 +29276,20 @@ func (v *JsonWriter) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.JsonWriter)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *JsonWriter) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.JsonWriter = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *JsonWriter) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 54, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.JsonWriter = r.I32(b + 8)
@@ -31805,26 +29513,20 @@ func (v *Int32_t) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Int32_t)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Int32_t) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Int32_t = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Int32_t) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 55, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Int32_t = r.I32(b + 8)
@@ -32048,26 +29750,20 @@ func (v *Size_t) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Size_t)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Size_t) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Size_t = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Size_t) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 56, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Size_t = r.I32(b + 8)
@@ -32291,26 +29987,20 @@ func (v *List_) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.List)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *List_) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.List = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *List_) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 57, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.List = r.I32(b + 8)
@@ -32534,26 +30224,20 @@ func (v *Object_) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Object)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Object_) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Object = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Object_) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 58, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Object = r.I32(b + 8)
@@ -32777,26 +30461,20 @@ func (v *V) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.V)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *V) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.V = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *V) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 59, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.V = r.I32(b + 8)
@@ -33020,26 +30698,20 @@ func (v *R) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.R)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *R) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.R = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *R) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 60, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.R = r.I32(b + 8)
@@ -33263,26 +30935,20 @@ func (v *W) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.W)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *W) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.W = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *W) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 61, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.W = r.I32(b + 8)
@@ -33506,26 +31172,20 @@ func (v *SideBuy) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.SideBuy)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *SideBuy) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.SideBuy = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *SideBuy) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 62, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.SideBuy = r.I32(b + 8)
@@ -33749,26 +31409,20 @@ func (v *OrderKey) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.OrderKey)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *OrderKey) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.OrderKey = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *OrderKey) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 63, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.OrderKey = r.I32(b + 8)
@@ -33992,26 +31646,20 @@ func (v *TextOfside) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.TextOfside)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *TextOfside) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.TextOfside = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *TextOfside) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 64, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.TextOfside = r.I32(b + 8)
@@ -34235,26 +31883,20 @@ func (v *DECIMAL_1) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.DECIMAL_1)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *DECIMAL_1) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.DECIMAL_1 = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *DECIMAL_1) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 65, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.DECIMAL_1 = r.I32(b + 8)
@@ -34478,26 +32120,20 @@ func (v *OrderModel) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.OrderModel)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *OrderModel) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.OrderModel = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *OrderModel) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 66, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.OrderModel = r.I32(b + 8)
@@ -34721,26 +32357,20 @@ func (v *OrderFinal) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.OrderFinal)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *OrderFinal) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.OrderFinal = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *OrderFinal) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 67, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.OrderFinal = r.I32(b + 8)
@@ -34964,26 +32594,20 @@ func (v *NewOrder) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.NewOrder)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *NewOrder) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.NewOrder = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *NewOrder) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 68, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.NewOrder = r.I32(b + 8)
@@ -35207,26 +32831,20 @@ func (v *VerifyFBEOrder) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.VerifyFBEOrder)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *VerifyFBEOrder) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.VerifyFBEOrder = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *VerifyFBEOrder) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 69, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.VerifyFBEOrder = r.I32(b + 8)
@@ -35450,26 +33068,20 @@ func (v *Fbe_vr_Order) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Fbe_vr_Order)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Fbe_vr_Order) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Fbe_vr_Order = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Fbe_vr_Order) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 70, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Fbe_vr_Order = r.I32(b + 8)
@@ -35693,26 +33305,20 @@ func (v *E1) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.E1)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *E1) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.E1 = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *E1) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 71, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.E1 = r.I32(b + 8)
@@ -35936,26 +33542,20 @@ func (v *I2) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.I2)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *I2) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.I2 = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *I2) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 72, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.I2 = r.I32(b + 8)
@@ -36179,26 +33779,20 @@ func (v *O3) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.O3)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *O3) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.O3 = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *O3) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 73, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.O3 = r.I32(b + 8)
@@ -36422,26 +34016,20 @@ func (v *Fbe_) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.Fbe)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Fbe_) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Fbe = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Fbe_) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 74, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Fbe = r.I32(b + 8)
@@ -36665,26 +34253,20 @@ func (v *FINGERPRINT) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.FINGERPRINT)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *FINGERPRINT) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.FINGERPRINT = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *FINGERPRINT) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 75, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.FINGERPRINT = r.I32(b + 8)
@@ -36908,26 +34490,20 @@ func (v *FBE_FINGERPRINT) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.FBE_FINGERPRINT)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *FBE_FINGERPRINT) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.FBE_FINGERPRINT = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *FBE_FINGERPRINT) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 76, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.FBE_FINGERPRINT = r.I32(b + 8)
@@ -37151,26 +34727,20 @@ func (v *FBEFingerprint) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, v.FBEFingerprint)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *FBEFingerprint) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.FBEFingerprint = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *FBEFingerprint) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 77, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.FBEFingerprint = r.I32(b + 8)
@@ -37415,82 +34985,48 @@ func (v *Case) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+36, v.String_)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Case) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Name = 0
-		fallthrough
-	case 1:
-		v.Name_ = 0
-		fallthrough
-	case 2:
-		v.NAME = 0
-		fallthrough
-	case 3:
-		v.Class = 0
-		fallthrough
-	case 4:
-		v.Class_ = 0
-		fallthrough
-	case 5:
-		v.Class__ = 0
-		fallthrough
-	case 6:
-		v.String__ = 0
-		fallthrough
-	case 7:
-		v.String_ = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Case) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 78, 32)
-	if n == 0 {
-		return
+	if n < 40 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Name = r.I32(b + 8)
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Name_ = r.I32(b + 12)
 	if n < 20 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.NAME = r.I32(b + 16)
 	if n < 24 {
-		v.fbeDefaults(3)
 		return
 	}
 	v.Class = r.I32(b + 20)
 	if n < 28 {
-		v.fbeDefaults(4)
 		return
 	}
 	v.Class_ = r.I32(b + 24)
 	if n < 32 {
-		v.fbeDefaults(5)
 		return
 	}
 	v.Class__ = r.I32(b + 28)
 	if n < 36 {
-		v.fbeDefaults(6)
 		return
 	}
 	v.String__ = r.I32(b + 32)
 	if n < 40 {
-		v.fbeDefaults(7)
 		return
 	}
 	v.String_ = r.I32(b + 36)
@@ -37784,39 +35320,26 @@ func (v *Imported) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutU8(b+13, uint8(v.Example))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Imported) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Market = 0
-		fallthrough
-	case 1:
-		v.Org.Reset()
-		fallthrough
-	case 2:
-		v.Example = market.SideSell
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Imported) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 79, 2)
-	if n == 0 {
-		return
+	if n < 14 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 9 {
 		r.Spend(8, b, "market")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Market = market.Side(r.U8(b + 8))
 	if n < 13 {
 		r.Spend(8, b, "org")
-		v.fbeDefaults(1)
 		return
 	}
 	v.Org.FBERead(r, b, b+9)
@@ -37825,7 +35348,6 @@ func (v *Imported) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 14 {
-		v.fbeDefaults(2)
 		return
 	}
 	v.Example = market.Side(r.U8(b + 13))
@@ -38101,26 +35623,20 @@ func (v *Symbol) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+8, int32(v.Digits))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Symbol) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Digits = DigitsTwo
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Symbol) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 80, 4)
-	if n == 0 {
-		return
+	if n < 12 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Digits = Digits(r.I32(b + 8))
@@ -38363,44 +35879,32 @@ func (v *Listed) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Ticker).FBEWrite(w, b, b+20)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Listed) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Precision = DigitsTwo
-		fallthrough
-	case 1:
-		v.Ticker.Reset()
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Listed) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 81, 12)
-	if n == 0 {
-		return
+	if n < 24 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
-	if n >= 16 {
-		v.Symbol = r.String(b, b+8, "symbol")
-		v.Digits = r.I32(b + 12)
-	} else {
+	if n < 16 {
 		r.Spend(4, b, "symbol")
-		v.Reset()
 		return
 	}
+	v.Symbol = r.String(b, b+8, "symbol")
+	v.Digits = r.I32(b + 12)
 	if n < 20 {
 		r.Spend(4, b, "precision")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Precision = Digits(r.I32(b + 16))
 	if n < 24 {
 		r.Spend(4, b, "ticker")
-		v.fbeDefaults(1)
 		return
 	}
 	v.Ticker.FBERead(r, b, b+20)
@@ -38418,12 +35922,11 @@ func FBEVerifyListed(r *fbe.Reader, base, slot int) {
 		return
 	}
 	defer r.Leave()
-	if n >= 16 {
-		r.SkipString(b, b+8, "symbol")
-	} else {
+	if n < 16 {
 		r.Spend(4, b, "symbol")
 		return
 	}
+	r.SkipString(b, b+8, "symbol")
 	if n < 20 {
 		r.Spend(4, b, "precision")
 		return
@@ -38700,42 +36203,30 @@ func (v *Derived) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+22, int32(v.Side_))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Derived) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Word = WordClass
-		fallthrough
-	case 1:
-		v.Side_ = 0
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 82, 18)
-	if n == 0 {
-		return
+	if n < 26 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
-	if n >= 20 {
-		v.Side = r.I32(b + 8)
-		v.S = Side(r.I32(b + 12))
-		v.Range = Range(r.I32(b + 16))
-	} else {
-		v.Reset()
+	if n < 20 {
 		return
 	}
+	v.Side = r.I32(b + 8)
+	v.S = Side(r.I32(b + 12))
+	v.Range = Range(r.I32(b + 16))
 	if n < 22 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Word = Word(r.I16(b + 20))
 	if n < 26 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Side_ = Range(r.I32(b + 22))
@@ -38744,14 +36235,8 @@ func (v *Derived) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyDerived checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyDerived(r *fbe.Reader, base, slot int) {
-	_, n := r.Struct(base, slot, 82, 18)
-	if n == 0 {
-		return
-	}
-	defer r.Leave()
-	if n >= 20 {
-	} else {
-		return
+	if _, n := r.Struct(base, slot, 82, 18); n != 0 {
+		r.Leave()
 	}
 }
 
@@ -39241,270 +36726,21 @@ func (v *Hostile) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+332, int32(v.Letters))
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Hostile) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Order.Reset()
-		fallthrough
-	case 1:
-		v.CppWords.Reset()
-		fallthrough
-	case 2:
-		v.PythonWords.Reset()
-		fallthrough
-	case 3:
-		v.GoWords.Reset()
-		fallthrough
-	case 4:
-		v.JavaWords.Reset()
-		fallthrough
-	case 5:
-		v.KotlinWords.Reset()
-		fallthrough
-	case 6:
-		v.JsWords.Reset()
-		fallthrough
-	case 7:
-		v.RustWords.Reset()
-		fallthrough
-	case 8:
-		v.CSharpWords.Reset()
-		fallthrough
-	case 9:
-		v.RubyWords.Reset()
-		fallthrough
-	case 10:
-		v.CppMembers.Reset()
-		fallthrough
-	case 11:
-		v.PythonMembers.Reset()
-		fallthrough
-	case 12:
-		v.GoMembers.Reset()
-		fallthrough
-	case 13:
-		v.JvmMembers.Reset()
-		fallthrough
-	case 14:
-		v.JsMembers.Reset()
-		fallthrough
-	case 15:
-		v.RuntimeNames.Reset()
-		fallthrough
-	case 16:
-		v.Class.Reset()
-		fallthrough
-	case 17:
-		v.Object.Reset()
-		fallthrough
-	case 18:
-		v.String_.Reset()
-		fallthrough
-	case 19:
-		v.List.Reset()
-		fallthrough
-	case 20:
-		v.Map.Reset()
-		fallthrough
-	case 21:
-		v.Model.Reset()
-		fallthrough
-	case 22:
-		v.FinalModel.Reset()
-		fallthrough
-	case 23:
-		v.Buffer.Reset()
-		fallthrough
-	case 24:
-		v.Reader.Reset()
-		fallthrough
-	case 25:
-		v.Writer.Reset()
-		fallthrough
-	case 26:
-		v.Limits.Reset()
-		fallthrough
-	case 27:
-		v.DecodeError.Reset()
-		fallthrough
-	case 28:
-		v.DecodeException.Reset()
-		fallthrough
-	case 29:
-		v.Decimal.Reset()
-		fallthrough
-	case 30:
-		v.Uuid.Reset()
-		fallthrough
-	case 31:
-		v.UUID.Reset()
-		fallthrough
-	case 32:
-		v.Timestamp.Reset()
-		fallthrough
-	case 33:
-		v.Sender.Reset()
-		fallthrough
-	case 34:
-		v.Receiver.Reset()
-		fallthrough
-	case 35:
-		v.Client.Reset()
-		fallthrough
-	case 36:
-		v.Proxy.Reset()
-		fallthrough
-	case 37:
-		v.Handler.Reset()
-		fallthrough
-	case 38:
-		v.Fbe.Reset()
-		fallthrough
-	case 39:
-		v.FBE.Reset()
-		fallthrough
-	case 40:
-		v.Std.Reset()
-		fallthrough
-	case 41:
-		v.Companion.Reset()
-		fallthrough
-	case 42:
-		v.Any.Reset()
-		fallthrough
-	case 43:
-		v.Self.Reset()
-		fallthrough
-	case 44:
-		v.Self_.Reset()
-		fallthrough
-	case 45:
-		v.None.Reset()
-		fallthrough
-	case 46:
-		v.Option.Reset()
-		fallthrough
-	case 47:
-		v.Result.Reset()
-		fallthrough
-	case 48:
-		v.Vec.Reset()
-		fallthrough
-	case 49:
-		v.Box.Reset()
-		fallthrough
-	case 50:
-		v.Error.Reset()
-		fallthrough
-	case 51:
-		v.Exception.Reset()
-		fallthrough
-	case 52:
-		v.Text.Reset()
-		fallthrough
-	case 53:
-		v.JsonWriter.Reset()
-		fallthrough
-	case 54:
-		v.Int32_t.Reset()
-		fallthrough
-	case 55:
-		v.Size_t.Reset()
-		fallthrough
-	case 56:
-		v.List_.Reset()
-		fallthrough
-	case 57:
-		v.Object_.Reset()
-		fallthrough
-	case 58:
-		v.V.Reset()
-		fallthrough
-	case 59:
-		v.R.Reset()
-		fallthrough
-	case 60:
-		v.W.Reset()
-		fallthrough
-	case 61:
-		v.SideBuy.Reset()
-		fallthrough
-	case 62:
-		v.OrderKey.Reset()
-		fallthrough
-	case 63:
-		v.TextOfside.Reset()
-		fallthrough
-	case 64:
-		v.DECIMAL_1.Reset()
-		fallthrough
-	case 65:
-		v.OrderModel.Reset()
-		fallthrough
-	case 66:
-		v.OrderFinal.Reset()
-		fallthrough
-	case 67:
-		v.NewOrder.Reset()
-		fallthrough
-	case 68:
-		v.VerifyFBEOrder.Reset()
-		fallthrough
-	case 69:
-		v.Fbe_vr_Order.Reset()
-		fallthrough
-	case 70:
-		v.E1.Reset()
-		fallthrough
-	case 71:
-		v.I2.Reset()
-		fallthrough
-	case 72:
-		v.O3.Reset()
-		fallthrough
-	case 73:
-		v.Fbe_.Reset()
-		fallthrough
-	case 74:
-		v.FINGERPRINT.Reset()
-		fallthrough
-	case 75:
-		v.FBE_FINGERPRINT.Reset()
-		fallthrough
-	case 76:
-		v.FBEFingerprint.Reset()
-		fallthrough
-	case 77:
-		v.Case.Reset()
-		fallthrough
-	case 78:
-		v.Imported.Reset()
-		fallthrough
-	case 79:
-		v.Derived.Reset()
-		fallthrough
-	case 80:
-		v.Listed.Reset()
-		fallthrough
-	case 81:
-		v.Letters = LettersX_a
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 83, 4)
-	if n == 0 {
-		return
+	if n < 336 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
 		r.Spend(3010, b, "Order")
-		v.fbeDefaults(0)
 		return
 	}
 	v.Order.FBERead(r, b, b+8)
@@ -39514,7 +36750,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 16 {
 		r.Spend(2998, b, "CppWords")
-		v.fbeDefaults(1)
 		return
 	}
 	v.CppWords.FBERead(r, b, b+12)
@@ -39524,7 +36759,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 20 {
 		r.Spend(2379, b, "PythonWords")
-		v.fbeDefaults(2)
 		return
 	}
 	v.PythonWords.FBERead(r, b, b+16)
@@ -39534,7 +36768,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 24 {
 		r.Spend(2140, b, "GoWords")
-		v.fbeDefaults(3)
 		return
 	}
 	v.GoWords.FBERead(r, b, b+20)
@@ -39544,7 +36777,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 28 {
 		r.Spend(1938, b, "JavaWords")
-		v.fbeDefaults(4)
 		return
 	}
 	v.JavaWords.FBERead(r, b, b+24)
@@ -39554,7 +36786,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 32 {
 		r.Spend(1756, b, "KotlinWords")
-		v.fbeDefaults(5)
 		return
 	}
 	v.KotlinWords.FBERead(r, b, b+28)
@@ -39564,7 +36795,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 36 {
 		r.Spend(1549, b, "JsWords")
-		v.fbeDefaults(6)
 		return
 	}
 	v.JsWords.FBERead(r, b, b+32)
@@ -39574,7 +36804,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 40 {
 		r.Spend(1326, b, "RustWords")
-		v.fbeDefaults(7)
 		return
 	}
 	v.RustWords.FBERead(r, b, b+36)
@@ -39584,7 +36813,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 44 {
 		r.Spend(1131, b, "CSharpWords")
-		v.fbeDefaults(8)
 		return
 	}
 	v.CSharpWords.FBERead(r, b, b+40)
@@ -39594,7 +36822,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 48 {
 		r.Spend(981, b, "RubyWords")
-		v.fbeDefaults(9)
 		return
 	}
 	v.RubyWords.FBERead(r, b, b+44)
@@ -39604,7 +36831,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 52 {
 		r.Spend(883, b, "CppMembers")
-		v.fbeDefaults(10)
 		return
 	}
 	v.CppMembers.FBERead(r, b, b+48)
@@ -39614,7 +36840,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 56 {
 		r.Spend(835, b, "PythonMembers")
-		v.fbeDefaults(11)
 		return
 	}
 	v.PythonMembers.FBERead(r, b, b+52)
@@ -39624,7 +36849,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 60 {
 		r.Spend(739, b, "GoMembers")
-		v.fbeDefaults(12)
 		return
 	}
 	v.GoMembers.FBERead(r, b, b+56)
@@ -39634,7 +36858,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 64 {
 		r.Spend(610, b, "JvmMembers")
-		v.fbeDefaults(13)
 		return
 	}
 	v.JvmMembers.FBERead(r, b, b+60)
@@ -39644,7 +36867,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 68 {
 		r.Spend(473, b, "JsMembers")
-		v.fbeDefaults(14)
 		return
 	}
 	v.JsMembers.FBERead(r, b, b+64)
@@ -39654,7 +36876,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 72 {
 		r.Spend(462, b, "RuntimeNames")
-		v.fbeDefaults(15)
 		return
 	}
 	v.RuntimeNames.FBERead(r, b, b+68)
@@ -39664,7 +36885,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 76 {
 		r.Spend(320, b, "class")
-		v.fbeDefaults(16)
 		return
 	}
 	v.Class.FBERead(r, b, b+72)
@@ -39674,7 +36894,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 80 {
 		r.Spend(316, b, "Object")
-		v.fbeDefaults(17)
 		return
 	}
 	v.Object.FBERead(r, b, b+76)
@@ -39684,7 +36903,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 84 {
 		r.Spend(312, b, "String")
-		v.fbeDefaults(18)
 		return
 	}
 	v.String_.FBERead(r, b, b+80)
@@ -39694,7 +36912,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 88 {
 		r.Spend(308, b, "List")
-		v.fbeDefaults(19)
 		return
 	}
 	v.List.FBERead(r, b, b+84)
@@ -39704,7 +36921,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 92 {
 		r.Spend(304, b, "Map")
-		v.fbeDefaults(20)
 		return
 	}
 	v.Map.FBERead(r, b, b+88)
@@ -39714,7 +36930,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 96 {
 		r.Spend(300, b, "Model")
-		v.fbeDefaults(21)
 		return
 	}
 	v.Model.FBERead(r, b, b+92)
@@ -39724,7 +36939,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 100 {
 		r.Spend(296, b, "FinalModel")
-		v.fbeDefaults(22)
 		return
 	}
 	v.FinalModel.FBERead(r, b, b+96)
@@ -39734,7 +36948,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 104 {
 		r.Spend(292, b, "Buffer")
-		v.fbeDefaults(23)
 		return
 	}
 	v.Buffer.FBERead(r, b, b+100)
@@ -39744,7 +36957,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 108 {
 		r.Spend(288, b, "Reader")
-		v.fbeDefaults(24)
 		return
 	}
 	v.Reader.FBERead(r, b, b+104)
@@ -39754,7 +36966,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 112 {
 		r.Spend(284, b, "Writer")
-		v.fbeDefaults(25)
 		return
 	}
 	v.Writer.FBERead(r, b, b+108)
@@ -39764,7 +36975,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 116 {
 		r.Spend(280, b, "Limits")
-		v.fbeDefaults(26)
 		return
 	}
 	v.Limits.FBERead(r, b, b+112)
@@ -39774,7 +36984,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 120 {
 		r.Spend(276, b, "DecodeError")
-		v.fbeDefaults(27)
 		return
 	}
 	v.DecodeError.FBERead(r, b, b+116)
@@ -39784,7 +36993,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 124 {
 		r.Spend(272, b, "DecodeException")
-		v.fbeDefaults(28)
 		return
 	}
 	v.DecodeException.FBERead(r, b, b+120)
@@ -39794,7 +37002,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 128 {
 		r.Spend(268, b, "Decimal")
-		v.fbeDefaults(29)
 		return
 	}
 	v.Decimal.FBERead(r, b, b+124)
@@ -39804,7 +37011,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 132 {
 		r.Spend(264, b, "Uuid")
-		v.fbeDefaults(30)
 		return
 	}
 	v.Uuid.FBERead(r, b, b+128)
@@ -39814,7 +37020,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 136 {
 		r.Spend(260, b, "UUID")
-		v.fbeDefaults(31)
 		return
 	}
 	v.UUID.FBERead(r, b, b+132)
@@ -39824,7 +37029,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 140 {
 		r.Spend(256, b, "Timestamp")
-		v.fbeDefaults(32)
 		return
 	}
 	v.Timestamp.FBERead(r, b, b+136)
@@ -39834,7 +37038,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 144 {
 		r.Spend(252, b, "Sender")
-		v.fbeDefaults(33)
 		return
 	}
 	v.Sender.FBERead(r, b, b+140)
@@ -39844,7 +37047,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 148 {
 		r.Spend(248, b, "Receiver")
-		v.fbeDefaults(34)
 		return
 	}
 	v.Receiver.FBERead(r, b, b+144)
@@ -39854,7 +37056,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 152 {
 		r.Spend(244, b, "Client")
-		v.fbeDefaults(35)
 		return
 	}
 	v.Client.FBERead(r, b, b+148)
@@ -39864,7 +37065,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 156 {
 		r.Spend(240, b, "Proxy")
-		v.fbeDefaults(36)
 		return
 	}
 	v.Proxy.FBERead(r, b, b+152)
@@ -39874,7 +37074,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 160 {
 		r.Spend(236, b, "Handler")
-		v.fbeDefaults(37)
 		return
 	}
 	v.Handler.FBERead(r, b, b+156)
@@ -39884,7 +37083,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 164 {
 		r.Spend(232, b, "fbe")
-		v.fbeDefaults(38)
 		return
 	}
 	v.Fbe.FBERead(r, b, b+160)
@@ -39894,7 +37092,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 168 {
 		r.Spend(228, b, "FBE")
-		v.fbeDefaults(39)
 		return
 	}
 	v.FBE.FBERead(r, b, b+164)
@@ -39904,7 +37101,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 172 {
 		r.Spend(224, b, "std")
-		v.fbeDefaults(40)
 		return
 	}
 	v.Std.FBERead(r, b, b+168)
@@ -39914,7 +37110,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 176 {
 		r.Spend(220, b, "Companion")
-		v.fbeDefaults(41)
 		return
 	}
 	v.Companion.FBERead(r, b, b+172)
@@ -39924,7 +37119,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 180 {
 		r.Spend(216, b, "Any")
-		v.fbeDefaults(42)
 		return
 	}
 	v.Any.FBERead(r, b, b+176)
@@ -39934,7 +37128,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 184 {
 		r.Spend(212, b, "Self")
-		v.fbeDefaults(43)
 		return
 	}
 	v.Self.FBERead(r, b, b+180)
@@ -39944,7 +37137,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 188 {
 		r.Spend(208, b, "self")
-		v.fbeDefaults(44)
 		return
 	}
 	v.Self_.FBERead(r, b, b+184)
@@ -39954,7 +37146,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 192 {
 		r.Spend(204, b, "None")
-		v.fbeDefaults(45)
 		return
 	}
 	v.None.FBERead(r, b, b+188)
@@ -39964,7 +37155,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 196 {
 		r.Spend(200, b, "Option")
-		v.fbeDefaults(46)
 		return
 	}
 	v.Option.FBERead(r, b, b+192)
@@ -39974,7 +37164,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 200 {
 		r.Spend(196, b, "Result")
-		v.fbeDefaults(47)
 		return
 	}
 	v.Result.FBERead(r, b, b+196)
@@ -39984,7 +37173,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 204 {
 		r.Spend(192, b, "Vec")
-		v.fbeDefaults(48)
 		return
 	}
 	v.Vec.FBERead(r, b, b+200)
@@ -39994,7 +37182,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 208 {
 		r.Spend(188, b, "Box")
-		v.fbeDefaults(49)
 		return
 	}
 	v.Box.FBERead(r, b, b+204)
@@ -40004,7 +37191,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 212 {
 		r.Spend(184, b, "Error")
-		v.fbeDefaults(50)
 		return
 	}
 	v.Error.FBERead(r, b, b+208)
@@ -40014,7 +37200,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 216 {
 		r.Spend(180, b, "Exception")
-		v.fbeDefaults(51)
 		return
 	}
 	v.Exception.FBERead(r, b, b+212)
@@ -40024,7 +37209,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 220 {
 		r.Spend(176, b, "Text")
-		v.fbeDefaults(52)
 		return
 	}
 	v.Text.FBERead(r, b, b+216)
@@ -40034,7 +37218,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 224 {
 		r.Spend(172, b, "JsonWriter")
-		v.fbeDefaults(53)
 		return
 	}
 	v.JsonWriter.FBERead(r, b, b+220)
@@ -40044,7 +37227,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 228 {
 		r.Spend(168, b, "int32_t")
-		v.fbeDefaults(54)
 		return
 	}
 	v.Int32_t.FBERead(r, b, b+224)
@@ -40054,7 +37236,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 232 {
 		r.Spend(164, b, "size_t")
-		v.fbeDefaults(55)
 		return
 	}
 	v.Size_t.FBERead(r, b, b+228)
@@ -40064,7 +37245,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 236 {
 		r.Spend(160, b, "list")
-		v.fbeDefaults(56)
 		return
 	}
 	v.List_.FBERead(r, b, b+232)
@@ -40074,7 +37254,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 240 {
 		r.Spend(156, b, "object")
-		v.fbeDefaults(57)
 		return
 	}
 	v.Object_.FBERead(r, b, b+236)
@@ -40084,7 +37263,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 244 {
 		r.Spend(152, b, "v")
-		v.fbeDefaults(58)
 		return
 	}
 	v.V.FBERead(r, b, b+240)
@@ -40094,7 +37272,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 248 {
 		r.Spend(148, b, "r")
-		v.fbeDefaults(59)
 		return
 	}
 	v.R.FBERead(r, b, b+244)
@@ -40104,7 +37281,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 252 {
 		r.Spend(144, b, "w")
-		v.fbeDefaults(60)
 		return
 	}
 	v.W.FBERead(r, b, b+248)
@@ -40114,7 +37290,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 256 {
 		r.Spend(140, b, "SideBuy")
-		v.fbeDefaults(61)
 		return
 	}
 	v.SideBuy.FBERead(r, b, b+252)
@@ -40124,7 +37299,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 260 {
 		r.Spend(136, b, "OrderKey")
-		v.fbeDefaults(62)
 		return
 	}
 	v.OrderKey.FBERead(r, b, b+256)
@@ -40134,7 +37308,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 264 {
 		r.Spend(132, b, "textOfside")
-		v.fbeDefaults(63)
 		return
 	}
 	v.TextOfside.FBERead(r, b, b+260)
@@ -40144,7 +37317,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 268 {
 		r.Spend(128, b, "DECIMAL_1")
-		v.fbeDefaults(64)
 		return
 	}
 	v.DECIMAL_1.FBERead(r, b, b+264)
@@ -40154,7 +37326,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 272 {
 		r.Spend(124, b, "OrderModel")
-		v.fbeDefaults(65)
 		return
 	}
 	v.OrderModel.FBERead(r, b, b+268)
@@ -40164,7 +37335,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 276 {
 		r.Spend(120, b, "OrderFinal")
-		v.fbeDefaults(66)
 		return
 	}
 	v.OrderFinal.FBERead(r, b, b+272)
@@ -40174,7 +37344,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 280 {
 		r.Spend(116, b, "NewOrder")
-		v.fbeDefaults(67)
 		return
 	}
 	v.NewOrder.FBERead(r, b, b+276)
@@ -40184,7 +37353,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 284 {
 		r.Spend(112, b, "VerifyFBEOrder")
-		v.fbeDefaults(68)
 		return
 	}
 	v.VerifyFBEOrder.FBERead(r, b, b+280)
@@ -40194,7 +37362,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 288 {
 		r.Spend(108, b, "fbe_vr_Order")
-		v.fbeDefaults(69)
 		return
 	}
 	v.Fbe_vr_Order.FBERead(r, b, b+284)
@@ -40204,7 +37371,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 292 {
 		r.Spend(104, b, "e1")
-		v.fbeDefaults(70)
 		return
 	}
 	v.E1.FBERead(r, b, b+288)
@@ -40214,7 +37380,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 296 {
 		r.Spend(100, b, "i2")
-		v.fbeDefaults(71)
 		return
 	}
 	v.I2.FBERead(r, b, b+292)
@@ -40224,7 +37389,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 300 {
 		r.Spend(96, b, "o3")
-		v.fbeDefaults(72)
 		return
 	}
 	v.O3.FBERead(r, b, b+296)
@@ -40234,7 +37398,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 304 {
 		r.Spend(92, b, "Fbe")
-		v.fbeDefaults(73)
 		return
 	}
 	v.Fbe_.FBERead(r, b, b+300)
@@ -40244,7 +37407,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 308 {
 		r.Spend(88, b, "FINGERPRINT")
-		v.fbeDefaults(74)
 		return
 	}
 	v.FINGERPRINT.FBERead(r, b, b+304)
@@ -40254,7 +37416,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 312 {
 		r.Spend(84, b, "FBE_FINGERPRINT")
-		v.fbeDefaults(75)
 		return
 	}
 	v.FBE_FINGERPRINT.FBERead(r, b, b+308)
@@ -40264,7 +37425,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 316 {
 		r.Spend(80, b, "FBEFingerprint")
-		v.fbeDefaults(76)
 		return
 	}
 	v.FBEFingerprint.FBERead(r, b, b+312)
@@ -40274,7 +37434,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 320 {
 		r.Spend(76, b, "Case")
-		v.fbeDefaults(77)
 		return
 	}
 	v.Case.FBERead(r, b, b+316)
@@ -40284,7 +37443,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 324 {
 		r.Spend(44, b, "Imported")
-		v.fbeDefaults(78)
 		return
 	}
 	v.Imported.FBERead(r, b, b+320)
@@ -40294,7 +37452,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 328 {
 		r.Spend(34, b, "Derived")
-		v.fbeDefaults(79)
 		return
 	}
 	v.Derived.FBERead(r, b, b+324)
@@ -40304,7 +37461,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if n < 332 {
 		r.Spend(16, b, "Listed")
-		v.fbeDefaults(80)
 		return
 	}
 	v.Listed.FBERead(r, b, b+328)
@@ -40313,7 +37469,6 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 336 {
-		v.fbeDefaults(81)
 		return
 	}
 	v.Letters = Letters(r.I32(b + 332))

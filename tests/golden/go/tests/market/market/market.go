@@ -78,34 +78,24 @@ func (v *Instrument) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.PutI32(b+12, v.Digits)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Instrument) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Symbol = ""
-		fallthrough
-	case 1:
-		v.Digits = 5
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Instrument) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 501, 8)
-	if n == 0 {
-		return
+	if n < 16 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 12 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Symbol = r.String(b, b+8, "symbol")
 	if n < 16 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Digits = r.I32(b + 12)
@@ -360,34 +350,24 @@ func (v *Failure) FBEWrite(w *fbe.Writer, base, slot int) {
 	w.String(b, b+24, v.Reason)
 }
 
-// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
-func (v *Failure) fbeDefaults(from int) {
-	switch from {
-	case 0:
-		v.Id = fbe.UUID{}
-		fallthrough
-	case 1:
-		v.Reason = ""
-	}
-}
-
 // FBERead reads v from the versioned body the slot at slot points to (from base),
 // overwriting every field and reusing what v holds (slices, maps, optional pointers);
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Failure) FBERead(r *fbe.Reader, base, slot int) {
 	b, n := r.Struct(base, slot, 502, 20)
-	if n == 0 {
-		return
+	if n < 28 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
 	}
 	defer r.Leave()
 	if n < 24 {
-		v.fbeDefaults(0)
 		return
 	}
 	v.Id = r.UUID(b + 8)
 	if n < 28 {
-		v.fbeDefaults(1)
 		return
 	}
 	v.Reason = r.String(b, b+24, "reason")
