@@ -35,22 +35,18 @@ from .values import encode_decimal
 
 FinalWrite = Callable[[bytearray, Any], None]
 
-_FORMATS = {
-    "bool": "?", "byte": "B", "char": "B", "wchar": "I", "int8": "b", "uint8": "B", "int16": "h",
-    "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q", "timestamp": "Q",
-    "float": "f", "double": "d", "uuid": "16s", "decimal": "16s",
-}
-"""The struct format character of each fixed-size primitive (little-endian layouts)."""
+_INTEGER_CODES = {0xFF: "b", 0xFFFF: "h", 0xFFFF_FFFF: "i", 0xFFFF_FFFF_FFFF_FFFF: "q"}
+"""struct's code of an integer by the span of the range its spec holds (hi - lo: the whole range of
+its wire integer of 1, 2, 4 or 8 bytes, a flags' too, 0..every bit), signed; unsigned in upper case."""
+
+_CODES = {"bool": "?", "float": "f", "double": "d", "uuid": "16s", "decimal": "16s"}
+"""struct's code of every other fixed-size scalar (a float's by the name its spec holds)."""
 
 _ITEMS_KEYS: dict[Any, Callable[[Any], Any]] = {
     None: first, char_order: first_char, signed8: first_signed8, signed16: first_signed16,
     signed32: first_signed32, signed64: first_signed64,
 }
 """The sort key of a map's items by the sort key of its keys (fbe.text.sort_key; None: their own order)."""
-
-SPELLED_OUT_ARRAY = 8
-"""Arrays up to this length have their element's format written out (``iii``); longer ones a repeat
-count (``1000i``), or one bytes item when the element is 16 bytes (the generator's rule)."""
 
 
 def _leaf(spec: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -72,20 +68,18 @@ def _is_checked(spec: tuple[Any, ...]) -> bool:
 
 
 def _format(spec: tuple[Any, ...]) -> str:
-    """The struct format of a fixed value: an integer's from its primitive (an enum's or flags' from
-    the wire type its spec names: ``"Side (uint8)"``; flags, whose range starts at 0, unsigned)."""
+    """The struct format of a fixed value, from its spec: an integer's from the range it holds
+    (``("int", "int32", -2147483648, 2147483647)``), an array's with a repeat count (``3i``) or, when
+    its element is 16 bytes, as one bytes item (``48s``: a uuid's or decimal's are joined)."""
     kind: str = spec[0]
     if kind == "array":
         element, length = _format(spec[1]), spec[2]
-        if length <= SPELLED_OUT_ARRAY:
-            return str(element * length)
         return f"{length}{element}" if len(element) == 1 else f"{16 * length}s"
-    if kind != "int":
-        return _FORMATS[spec[1] if kind == "float" else kind]
-    if len(spec) == 4:
-        return _FORMATS[spec[1]]
-    fmt = _FORMATS[spec[1].rpartition(" (")[2].rstrip(")")]
-    return fmt.upper() if spec[2] >= 0 else fmt
+    if kind == "int":
+        lo, hi = spec[2], spec[3]
+        code = _INTEGER_CODES[hi - lo]
+        return code if lo < 0 else code.upper()
+    return _CODES[spec[1] if kind == "float" else kind]
 
 
 class _Writer:
@@ -123,8 +117,7 @@ class _Writer:
         conv = self.raw(spec[1], "e")
         if conv == "e":
             return [f"*{x}"]
-        packed = spec[2] > SPELLED_OUT_ARRAY  # a long array of 16-byte values: one bytes item
-        return [f'b"".join([{conv} for e in {x}])' if packed else f"*[{conv} for e in {x}]"]
+        return [f'b"".join([{conv} for e in {x}])']  # 16-byte values: one bytes item (_format)
 
     def ordered(self, spec: tuple[Any, ...], x: str) -> str:
         """A collection's items in the original's order: a set's ascending (std::set), a map's items
