@@ -149,17 +149,14 @@ def scalar_read(c: Context, t: ir.Type, f: str, key: str | None = None, dst: str
     with key, a map key from its member-name text: an integer or enum in its type's range (docs/limits.md
     7: the unsigned form of a signed type's flags is refused)."""
     of, text = ("Key", f"{key}, ") if key is not None else ("", "")
-    if isinstance(t, ir.EnumRef):
-        name = t.wire
-    else:
-        assert isinstance(t, ir.Primitive), t
-        name = t.name
-        if name in ("bool", "float", "double", "decimal", "uuid", "string"):
-            return f"r.{of}{RUNTIME_VALUES[name]}({text}{f})"
-        if name == "bytes":
-            return f"r.Bytes({dst}, {f})"
-        if name == "char":
-            return f"r.{of}Char({text}{f})"
+    assert isinstance(t, (ir.Primitive, ir.EnumRef)), t
+    name = ir.wire_name(t)      # an enum's wire type is an integer's
+    if name in ("bool", "float", "double", "decimal", "uuid", "string"):
+        return f"r.{of}{RUNTIME_VALUES[name]}({text}{f})"
+    if name == "bytes":
+        return f"r.Bytes({dst}, {f})"
+    if name == "char":
+        return f"r.{of}Char({text}{f})"
     lo, hi = ir.PRIMITIVES[name].range or (0, 0)
     go = c.type(t)
     if name in SIGNED:

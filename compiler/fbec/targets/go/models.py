@@ -88,12 +88,9 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
         keys = sorted_keys(w, c, t, value, field, "w", names) if isinstance(t, ir.Mapping) and c.comparable(t.key) \
             else ""
         item = t.item_size
-        if at is None:
-            w.line(f"w.AppendCount(len({value}))")
-            e, i = "", names("i")
-        else:
-            e, i = names("e"), names("i")
-            w.line(f"{e} := w.Vector({at[0]}, {at[1]}, len({value}), {item})")
+        e, i = ("" if at is None else names("e")), names("i")
+        w.line(f"w.AppendCount(len({value}))" if at is None
+               else f"{e} := w.Vector({at[0]}, {at[1]}, len({value}), {item})")
         entry = [f"w.UnwindIndex({i})", *unwind]
         first = at and (at[0], f"{e}+{i}*{item}")       # an element's slot, or an entry's key's
         if isinstance(t, ir.Sequence):

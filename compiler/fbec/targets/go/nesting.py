@@ -61,22 +61,18 @@ def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> Non
     elif isinstance(t, ir.Optional_):
         with w.block(f"if {x} != nil {{", "}"):
             _levels(w, c, t.element, x, names)
-    elif isinstance(t, (ir.Array, ir.Sequence)):
+    elif isinstance(t, ir.Mapping) and c.comparable(t.key):
+        y = names("y")
+        with w.block(f"for _, {y} := range {x} {{", "}"):
+            _levels(w, c, t.value, y, names)
+    else:       # an array's or sequence's elements, a map held as pairs' keys and values
+        assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping)), t
         i = names("i")
+        parts = [(t.key, ".Key"), (t.value, ".Value")] if isinstance(t, ir.Mapping) else [(t.element, "")]
         with w.block(f"for {i} := range {x} {{", "}"):
-            _levels(w, c, t.element, f"{x}[{i}]", names)
-    elif isinstance(t, ir.Mapping):
-        if c.comparable(t.key):
-            y = names("y")
-            with w.block(f"for _, {y} := range {x} {{", "}"):
-                _levels(w, c, t.value, y, names)
-        else:
-            i = names("i")
-            with w.block(f"for {i} := range {x} {{", "}"):
-                if ir.struct_refs(t.key):
-                    _levels(w, c, t.key, f"{x}[{i}].Key", names)
-                if ir.struct_refs(t.value):
-                    _levels(w, c, t.value, f"{x}[{i}].Value", names)
+            for part, member in parts:
+                if ir.struct_refs(part):
+                    _levels(w, c, part, f"{x}[{i}]{member}", names)
 
 
 def write_levels(w: CodeWriter, c: Context) -> None:

@@ -27,6 +27,10 @@ from fbec.targets.base import CodeWriter, Message, client_answers, protocol_mess
 from fbec.targets.go.context import Context, braced, decl, declared, leave, one_line
 from fbec.targets.go.names import exported, package_name
 
+# Each model: the prefix of its protocol types' names, its name in doc comments, the suffix of its struct
+# roots (AppendFBE, ReadFinal).
+MODELS = [("", "versioned", "FBE"), ("Final", "final", "Final")]
+
 
 def id_of(c: Context, m: Message) -> str:
     f = m.struct.id_field
@@ -54,11 +58,9 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
         one_line(w, f"// On{m.suffix} calls f(v).", f"func (f {handler_func}) On{m.suffix}(v *{m.named}) {{ f(v) }}")
 
     # ------------------------------------------------------------ senders
-    models = [False, True] if final else [False]
-    for fin in models:
-        sender = names("FinalSender" if fin else "Sender")
-        kind = "final" if fin else "versioned"
-        append = "AppendFinal" if fin else "AppendFBE"
+    models = MODELS if final else MODELS[:1]
+    for prefix, kind, suffix in models:
+        sender = names(prefix + "Sender")
         declared(w, [f"// {sender} writes the messages of {pkg} and its imports as {kind} frames",
                      "// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.",
                      "// Safe for concurrent use."], f"type {sender} struct {{", fbe("Sender"))
@@ -68,19 +70,17 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
         for m in send:
             declared(w, f"// Send{m.suffix} sends v as a {kind} frame; it returns the frame's size.",
                      f"func (s *{sender}) Send{m.suffix}(v *{m.named}) (int, error) {{",
-                     f"return s.Sender.SendFrame(v.{append})")
+                     f"return s.Sender.SendFrame(v.Append{suffix})")
 
     # ------------------------------------------------------------ receivers
-    for fin in models:
-        receiver = names("FinalReceiver" if fin else "Receiver")
-        kind = "final" if fin else "versioned"
-        read = "ReadFinal" if fin else "ReadFBE"
+    for prefix, kind, suffix in models:
+        receiver = names(prefix + "Receiver")
         doc = (f"// {receiver} reads {kind} frames of {pkg} fed in chunks of any size and hands each message to\n"
                "// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits\n"
                "// (frame size, decode limits) and OnError. Not safe for concurrent use.")
-        _receiver(w, c, receiver, "r", handler, fin, doc, "messages",
+        _receiver(w, c, receiver, "r", handler, bool(prefix), doc, "messages",
                   "decodes one whole frame and hands the message to r.Handler", dispatch,
-                  _decoding(read))
+                  _decoding("Read" + suffix))
 
     # ------------------------------------------------------------ proxy (versioned, as the original)
     proxy, proxy_handler, base_proxy = names("Proxy"), names("ProxyHandler"), names("BaseProxyHandler")
@@ -155,7 +155,7 @@ def _feeding(w: CodeWriter, c: Context, name: str, r: str, final: bool) -> None:
 
 
 def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[Message], dispatch: list[Message],
-             models: list[bool], handler: str) -> None:
+             models: list[tuple[str, str, str]], handler: str) -> None:
     fbe = c.rt
     pkg = c.package.name
     by_name = {m.struct.qualified: m for m in send + dispatch}
@@ -175,11 +175,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
             if q in answers:
                 leave(w, f"h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()})", [])
             braced(w, "if *h.notify != nil {", f"(*h.notify).On{m.suffix}(v)")
-    for fin in models:
-        client = names("FinalClient" if fin else "Client")
-        sender = names("FinalSender" if fin else "Sender")
-        receiver = names("FinalReceiver" if fin else "Receiver")
-        kind = "final" if fin else "versioned"
+    for prefix, kind, _ in models:
+        client, sender, receiver = (names(prefix + what) for what in ("Client", "Sender", "Receiver"))
         declared(w, [f"// {client} is a {sender} and a {receiver} of {pkg} with requests (docs/format.md 7.6):",
                      "// Request<Message> sends a [request] message and waits for the response of its id while another",
                      "// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other",
