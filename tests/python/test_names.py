@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fbe_testlib import REPO, load_modules
+from fbe_testlib import REPO, generate_into, load_modules
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.python.names import Idents, module_name
@@ -48,3 +48,32 @@ def test_hostile_names_compile_and_round_trip(tmp_path: Path) -> None:
         m = model()
         m.attach(data)
         assert m.verify() and m.deserialize()[0].fbe_equal(value)
+
+
+def test_a_field_does_not_hide_what_its_constructor_uses(tmp_path: Path) -> None:
+    """A struct's __init__ makes an array's default with ``range`` and an optional's made per instance
+    with ``fbe.DEFAULT``: a field ``range``, its own or its base's, keeps its name (the default calls
+    ``range`` through a module alias), a field ``fbe`` is renamed; either way the class constructs and
+    its value goes both ways. Names the class body does not use (``object``, ``classmethod``) are kept."""
+    schema = tmp_path / "shadow.fbe"
+    schema.write_text("package shadow\n\n"
+                      "struct Shadow\n{\n    int32 range;\n    int32[3] values;\n    int32 fbe;\n"
+                      "    timestamp? at = utc;\n}\n\n"
+                      "struct Base\n{\n    int32 range;\n    int32 object;\n    int32 classmethod;\n}\n\n"
+                      "struct Derived : Base\n{\n    int32[2] values;\n}\n", encoding="utf-8")
+    out = tmp_path / "gen"
+    out.mkdir()
+    ir_schema = generate_into(schema, out)
+    module = load_modules(out, ["shadow"])["shadow"]
+    idents = Idents(ir_schema)
+    names = {(s.name, f.name): idents.field(f) for s in ir_schema.packages[0].structs for f in s.fields}
+    value = module.Shadow(**{names["Shadow", "range"]: 7, names["Shadow", "fbe"]: 8})
+    assert value.values == [0, 0, 0] and value.at > 0
+    assert module.Shadow.from_fbe(value.to_fbe()).fbe_equal(value)
+    assert module.Shadow.from_final(value.to_final()).fbe_equal(value)
+    derived = module.Derived(**{names["Base", name]: k for k, name in enumerate(("range", "object", "classmethod"))})
+    assert derived.values == [0, 0]
+    assert module.Derived.from_fbe(derived.to_fbe()).fbe_equal(derived)
+    assert names == {("Shadow", "range"): "range", ("Shadow", "values"): "values", ("Shadow", "fbe"): "fbe_",
+                     ("Shadow", "at"): "at", ("Base", "range"): "range", ("Base", "object"): "object",
+                     ("Base", "classmethod"): "classmethod", ("Derived", "values"): "values"}

@@ -14,15 +14,15 @@ another while the result still clashes (base.scope_idents). The scopes:
   yield to the classes;
 * a struct's class: its fields (attributes and keyword arguments of `__init__`), clear of the
   keywords, the class's members (`to_fbe`, `from_json`, `fbe_fields`, `clone`...), the names its
-  class body and `__init__` use (`int`, `str`, `ClassVar`, `fbe`, `classmethod`..., and what the
-  hints of its fields use: `list`, `dict`, a class of the module, an imported module's `pkg_`
-  alias, and its own class's name: Python takes a name in a class body for the class's attribute
-  first), the names a field never took (the module's own: `PACKAGE`, `Sender`...), Python's
-  special names (`__init__`, `__slots__`...) and names Python would mangle (`__x`: renamed
-  `__x__`); a base class's fields are the derived class's too;
-* an enum or flags class: its members, clear of the keywords, the names its class body uses,
-  `name`, `value`, `mro`, `has_flags`, `fbe_names`, int's attributes (`real`, `imag`...), the class's own name
-  and the names Enum keeps for itself (`_x_`, `__x__`, and `__x`, which gets an `m` in front).
+  class body and `__init__` use (`self`, `int`, `ClassVar`, `fbe`, and what the hints of its
+  fields use: `str`, `list`, `dict`, a class of the module, an imported module's `pkg_` alias, and
+  its own class's name: Python takes a name in a class body for the class's attribute first),
+  Python's special names (`__init__`, `__slots__`...) and names Python would mangle (`__x`: renamed
+  `__x__`); a base class's fields are the derived class's too. A default made in `__init__` calls
+  what a field hides there (`range`, an inherited field's name) through a module alias (types.py);
+* an enum or flags class: its members, clear of the keywords, `name`, `value`, `mro`, `has_flags`,
+  `fbe_names`, int's attributes (`real`, `imag`...), the class's own name and the names Enum keeps
+  for itself (`_x_`, `__x__`, and `__x`, which gets an `m` in front); its class body uses no name.
 
 A module (file) name: a keyword, or a module the generated code imports, gets a trailing
 underscore. JSON member names and the text form keep the schema's names.
@@ -51,13 +51,13 @@ BUILTINS = frozenset({
     "bool", "bytearray", "bytes", "dict", "enumerate", "float", "frozenset", "int", "len", "list", "range", "set",
     "sorted", "str", "tuple", "type",
 })
-# What every generated struct or enum class body and its methods' signatures use by name, besides the
-# hints of the struct's fields (hint_names): a field or an enum member of such a name would be taken
-# for it there. With them the names a field never took before this rule (the imported ones, the
-# module's own).
-CLASS_BODY = IMPORTED | frozenset({"bool", "bytearray", "bytes", "classmethod", "int", "memoryview", "object", "str",
-                                   "tuple", "self", "cls", "PACKAGE", "VERSION", "Sender", "Receiver", "Proxy",
-                                   "Client", "FinalSender", "FinalReceiver", "FinalClient"})
+# What every generated struct class body and its __init__ use by name, whatever its fields, besides the
+# hints of its fields (hint_names): `fbe_type: ClassVar[int]`, `self`, and `fbe` (`fbe.DEFAULT`, the
+# marker of an optional made per instance); a field of such a name would hide it there. (A default made
+# per instance names what a field hides through an alias: types.py, FBE_R_<name>.) Its readers, writers,
+# JSON, text form and depth walk run outside it (the module's functions, or the runtime's, compiled in
+# their own namespace: fbe.source). An enum or flags class body uses no name.
+STRUCT_BODY = frozenset({"fbe", "ClassVar", "int", "self"})
 # Module-level names of generated code.
 MODULE_NAMES = frozenset({"PACKAGE", "VERSION", "FINGERPRINT", "Sender", "Receiver", "Proxy", "Client", "FinalSender",
                           "FinalReceiver", "FinalClient"})
@@ -168,7 +168,7 @@ class Idents(ScopedIdents):
 
     def _fields(self, s: ir.Struct) -> dict[str, str]:
         package = s.qualified.rpartition(".")[0]
-        taken = set(KEYWORDS | STRUCT_MEMBERS | CLASS_BODY | SPECIAL) | {self.type(s.qualified)}
+        taken = set(KEYWORDS | STRUCT_MEMBERS | STRUCT_BODY | SPECIAL) | {self.type(s.qualified)}
         for g in s.all_fields:
             taken |= hint_names(g.type, self, package)
         if s.base is not None:
@@ -195,7 +195,7 @@ class Idents(ScopedIdents):
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's member name in its class."""
         def make() -> dict[str, str]:
-            taken = KEYWORDS | CLASS_BODY | ENUM_MEMBERS | {self.type(qualified)}
+            taken = KEYWORDS | ENUM_MEMBERS | {self.type(qualified)}
 
             def clashes(x: str) -> bool:
                 return x in taken or _enum_reserved(x)

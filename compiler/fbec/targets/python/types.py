@@ -75,20 +75,20 @@ def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     code.blank()
 
 
-def _head(expr: str) -> str:
-    """The name an expression starts with ("" for none)."""
-    head = re.match(r"[A-Za-z_][A-Za-z_0-9]*", expr)
-    return head.group(0) if head else ""
+_CALLED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?=[.(])")
+"""A name an expression calls or takes an attribute of (``Balance()``, ``fbe.utc()``, ``range(3)``),
+not a comprehension's variable (``_``)."""
 
 
 def _hidden_in_init(ctx: Context, s: ir.Struct) -> list[str]:
-    """The names a default made per instance in __init__'s body starts with (a class, `set`, a
-    module) that a parameter of __init__ hides: a field the struct inherits, named by its base
-    (which does not know the names its derived structs use). The body calls them through a module
-    alias (FBE_R_<name>) instead."""
+    """The names a default made per instance in __init__'s body uses (a class, `set`, `range`, a
+    module) that a parameter of __init__ hides: a field the struct inherits, named by its base (which
+    does not know the names its derived structs use), or a field the struct's hints do not take
+    (`range`). The body calls them through a module alias (FBE_R_<name>) instead."""
     params = {ctx.ident.field(f) for f in s.all_fields}
     made = [expr for expr, per_instance in map(ctx.default_value, s.all_fields) if per_instance]
-    return [_head(expr) for expr in made if _head(expr) in params]
+    used = [name for expr in made for name in _CALLED.findall(expr)]
+    return [name for name in dict.fromkeys(used) if name in params]
 
 
 def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
@@ -100,8 +100,8 @@ def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
         n = ctx.ident.field(f)
         hint = ctx.hint(f.type)
         expr, per_instance = ctx.default_value(f)
-        if per_instance and _head(expr) in hidden:
-            expr = "FBE_R_" + expr
+        if per_instance:
+            expr = _CALLED.sub(lambda m: "FBE_R_" + m.group() if m.group() in hidden else m.group(), expr)
         if not per_instance:
             params.append(f"{n}: {hint} = {expr}")
             body.append(f"self.{n} = {n}")

@@ -68,7 +68,7 @@ class Word(fbe.Enum):
     if_ = 39
     import_ = 40
     inline = 41
-    int_ = 42
+    int = 42
     long = 43
     module = 44
     mutable = 45
@@ -164,28 +164,28 @@ class Word(fbe.Enum):
     yield_ = 135
     _ = 136
     match = 137
-    self_ = 138
-    cls_ = 139
+    self = 138
+    cls = 139
     print = 140
     len = 141
     list = 142
     dict = 143
     set = 144
-    str_ = 145
-    object_ = 146
+    str = 145
+    object = 146
     super = 147
     isinstance = 148
     property = 149
     staticmethod = 150
-    classmethod_ = 151
-    typing_ = 152
-    Any_ = 153
-    ClassVar_ = 154
-    Callable_ = 155
+    classmethod = 151
+    typing = 152
+    Any = 153
+    ClassVar = 154
+    Callable = 155
     IntEnum = 156
     IntFlag = 157
-    PACKAGE_ = 158
-    VERSION_ = 159
+    PACKAGE = 158
+    VERSION = 159
     chan = 160
     defer = 161
     fallthrough = 162
@@ -423,7 +423,7 @@ class Word(fbe.Enum):
     initialize = 394
     swap = 395
     fbe_type = 396
-    fbe_ = 397
+    fbe = 397
     Model = 398
     FinalModel = 399
     FieldModel = 400
@@ -509,7 +509,7 @@ class Word(fbe.Enum):
     Reader = 480
     Writer = 481
     Limits = 482
-    Decimal_ = 483
+    Decimal = 483
     Uuid = 484
     UUID = 485
     Timestamp = 486
@@ -519,10 +519,10 @@ class Word(fbe.Enum):
     EncodeError = 490
     DecodeException = 491
     EncodeException = 492
-    Sender_ = 493
-    Receiver_ = 494
-    Client_ = 495
-    Proxy_ = 496
+    Sender = 493
+    Receiver = 494
+    Client = 495
+    Proxy = 496
     Handler = 497
     Text = 498
     Compare = 499
@@ -617,7 +617,7 @@ class Modifier(fbe.Flags):
     await_ = 67108864
     yield_ = 134217728
     Self = 268435456
-    self_ = 536870912
+    self = 536870912
     None_ = 1073741824
     nil = 2147483648
     null_ = 4294967296
@@ -1095,7 +1095,7 @@ class PythonWords(fbe.Struct):
     Keyword construction: ``PythonWords(False_=..., None_=..., True_=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Any_", "Callable_", "ClassVar_", "False_", "IntEnum", "IntFlag", "None_", "PACKAGE_", "True_", "VERSION_", "_", "as_", "async_", "await_", "classmethod_", "cls_", "def_", "del_", "dict_", "elif_", "except_", "finally_", "from_", "global_", "in_", "is_", "isinstance", "lambda_", "len", "list_", "match", "nonlocal_", "object_", "pass_", "print", "property", "raise_", "self_", "set", "staticmethod", "str_", "super", "typing_", "with_", "yield_")
+    __slots__ = ("Any", "Callable", "ClassVar_", "False_", "IntEnum", "IntFlag", "None_", "PACKAGE", "True_", "VERSION", "_", "as_", "async_", "await_", "classmethod", "cls", "def_", "del_", "dict_", "elif_", "except_", "finally_", "from_", "global_", "in_", "is_", "isinstance", "lambda_", "len", "list_", "match", "nonlocal_", "object", "pass_", "print", "property", "raise_", "self_", "set", "staticmethod", "str_", "super", "typing", "with_", "yield_")
     fbe_type: ClassVar[int] = 3
 
     False_: Word
@@ -1122,27 +1122,27 @@ class PythonWords(fbe.Struct):
     _: bool | None
     match: Modifier
     self_: float
-    cls_: side
+    cls: side
     print: int
     len: list[Word]
     list_: str | None
     dict_: bytes
     set: dict[str, int]
     str_: Decimal
-    object_: uuid.UUID
+    object: uuid.UUID
     super: int
     isinstance: float
     property: int
     staticmethod: Word | None
-    classmethod_: Word
-    typing_: int
-    Any_: str
+    classmethod: Word
+    typing: int
+    Any: str
     ClassVar_: bool | None
-    Callable_: Modifier
+    Callable: Modifier
     IntEnum: float
     IntFlag: side
-    PACKAGE_: int
-    VERSION_: list[Word]
+    PACKAGE: int
+    VERSION: list[Word]
 
     def __init__(
         self,
@@ -1170,27 +1170,27 @@ class PythonWords(fbe.Struct):
         _: bool | None = None,
         match: Modifier = FBE_C0,
         self_: float = 0.0,
-        cls_: side = side.buy,
+        cls: side = side.buy,
         print: int = 0,
         len: list[Word] | None = None,
         list_: str | None = None,
         dict_: bytes = b"",
         set: dict[str, int] | None = None,
         str_: Decimal = FBE_C1,
-        object_: uuid.UUID = fbe.NIL_UUID,
+        object: uuid.UUID = fbe.NIL_UUID,
         super: int = 0,
         isinstance: float = 0.0,
         property: int = 0,
         staticmethod: Word | None = None,
-        classmethod_: Word = Word.classmethod_,
-        typing_: int = 0,
-        Any_: str = "",
+        classmethod: Word = Word.classmethod,
+        typing: int = 0,
+        Any: str = "",
         ClassVar_: bool | None = None,
-        Callable_: Modifier = FBE_C0,
+        Callable: Modifier = FBE_C0,
         IntEnum: float = 0.0,
         IntFlag: side = side.buy,
-        PACKAGE_: int = 0,
-        VERSION_: list[Word] | None = None,
+        PACKAGE: int = 0,
+        VERSION: list[Word] | None = None,
     ) -> None:
         self.False_ = False_
         self.None_ = None_
@@ -1216,27 +1216,27 @@ class PythonWords(fbe.Struct):
         self._ = _
         self.match = match
         self.self_ = self_
-        self.cls_ = cls_
+        self.cls = cls
         self.print = print
         self.len = [] if len is None else len
         self.list_ = list_
         self.dict_ = dict_
         self.set = {} if set is None else set
         self.str_ = str_
-        self.object_ = object_
+        self.object = object
         self.super = super
         self.isinstance = isinstance
         self.property = property
         self.staticmethod = staticmethod
-        self.classmethod_ = classmethod_
-        self.typing_ = typing_
-        self.Any_ = Any_
+        self.classmethod = classmethod
+        self.typing = typing
+        self.Any = Any
         self.ClassVar_ = ClassVar_
-        self.Callable_ = Callable_
+        self.Callable = Callable
         self.IntEnum = IntEnum
         self.IntFlag = IntFlag
-        self.PACKAGE_ = PACKAGE_
-        self.VERSION_ = [] if VERSION_ is None else VERSION_
+        self.PACKAGE = PACKAGE
+        self.VERSION = [] if VERSION is None else VERSION
 
 
 class GoWords(fbe.Struct):
@@ -2376,7 +2376,7 @@ class RuntimeNames(fbe.Struct):
     Keyword construction: ``RuntimeNames(Buffer=..., WriteBuffer=..., ReadBuffer=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Buffer", "Client_", "Compare", "Decimal_", "Decimals", "DecodeError", "DecodeException", "EncodeError", "EncodeException", "Handler", "JsonReader", "JsonWriter", "Limits", "Proxy_", "ReadBuffer", "Reader", "Receiver_", "Requests", "Sender_", "Text", "Timestamp", "Timestamps", "UUID", "Utf8", "Uuid", "Uuids", "WriteBuffer", "Writer")
+    __slots__ = ("Buffer", "Client", "Compare", "Decimal_", "Decimals", "DecodeError", "DecodeException", "EncodeError", "EncodeException", "Handler", "JsonReader", "JsonWriter", "Limits", "Proxy", "ReadBuffer", "Reader", "Receiver", "Requests", "Sender", "Text", "Timestamp", "Timestamps", "UUID", "Utf8", "Uuid", "Uuids", "WriteBuffer", "Writer")
     fbe_type: ClassVar[int] = 16
 
     Buffer: Word
@@ -2395,10 +2395,10 @@ class RuntimeNames(fbe.Struct):
     EncodeError: uuid.UUID
     DecodeException: int
     EncodeException: float
-    Sender_: int
-    Receiver_: Word | None
-    Client_: Word
-    Proxy_: int
+    Sender: int
+    Receiver: Word | None
+    Client: Word
+    Proxy: int
     Handler: str
     Text: bool | None
     Compare: Modifier
@@ -2426,10 +2426,10 @@ class RuntimeNames(fbe.Struct):
         EncodeError: uuid.UUID = fbe.NIL_UUID,
         DecodeException: int = 0,
         EncodeException: float = 0.0,
-        Sender_: int = 0,
-        Receiver_: Word | None = None,
-        Client_: Word = Word.Client_,
-        Proxy_: int = 0,
+        Sender: int = 0,
+        Receiver: Word | None = None,
+        Client: Word = Word.Client,
+        Proxy: int = 0,
         Handler: str = "",
         Text: bool | None = None,
         Compare: Modifier = FBE_C0,
@@ -2455,10 +2455,10 @@ class RuntimeNames(fbe.Struct):
         self.EncodeError = EncodeError
         self.DecodeException = DecodeException
         self.EncodeException = EncodeException
-        self.Sender_ = Sender_
-        self.Receiver_ = Receiver_
-        self.Client_ = Client_
-        self.Proxy_ = Proxy_
+        self.Sender = Sender
+        self.Receiver = Receiver
+        self.Client = Client
+        self.Proxy = Proxy
         self.Handler = Handler
         self.Text = Text
         self.Compare = Compare
@@ -2706,19 +2706,19 @@ class DecodeException(fbe.Struct):
 class Decimal_(fbe.Struct):
     """struct import.Decimal (type 30).
 
-    Keyword construction: ``Decimal_(Decimal__=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``Decimal_(Decimal=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Decimal__",)
+    __slots__ = ("Decimal",)
     fbe_type: ClassVar[int] = 30
 
-    Decimal__: int
+    Decimal: int
 
     def __init__(
         self,
-        Decimal__: int = 0,
+        Decimal: int = 0,
     ) -> None:
-        self.Decimal__ = Decimal__
+        self.Decimal = Decimal
 
 
 class Uuid(fbe.Struct):
@@ -2778,73 +2778,73 @@ class Timestamp(fbe.Struct):
 class Sender_(fbe.Struct):
     """struct import.Sender (type 34).
 
-    Keyword construction: ``Sender_(Sender__=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``Sender_(Sender=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Sender__",)
+    __slots__ = ("Sender",)
     fbe_type: ClassVar[int] = 34
 
-    Sender__: int
+    Sender: int
 
     def __init__(
         self,
-        Sender__: int = 0,
+        Sender: int = 0,
     ) -> None:
-        self.Sender__ = Sender__
+        self.Sender = Sender
 
 
 class Receiver_(fbe.Struct):
     """struct import.Receiver (type 35).
 
-    Keyword construction: ``Receiver_(Receiver__=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``Receiver_(Receiver=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Receiver__",)
+    __slots__ = ("Receiver",)
     fbe_type: ClassVar[int] = 35
 
-    Receiver__: int
+    Receiver: int
 
     def __init__(
         self,
-        Receiver__: int = 0,
+        Receiver: int = 0,
     ) -> None:
-        self.Receiver__ = Receiver__
+        self.Receiver = Receiver
 
 
 class Client_(fbe.Struct):
     """struct import.Client (type 36).
 
-    Keyword construction: ``Client_(Client__=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``Client_(Client=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Client__",)
+    __slots__ = ("Client",)
     fbe_type: ClassVar[int] = 36
 
-    Client__: int
+    Client: int
 
     def __init__(
         self,
-        Client__: int = 0,
+        Client: int = 0,
     ) -> None:
-        self.Client__ = Client__
+        self.Client = Client
 
 
 class Proxy_(fbe.Struct):
     """struct import.Proxy (type 37).
 
-    Keyword construction: ``Proxy_(Proxy__=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``Proxy_(Proxy=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Proxy__",)
+    __slots__ = ("Proxy",)
     fbe_type: ClassVar[int] = 37
 
-    Proxy__: int
+    Proxy: int
 
     def __init__(
         self,
-        Proxy__: int = 0,
+        Proxy: int = 0,
     ) -> None:
-        self.Proxy__ = Proxy__
+        self.Proxy = Proxy
 
 
 class Handler(fbe.Struct):
@@ -2940,19 +2940,19 @@ class Companion(fbe.Struct):
 class Any_(fbe.Struct):
     """struct import.Any (type 43).
 
-    Keyword construction: ``Any_(Any__=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``Any_(Any=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Any__",)
+    __slots__ = ("Any",)
     fbe_type: ClassVar[int] = 43
 
-    Any__: int
+    Any: int
 
     def __init__(
         self,
-        Any__: int = 0,
+        Any: int = 0,
     ) -> None:
-        self.Any__ = Any__
+        self.Any = Any
 
 
 class Self(fbe.Struct):
@@ -3709,7 +3709,7 @@ class Hostile(fbe.Struct):
     Keyword construction: ``Hostile(Order_=..., CppWords_=..., PythonWords_=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Any__", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client__", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal__", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception_", "FBEFingerprint_", "FBE_", "FBE_FINGERPRINT", "FINGERPRINT", "Fbe_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy__", "PythonMembers_", "PythonWords_", "Reader_", "Receiver__", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender__", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object_", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
+    __slots__ = ("Any", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception_", "FBEFingerprint_", "FBE_", "FBE_FINGERPRINT", "FINGERPRINT", "Fbe_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy", "PythonMembers_", "PythonWords_", "Reader_", "Receiver", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object_", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
     fbe_type: ClassVar[int] = 83
 
     Order_: Order
@@ -3741,20 +3741,20 @@ class Hostile(fbe.Struct):
     Limits_: Limits
     DecodeError_: DecodeError
     DecodeException_: DecodeException
-    Decimal__: Decimal_
+    Decimal: Decimal_
     Uuid_: Uuid
     UUID_: UUID
     Timestamp_: Timestamp
-    Sender__: Sender_
-    Receiver__: Receiver_
-    Client__: Client_
-    Proxy__: Proxy_
+    Sender: Sender_
+    Receiver: Receiver_
+    Client: Client_
+    Proxy: Proxy_
     Handler_: Handler
     fbe_: Xfbe_
     FBE_: FBE
     std_: std
     Companion_: Companion
-    Any__: Any_
+    Any: Any_
     Self_: Self
     self__: self_
     None__: None_
@@ -3826,20 +3826,20 @@ class Hostile(fbe.Struct):
         Limits_: Limits | None = None,
         DecodeError_: DecodeError | None = None,
         DecodeException_: DecodeException | None = None,
-        Decimal__: Decimal_ | None = None,
+        Decimal: Decimal_ | None = None,
         Uuid_: Uuid | None = None,
         UUID_: UUID | None = None,
         Timestamp_: Timestamp | None = None,
-        Sender__: Sender_ | None = None,
-        Receiver__: Receiver_ | None = None,
-        Client__: Client_ | None = None,
-        Proxy__: Proxy_ | None = None,
+        Sender: Sender_ | None = None,
+        Receiver: Receiver_ | None = None,
+        Client: Client_ | None = None,
+        Proxy: Proxy_ | None = None,
         Handler_: Handler | None = None,
         fbe_: Xfbe_ | None = None,
         FBE_: FBE | None = None,
         std_: std | None = None,
         Companion_: Companion | None = None,
-        Any__: Any_ | None = None,
+        Any: Any_ | None = None,
         Self_: Self | None = None,
         self__: self_ | None = None,
         None__: None_ | None = None,
@@ -3909,20 +3909,20 @@ class Hostile(fbe.Struct):
         self.Limits_ = Limits() if Limits_ is None else Limits_
         self.DecodeError_ = DecodeError() if DecodeError_ is None else DecodeError_
         self.DecodeException_ = DecodeException() if DecodeException_ is None else DecodeException_
-        self.Decimal__ = Decimal_() if Decimal__ is None else Decimal__
+        self.Decimal = Decimal_() if Decimal is None else Decimal
         self.Uuid_ = Uuid() if Uuid_ is None else Uuid_
         self.UUID_ = UUID() if UUID_ is None else UUID_
         self.Timestamp_ = Timestamp() if Timestamp_ is None else Timestamp_
-        self.Sender__ = Sender_() if Sender__ is None else Sender__
-        self.Receiver__ = Receiver_() if Receiver__ is None else Receiver__
-        self.Client__ = Client_() if Client__ is None else Client__
-        self.Proxy__ = Proxy_() if Proxy__ is None else Proxy__
+        self.Sender = Sender_() if Sender is None else Sender
+        self.Receiver = Receiver_() if Receiver is None else Receiver
+        self.Client = Client_() if Client is None else Client
+        self.Proxy = Proxy_() if Proxy is None else Proxy
         self.Handler_ = Handler() if Handler_ is None else Handler_
         self.fbe_ = Xfbe_() if fbe_ is None else fbe_
         self.FBE_ = FBE() if FBE_ is None else FBE_
         self.std_ = std() if std_ is None else std_
         self.Companion_ = Companion() if Companion_ is None else Companion_
-        self.Any__ = Any_() if Any__ is None else Any__
+        self.Any = Any_() if Any is None else Any
         self.Self_ = Self() if Self_ is None else Self_
         self.self__ = self_() if self__ is None else self__
         self.None__ = None_() if None__ is None else None__
@@ -4113,27 +4113,27 @@ PythonWords.fbe_spec = (
     ("_", "_", ("optional", ("bool",))),
     ("match", "match", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("self", "self_", ("float", "double")),
-    ("cls", "cls_", ("int", "side (int32)", -2147483648, 2147483647, side)),
+    ("cls", "cls", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("print", "print", ("int", "int64", -9223372036854775808, 9223372036854775807)),
     ("len", "len", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("list", "list_", ("optional", ("string",))),
     ("dict", "dict_", ("bytes",)),
     ("set", "set", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("str", "str_", ("decimal",)),
-    ("object", "object_", ("uuid",)),
+    ("object", "object", ("uuid",)),
     ("super", "super", ("int", "timestamp", 0, 18446744073709551615)),
     ("isinstance", "isinstance", ("float", "float")),
     ("property", "property", ("int", "uint8", 0, 255)),
     ("staticmethod", "staticmethod", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
-    ("classmethod", "classmethod_", ("int", "Word (int16)", -32768, 32767, Word)),
-    ("typing", "typing_", ("int", "int32", -2147483648, 2147483647)),
-    ("Any", "Any_", ("string",)),
+    ("classmethod", "classmethod", ("int", "Word (int16)", -32768, 32767, Word)),
+    ("typing", "typing", ("int", "int32", -2147483648, 2147483647)),
+    ("Any", "Any", ("string",)),
     ("ClassVar", "ClassVar_", ("optional", ("bool",))),
-    ("Callable", "Callable_", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
+    ("Callable", "Callable", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("IntEnum", "IntEnum", ("float", "double")),
     ("IntFlag", "IntFlag", ("int", "side (int32)", -2147483648, 2147483647, side)),
-    ("PACKAGE", "PACKAGE_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("VERSION", "VERSION_", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
+    ("PACKAGE", "PACKAGE", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("VERSION", "VERSION", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
 )
 
 GoWords.fbe_spec = (
@@ -4506,10 +4506,10 @@ RuntimeNames.fbe_spec = (
     ("EncodeError", "EncodeError", ("uuid",)),
     ("DecodeException", "DecodeException", ("int", "timestamp", 0, 18446744073709551615)),
     ("EncodeException", "EncodeException", ("float", "float")),
-    ("Sender", "Sender_", ("int", "uint8", 0, 255)),
-    ("Receiver", "Receiver_", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
-    ("Client", "Client_", ("int", "Word (int16)", -32768, 32767, Word)),
-    ("Proxy", "Proxy_", ("int", "int32", -2147483648, 2147483647)),
+    ("Sender", "Sender", ("int", "uint8", 0, 255)),
+    ("Receiver", "Receiver", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("Client", "Client", ("int", "Word (int16)", -32768, 32767, Word)),
+    ("Proxy", "Proxy", ("int", "int32", -2147483648, 2147483647)),
     ("Handler", "Handler", ("string",)),
     ("Text", "Text", ("optional", ("bool",))),
     ("Compare", "Compare", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
@@ -4573,7 +4573,7 @@ DecodeException.fbe_spec = (
 )
 
 Decimal_.fbe_spec = (
-    ("Decimal", "Decimal__", ("int", "int32", -2147483648, 2147483647)),
+    ("Decimal", "Decimal", ("int", "int32", -2147483648, 2147483647)),
 )
 
 Uuid.fbe_spec = (
@@ -4589,19 +4589,19 @@ Timestamp.fbe_spec = (
 )
 
 Sender_.fbe_spec = (
-    ("Sender", "Sender__", ("int", "int32", -2147483648, 2147483647)),
+    ("Sender", "Sender", ("int", "int32", -2147483648, 2147483647)),
 )
 
 Receiver_.fbe_spec = (
-    ("Receiver", "Receiver__", ("int", "int32", -2147483648, 2147483647)),
+    ("Receiver", "Receiver", ("int", "int32", -2147483648, 2147483647)),
 )
 
 Client_.fbe_spec = (
-    ("Client", "Client__", ("int", "int32", -2147483648, 2147483647)),
+    ("Client", "Client", ("int", "int32", -2147483648, 2147483647)),
 )
 
 Proxy_.fbe_spec = (
-    ("Proxy", "Proxy__", ("int", "int32", -2147483648, 2147483647)),
+    ("Proxy", "Proxy", ("int", "int32", -2147483648, 2147483647)),
 )
 
 Handler.fbe_spec = (
@@ -4625,7 +4625,7 @@ Companion.fbe_spec = (
 )
 
 Any_.fbe_spec = (
-    ("Any", "Any__", ("int", "int32", -2147483648, 2147483647)),
+    ("Any", "Any", ("int", "int32", -2147483648, 2147483647)),
 )
 
 Self.fbe_spec = (
@@ -4830,20 +4830,20 @@ Hostile.fbe_spec = (
     ("Limits", "Limits_", ("struct", Limits, 4)),
     ("DecodeError", "DecodeError_", ("struct", DecodeError, 4)),
     ("DecodeException", "DecodeException_", ("struct", DecodeException, 4)),
-    ("Decimal", "Decimal__", ("struct", Decimal_, 4)),
+    ("Decimal", "Decimal", ("struct", Decimal_, 4)),
     ("Uuid", "Uuid_", ("struct", Uuid, 4)),
     ("UUID", "UUID_", ("struct", UUID, 4)),
     ("Timestamp", "Timestamp_", ("struct", Timestamp, 4)),
-    ("Sender", "Sender__", ("struct", Sender_, 4)),
-    ("Receiver", "Receiver__", ("struct", Receiver_, 4)),
-    ("Client", "Client__", ("struct", Client_, 4)),
-    ("Proxy", "Proxy__", ("struct", Proxy_, 4)),
+    ("Sender", "Sender", ("struct", Sender_, 4)),
+    ("Receiver", "Receiver", ("struct", Receiver_, 4)),
+    ("Client", "Client", ("struct", Client_, 4)),
+    ("Proxy", "Proxy", ("struct", Proxy_, 4)),
     ("Handler", "Handler_", ("struct", Handler, 4)),
     ("fbe", "fbe_", ("struct", Xfbe_, 4)),
     ("FBE", "FBE_", ("struct", FBE, 4)),
     ("std", "std_", ("struct", std, 4)),
     ("Companion", "Companion_", ("struct", Companion, 4)),
-    ("Any", "Any__", ("struct", Any_, 4)),
+    ("Any", "Any", ("struct", Any_, 4)),
     ("Self", "Self_", ("struct", Self, 4)),
     ("self", "self__", ("struct", self_, 4)),
     ("None", "None__", ("struct", None_, 4)),
@@ -5355,15 +5355,15 @@ def fbe_vw_PythonWords(w: bytearray, v: PythonWords) -> int:
     else:
         o35h = 1
         o35o = fbe_vow_import_Word(w, o35v) - p
-    o38 = fbe.buffer.write_string(w, v.Any_) - p
+    o38 = fbe.buffer.write_string(w, v.Any) - p
     o39v = v.ClassVar_
     if o39v is None:
         o39h = o39o = 0
     else:
         o39h = 1
         o39o = fbe_vow_bool(w, o39v) - p
-    o44 = fbe_vcw_v_import_Word(w, p, v.VERSION_)
-    FBE_L7.pack_into(w, p, 275, 3, v.False_, v.None_, o2, o3h, o3o, v.async_, v.await_, v.def_, v.del_, o8, o9h, o9o, o10, o11, fbe.encode_decimal(v.global_), v.in_.bytes, v.is_, v.lambda_, v.nonlocal_, o17h, o17o, v.raise_, v.with_, o20, o21h, o21o, v.match, v.self_, v.cls_, v.print, o26, o27h, o27o, o28, o29, fbe.encode_decimal(v.str_), v.object_.bytes, v.super, v.isinstance, v.property, o35h, o35o, v.classmethod_, v.typing_, o38, o39h, o39o, v.Callable_, v.IntEnum, v.IntFlag, v.PACKAGE_, o44)
+    o44 = fbe_vcw_v_import_Word(w, p, v.VERSION)
+    FBE_L7.pack_into(w, p, 275, 3, v.False_, v.None_, o2, o3h, o3o, v.async_, v.await_, v.def_, v.del_, o8, o9h, o9o, o10, o11, fbe.encode_decimal(v.global_), v.in_.bytes, v.is_, v.lambda_, v.nonlocal_, o17h, o17o, v.raise_, v.with_, o20, o21h, o21o, v.match, v.self_, v.cls, v.print, o26, o27h, o27o, o28, o29, fbe.encode_decimal(v.str_), v.object.bytes, v.super, v.isinstance, v.property, o35h, o35o, v.classmethod, v.typing, o38, o39h, o39o, v.Callable, v.IntEnum, v.IntFlag, v.PACKAGE, o44)
     return p
 
 
@@ -5397,27 +5397,27 @@ def fbe_vr_PythonWords(r: fbe.Reader, p: int) -> PythonWords:
             v._ = fbe.buffer.read_optional(r, p, t[26], t[27], "_", fbe_vsr_bool)
             v.match = FBE_M_Modifier[t[28]]
             v.self_ = t[29]
-            v.cls_ = FBE_M_side[t[30]]
+            v.cls = FBE_M_side[t[30]]
             v.print = t[31]
             v.len = fbe_vcr_v_import_Word(r, p, t[32], "len")
             v.list_ = fbe.buffer.read_optional(r, p, t[33], t[34], "list", fbe_vsr_string)
             v.dict_ = fbe.buffer.read_bytes(r, p, t[35], "dict")
             v.set = fbe_vcr_m_string__int32(r, p, t[36], "set")
             v.str_ = fbe.decode_decimal(t[37], p + 178, "str")
-            v.object_ = uuid.UUID(bytes=t[38])
+            v.object = uuid.UUID(bytes=t[38])
             v.super = t[39]
             v.isinstance = t[40]
             v.property = t[41]
             v.staticmethod = fbe.buffer.read_optional(r, p, t[42], t[43], "staticmethod", fbe_vsr_import_Word)
-            v.classmethod_ = FBE_M_Word[t[44]]
-            v.typing_ = t[45]
-            v.Any_ = fbe.buffer.read_string(r, p, t[46], "Any")
+            v.classmethod = FBE_M_Word[t[44]]
+            v.typing = t[45]
+            v.Any = fbe.buffer.read_string(r, p, t[46], "Any")
             v.ClassVar_ = fbe.buffer.read_optional(r, p, t[47], t[48], "ClassVar", fbe_vsr_bool)
-            v.Callable_ = FBE_M_Modifier[t[49]]
+            v.Callable = FBE_M_Modifier[t[49]]
             v.IntEnum = t[50]
             v.IntFlag = FBE_M_side[t[51]]
-            v.PACKAGE_ = t[52]
-            v.VERSION_ = fbe_vcr_v_import_Word(r, p, t[53], "VERSION")
+            v.PACKAGE = t[52]
+            v.VERSION = fbe_vcr_v_import_Word(r, p, t[53], "VERSION")
         else:
             k = fbe.buffer.present(FBE_C4, t[0], 8)
             v = PythonWords(
@@ -5457,7 +5457,7 @@ def fbe_vr_PythonWords(r: fbe.Reader, p: int) -> PythonWords:
                 t[40] if k > 33 else 0.0,
                 t[41] if k > 34 else 0,
                 fbe.buffer.read_optional(r, p, t[42], t[43], "staticmethod", fbe_vsr_import_Word) if k > 35 else None,
-                FBE_M_Word[t[44]] if k > 36 else Word.classmethod_,
+                FBE_M_Word[t[44]] if k > 36 else Word.classmethod,
                 t[45] if k > 37 else 0,
                 fbe.buffer.read_string(r, p, t[46], "Any") if k > 38 else "",
                 fbe.buffer.read_optional(r, p, t[47], t[48], "ClassVar", fbe_vsr_bool) if k > 39 else None,
@@ -6780,7 +6780,7 @@ def fbe_vw_RuntimeNames(w: bytearray, v: RuntimeNames) -> int:
         o9o = fbe_vow_string(w, o9v) - p
     o10 = fbe.buffer.write_bytes(w, v.JsonWriter) - p
     o11 = fbe_vcw_m_string__int32(w, p, v.JsonReader)
-    o17v = v.Receiver_
+    o17v = v.Receiver
     if o17v is None:
         o17h = o17o = 0
     else:
@@ -6800,7 +6800,7 @@ def fbe_vw_RuntimeNames(w: bytearray, v: RuntimeNames) -> int:
     else:
         o27h = 1
         o27o = fbe_vow_string(w, o27v) - p
-    FBE_L20.pack_into(w, p, 170, 16, v.Buffer, v.WriteBuffer, o2, o3h, o3o, v.Writer, v.Limits, v.Decimal_, v.Uuid, o8, o9h, o9o, o10, o11, fbe.encode_decimal(v.DecodeError), v.EncodeError.bytes, v.DecodeException, v.EncodeException, v.Sender_, o17h, o17o, v.Client_, v.Proxy_, o20, o21h, o21o, v.Compare, v.Decimals, v.Uuids, v.Timestamps, o26, o27h, o27o)
+    FBE_L20.pack_into(w, p, 170, 16, v.Buffer, v.WriteBuffer, o2, o3h, o3o, v.Writer, v.Limits, v.Decimal_, v.Uuid, o8, o9h, o9o, o10, o11, fbe.encode_decimal(v.DecodeError), v.EncodeError.bytes, v.DecodeException, v.EncodeException, v.Sender, o17h, o17o, v.Client, v.Proxy, o20, o21h, o21o, v.Compare, v.Decimals, v.Uuids, v.Timestamps, o26, o27h, o27o)
     return p
 
 
@@ -6826,10 +6826,10 @@ def fbe_vr_RuntimeNames(r: fbe.Reader, p: int) -> RuntimeNames:
             v.EncodeError = uuid.UUID(bytes=t[17])
             v.DecodeException = t[18]
             v.EncodeException = t[19]
-            v.Sender_ = t[20]
-            v.Receiver_ = fbe.buffer.read_optional(r, p, t[21], t[22], "Receiver", fbe_vsr_import_Word)
-            v.Client_ = FBE_M_Word[t[23]]
-            v.Proxy_ = t[24]
+            v.Sender = t[20]
+            v.Receiver = fbe.buffer.read_optional(r, p, t[21], t[22], "Receiver", fbe_vsr_import_Word)
+            v.Client = FBE_M_Word[t[23]]
+            v.Proxy = t[24]
             v.Handler = fbe.buffer.read_string(r, p, t[25], "Handler")
             v.Text = fbe.buffer.read_optional(r, p, t[26], t[27], "Text", fbe_vsr_bool)
             v.Compare = FBE_M_Modifier[t[28]]
@@ -6859,7 +6859,7 @@ def fbe_vr_RuntimeNames(r: fbe.Reader, p: int) -> RuntimeNames:
                 t[19] if k > 15 else 0.0,
                 t[20] if k > 16 else 0,
                 fbe.buffer.read_optional(r, p, t[21], t[22], "Receiver", fbe_vsr_import_Word) if k > 17 else None,
-                FBE_M_Word[t[23]] if k > 18 else Word.Client_,
+                FBE_M_Word[t[23]] if k > 18 else Word.Client,
                 t[24] if k > 19 else 0,
                 fbe.buffer.read_string(r, p, t[25], "Handler") if k > 20 else "",
                 fbe.buffer.read_optional(r, p, t[26], t[27], "Text", fbe_vsr_bool) if k > 21 else None,
@@ -7204,7 +7204,7 @@ def fbe_vw_Decimal(w: bytearray, v: Decimal_) -> int:
     """Append the body of a Decimal and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 30, v.Decimal__)
+    FBE_L21.pack_into(w, p, 12, 30, v.Decimal)
     return p
 
 
@@ -7214,7 +7214,7 @@ def fbe_vr_Decimal(r: fbe.Reader, p: int) -> Decimal_:
     try:
         if t[0] >= 12:
             v = Decimal_.__new__(Decimal_)
-            v.Decimal__ = t[2]
+            v.Decimal = t[2]
         else:
             k = fbe.buffer.present(FBE_C18, t[0], 8)
             v = Decimal_(
@@ -7304,7 +7304,7 @@ def fbe_vw_Sender(w: bytearray, v: Sender_) -> int:
     """Append the body of a Sender and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 34, v.Sender__)
+    FBE_L21.pack_into(w, p, 12, 34, v.Sender)
     return p
 
 
@@ -7314,7 +7314,7 @@ def fbe_vr_Sender(r: fbe.Reader, p: int) -> Sender_:
     try:
         if t[0] >= 12:
             v = Sender_.__new__(Sender_)
-            v.Sender__ = t[2]
+            v.Sender = t[2]
         else:
             k = fbe.buffer.present(FBE_C18, t[0], 8)
             v = Sender_(
@@ -7329,7 +7329,7 @@ def fbe_vw_Receiver(w: bytearray, v: Receiver_) -> int:
     """Append the body of a Receiver and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 35, v.Receiver__)
+    FBE_L21.pack_into(w, p, 12, 35, v.Receiver)
     return p
 
 
@@ -7339,7 +7339,7 @@ def fbe_vr_Receiver(r: fbe.Reader, p: int) -> Receiver_:
     try:
         if t[0] >= 12:
             v = Receiver_.__new__(Receiver_)
-            v.Receiver__ = t[2]
+            v.Receiver = t[2]
         else:
             k = fbe.buffer.present(FBE_C18, t[0], 8)
             v = Receiver_(
@@ -7354,7 +7354,7 @@ def fbe_vw_Client(w: bytearray, v: Client_) -> int:
     """Append the body of a Client and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 36, v.Client__)
+    FBE_L21.pack_into(w, p, 12, 36, v.Client)
     return p
 
 
@@ -7364,7 +7364,7 @@ def fbe_vr_Client(r: fbe.Reader, p: int) -> Client_:
     try:
         if t[0] >= 12:
             v = Client_.__new__(Client_)
-            v.Client__ = t[2]
+            v.Client = t[2]
         else:
             k = fbe.buffer.present(FBE_C18, t[0], 8)
             v = Client_(
@@ -7379,7 +7379,7 @@ def fbe_vw_Proxy(w: bytearray, v: Proxy_) -> int:
     """Append the body of a Proxy and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 37, v.Proxy__)
+    FBE_L21.pack_into(w, p, 12, 37, v.Proxy)
     return p
 
 
@@ -7389,7 +7389,7 @@ def fbe_vr_Proxy(r: fbe.Reader, p: int) -> Proxy_:
     try:
         if t[0] >= 12:
             v = Proxy_.__new__(Proxy_)
-            v.Proxy__ = t[2]
+            v.Proxy = t[2]
         else:
             k = fbe.buffer.present(FBE_C18, t[0], 8)
             v = Proxy_(
@@ -7529,7 +7529,7 @@ def fbe_vw_Any(w: bytearray, v: Any_) -> int:
     """Append the body of a Any and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 43, v.Any__)
+    FBE_L21.pack_into(w, p, 12, 43, v.Any)
     return p
 
 
@@ -7539,7 +7539,7 @@ def fbe_vr_Any(r: fbe.Reader, p: int) -> Any_:
     try:
         if t[0] >= 12:
             v = Any_.__new__(Any_)
-            v.Any__ = t[2]
+            v.Any = t[2]
         else:
             k = fbe.buffer.present(FBE_C18, t[0], 8)
             v = Any_(
@@ -8597,20 +8597,20 @@ def fbe_vw_Hostile(w: bytearray, v: Hostile) -> int:
     o26 = fbe_vw_Limits(w, v.Limits_) - p
     o27 = fbe_vw_DecodeError(w, v.DecodeError_) - p
     o28 = fbe_vw_DecodeException(w, v.DecodeException_) - p
-    o29 = fbe_vw_Decimal(w, v.Decimal__) - p
+    o29 = fbe_vw_Decimal(w, v.Decimal) - p
     o30 = fbe_vw_Uuid(w, v.Uuid_) - p
     o31 = fbe_vw_UUID(w, v.UUID_) - p
     o32 = fbe_vw_Timestamp(w, v.Timestamp_) - p
-    o33 = fbe_vw_Sender(w, v.Sender__) - p
-    o34 = fbe_vw_Receiver(w, v.Receiver__) - p
-    o35 = fbe_vw_Client(w, v.Client__) - p
-    o36 = fbe_vw_Proxy(w, v.Proxy__) - p
+    o33 = fbe_vw_Sender(w, v.Sender) - p
+    o34 = fbe_vw_Receiver(w, v.Receiver) - p
+    o35 = fbe_vw_Client(w, v.Client) - p
+    o36 = fbe_vw_Proxy(w, v.Proxy) - p
     o37 = fbe_vw_Handler(w, v.Handler_) - p
     o38 = fbe_vw_fbe(w, v.fbe_) - p
     o39 = fbe_vw_FBE(w, v.FBE_) - p
     o40 = fbe_vw_std(w, v.std_) - p
     o41 = fbe_vw_Companion(w, v.Companion_) - p
-    o42 = fbe_vw_Any(w, v.Any__) - p
+    o42 = fbe_vw_Any(w, v.Any) - p
     o43 = fbe_vw_Self(w, v.Self_) - p
     o44 = fbe_vw_self(w, v.self__) - p
     o45 = fbe_vw_None(w, v.None__) - p
@@ -8688,20 +8688,20 @@ def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
             v.Limits_ = (fbe_vr_Limits(r, p + t[28]) if t[28] else fbe.buffer.absent_struct(r, Limits, "Limits", p))
             v.DecodeError_ = (fbe_vr_DecodeError(r, p + t[29]) if t[29] else fbe.buffer.absent_struct(r, DecodeError, "DecodeError", p))
             v.DecodeException_ = (fbe_vr_DecodeException(r, p + t[30]) if t[30] else fbe.buffer.absent_struct(r, DecodeException, "DecodeException", p))
-            v.Decimal__ = (fbe_vr_Decimal(r, p + t[31]) if t[31] else fbe.buffer.absent_struct(r, Decimal_, "Decimal", p))
+            v.Decimal = (fbe_vr_Decimal(r, p + t[31]) if t[31] else fbe.buffer.absent_struct(r, Decimal_, "Decimal", p))
             v.Uuid_ = (fbe_vr_Uuid(r, p + t[32]) if t[32] else fbe.buffer.absent_struct(r, Uuid, "Uuid", p))
             v.UUID_ = (fbe_vr_UUID(r, p + t[33]) if t[33] else fbe.buffer.absent_struct(r, UUID, "UUID", p))
             v.Timestamp_ = (fbe_vr_Timestamp(r, p + t[34]) if t[34] else fbe.buffer.absent_struct(r, Timestamp, "Timestamp", p))
-            v.Sender__ = (fbe_vr_Sender(r, p + t[35]) if t[35] else fbe.buffer.absent_struct(r, Sender_, "Sender", p))
-            v.Receiver__ = (fbe_vr_Receiver(r, p + t[36]) if t[36] else fbe.buffer.absent_struct(r, Receiver_, "Receiver", p))
-            v.Client__ = (fbe_vr_Client(r, p + t[37]) if t[37] else fbe.buffer.absent_struct(r, Client_, "Client", p))
-            v.Proxy__ = (fbe_vr_Proxy(r, p + t[38]) if t[38] else fbe.buffer.absent_struct(r, Proxy_, "Proxy", p))
+            v.Sender = (fbe_vr_Sender(r, p + t[35]) if t[35] else fbe.buffer.absent_struct(r, Sender_, "Sender", p))
+            v.Receiver = (fbe_vr_Receiver(r, p + t[36]) if t[36] else fbe.buffer.absent_struct(r, Receiver_, "Receiver", p))
+            v.Client = (fbe_vr_Client(r, p + t[37]) if t[37] else fbe.buffer.absent_struct(r, Client_, "Client", p))
+            v.Proxy = (fbe_vr_Proxy(r, p + t[38]) if t[38] else fbe.buffer.absent_struct(r, Proxy_, "Proxy", p))
             v.Handler_ = (fbe_vr_Handler(r, p + t[39]) if t[39] else fbe.buffer.absent_struct(r, Handler, "Handler", p))
             v.fbe_ = (fbe_vr_fbe(r, p + t[40]) if t[40] else fbe.buffer.absent_struct(r, Xfbe_, "fbe", p))
             v.FBE_ = (fbe_vr_FBE(r, p + t[41]) if t[41] else fbe.buffer.absent_struct(r, FBE, "FBE", p))
             v.std_ = (fbe_vr_std(r, p + t[42]) if t[42] else fbe.buffer.absent_struct(r, std, "std", p))
             v.Companion_ = (fbe_vr_Companion(r, p + t[43]) if t[43] else fbe.buffer.absent_struct(r, Companion, "Companion", p))
-            v.Any__ = (fbe_vr_Any(r, p + t[44]) if t[44] else fbe.buffer.absent_struct(r, Any_, "Any", p))
+            v.Any = (fbe_vr_Any(r, p + t[44]) if t[44] else fbe.buffer.absent_struct(r, Any_, "Any", p))
             v.Self_ = (fbe_vr_Self(r, p + t[45]) if t[45] else fbe.buffer.absent_struct(r, Self, "Self", p))
             v.self__ = (fbe_vr_self(r, p + t[46]) if t[46] else fbe.buffer.absent_struct(r, self_, "self", p))
             v.None__ = (fbe_vr_None(r, p + t[47]) if t[47] else fbe.buffer.absent_struct(r, None_, "None", p))
@@ -10150,27 +10150,27 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
         v._ = x33
         v.match = FBE_M_Modifier[t37[0]]
         v.self_ = t37[1]
-        v.cls_ = FBE_M_side[t37[2]]
+        v.cls = FBE_M_side[t37[2]]
         v.print = t37[3]
         v.len = x38
         v.list_ = x40
         v.dict_ = x45
         v.set = x46
         v.str_ = fbe.decode_decimal(t52[0], at53, "str")
-        v.object_ = uuid.UUID(bytes=t54[0])
+        v.object = uuid.UUID(bytes=t54[0])
         v.super = t54[1]
         v.isinstance = t54[2]
         v.property = t54[3]
         v.staticmethod = x55
-        v.classmethod_ = FBE_M_Word[t59[0]]
-        v.typing_ = t59[1]
-        v.Any_ = x61
+        v.classmethod = FBE_M_Word[t59[0]]
+        v.typing = t59[1]
+        v.Any = x61
         v.ClassVar_ = x62
-        v.Callable_ = FBE_M_Modifier[t66[0]]
+        v.Callable = FBE_M_Modifier[t66[0]]
         v.IntEnum = t66[1]
         v.IntFlag = FBE_M_side[t66[2]]
-        v.PACKAGE_ = t66[3]
-        v.VERSION_ = x67
+        v.PACKAGE = t66[3]
+        v.VERSION = x67
     except fbe.DecodeError as e:
         raise e.within("import.PythonWords") from None
     return v, p
@@ -12060,10 +12060,10 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
         v.EncodeError = uuid.UUID(bytes=t25[0])
         v.DecodeException = t25[1]
         v.EncodeException = t25[2]
-        v.Sender_ = t25[3]
-        v.Receiver_ = x26
-        v.Client_ = FBE_M_Word[t30[0]]
-        v.Proxy_ = t30[1]
+        v.Sender = t25[3]
+        v.Receiver = x26
+        v.Client = FBE_M_Word[t30[0]]
+        v.Proxy = t30[1]
         v.Handler = x32
         v.Text = x33
         v.Compare = FBE_M_Modifier[t37[0]]
@@ -12295,7 +12295,7 @@ def fbe_fr_Decimal(r: fbe.Reader, p: int) -> tuple[Decimal_, int]:
         t1 = FBE_L3.unpack_from(data, p)
         p += 4
         v = Decimal_.__new__(Decimal_)
-        v.Decimal__ = t1[0]
+        v.Decimal = t1[0]
     except fbe.DecodeError as e:
         raise e.within("import.Decimal") from None
     return v, p
@@ -12359,7 +12359,7 @@ def fbe_fr_Sender(r: fbe.Reader, p: int) -> tuple[Sender_, int]:
         t1 = FBE_L3.unpack_from(data, p)
         p += 4
         v = Sender_.__new__(Sender_)
-        v.Sender__ = t1[0]
+        v.Sender = t1[0]
     except fbe.DecodeError as e:
         raise e.within("import.Sender") from None
     return v, p
@@ -12375,7 +12375,7 @@ def fbe_fr_Receiver(r: fbe.Reader, p: int) -> tuple[Receiver_, int]:
         t1 = FBE_L3.unpack_from(data, p)
         p += 4
         v = Receiver_.__new__(Receiver_)
-        v.Receiver__ = t1[0]
+        v.Receiver = t1[0]
     except fbe.DecodeError as e:
         raise e.within("import.Receiver") from None
     return v, p
@@ -12391,7 +12391,7 @@ def fbe_fr_Client(r: fbe.Reader, p: int) -> tuple[Client_, int]:
         t1 = FBE_L3.unpack_from(data, p)
         p += 4
         v = Client_.__new__(Client_)
-        v.Client__ = t1[0]
+        v.Client = t1[0]
     except fbe.DecodeError as e:
         raise e.within("import.Client") from None
     return v, p
@@ -12407,7 +12407,7 @@ def fbe_fr_Proxy(r: fbe.Reader, p: int) -> tuple[Proxy_, int]:
         t1 = FBE_L3.unpack_from(data, p)
         p += 4
         v = Proxy_.__new__(Proxy_)
-        v.Proxy__ = t1[0]
+        v.Proxy = t1[0]
     except fbe.DecodeError as e:
         raise e.within("import.Proxy") from None
     return v, p
@@ -12503,7 +12503,7 @@ def fbe_fr_Any(r: fbe.Reader, p: int) -> tuple[Any_, int]:
         t1 = FBE_L3.unpack_from(data, p)
         p += 4
         v = Any_.__new__(Any_)
-        v.Any__ = t1[0]
+        v.Any = t1[0]
     except fbe.DecodeError as e:
         raise e.within("import.Any") from None
     return v, p
@@ -13289,20 +13289,20 @@ def fbe_fr_Hostile(r: fbe.Reader, p: int) -> tuple[Hostile, int]:
         v.Limits_ = x27
         v.DecodeError_ = x28
         v.DecodeException_ = x29
-        v.Decimal__ = x30
+        v.Decimal = x30
         v.Uuid_ = x31
         v.UUID_ = x32
         v.Timestamp_ = x33
-        v.Sender__ = x34
-        v.Receiver__ = x35
-        v.Client__ = x36
-        v.Proxy__ = x37
+        v.Sender = x34
+        v.Receiver = x35
+        v.Client = x36
+        v.Proxy = x37
         v.Handler_ = x38
         v.fbe_ = x39
         v.FBE_ = x40
         v.std_ = x41
         v.Companion_ = x42
-        v.Any__ = x43
+        v.Any = x43
         v.Self_ = x44
         v.self__ = x45
         v.None__ = x46
@@ -14065,7 +14065,7 @@ def fbe_vsr_import_Word(r: fbe.Reader, s: int, f: str) -> Word:
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Order, 1, 20, 12, 8, (("side_", 8, "i", 0), ("s", 12, ("e", "i", FBE_M_side), 0), ("range", 16, ("e", "i", FBE_M_range), 0),)),
     (CppWords, 2, 703, 619, 8, (("alignas", 8, ("e", "h", FBE_M_Word), 0), ("alignof", 10, "i", 0), ("and_", 14, "s", 0), ("and_eq", 18, ("o", "?"), 0), ("asm", 23, ("e", "Q", FBE_M_Modifier), 0), ("auto", 31, "d", 0), ("bitand", 39, ("e", "i", FBE_M_side), 0), ("bitor", 43, "q", 0), ("break_", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("case", 55, ("o", "s"), 0), ("catch", 60, "y", 0), ("char8_t", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("char16_t", 68, "m", 0), ("char32_t", 84, "u", 0), ("class_", 100, "Q", 0), ("compl", 108, "f", 0), ("concept", 112, "B", 0), ("const", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("consteval", 118, ("e", "h", FBE_M_Word), 0), ("constexpr", 120, "i", 0), ("constinit", 124, "s", 0), ("const_cast", 128, ("o", "?"), 0), ("continue_", 133, ("e", "Q", FBE_M_Modifier), 0), ("co_await", 141, "d", 0), ("co_return", 149, ("e", "i", FBE_M_side), 0), ("co_yield", 153, "q", 0), ("decltype", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("default", 165, ("o", "s"), 0), ("delete", 170, "y", 0), ("do", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("dynamic_cast", 178, "m", 0), ("else_", 194, "u", 0), ("explicit", 210, "Q", 0), ("export", 218, "f", 0), ("extern", 222, "B", 0), ("final", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("for_", 228, ("e", "h", FBE_M_Word), 0), ("friend", 230, "i", 0), ("goto", 234, "s", 0), ("if_", 238, ("o", "?"), 0), ("import_", 243, ("e", "Q", FBE_M_Modifier), 0), ("inline", 251, "d", 0), ("int_", 259, ("e", "i", FBE_M_side), 0), ("long", 263, "q", 0), ("module", 271, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("mutable", 275, ("o", "s"), 0), ("namespace", 280, "y", 0), ("new", 284, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("noexcept", 288, "m", 0), ("not_", 304, "u", 0), ("not_eq", 320, "Q", 0), ("nullptr", 328, "f", 0), ("operator", 332, "B", 0), ("or_", 333, ("o", ("e", "h", FBE_M_Word)), 0), ("or_eq", 338, ("e", "h", FBE_M_Word), 0), ("override", 340, "i", 0), ("private", 344, "s", 0), ("protected", 348, ("o", "?"), 0), ("public", 353, ("e", "Q", FBE_M_Modifier), 0), ("register", 361, "d", 0), ("reinterpret_cast", 369, ("e", "i", FBE_M_side), 0), ("requires", 373, "q", 0), ("return_", 381, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("short", 385, ("o", "s"), 0), ("signed", 390, "y", 0), ("sizeof", 394, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("static", 398, "m", 0), ("static_assert", 414, "u", 0), ("static_cast", 430, "Q", 0), ("switch", 438, "f", 0), ("template", 442, "B", 0), ("this", 443, ("o", ("e", "h", FBE_M_Word)), 0), ("thread_local", 448, ("e", "h", FBE_M_Word), 0), ("throw", 450, "i", 0), ("try_", 454, "s", 0), ("typedef", 458, ("o", "?"), 0), ("typeid", 463, ("e", "Q", FBE_M_Modifier), 0), ("typename", 471, "d", 0), ("union", 479, ("e", "i", FBE_M_side), 0), ("unsigned", 483, "q", 0), ("using", 491, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("virtual", 495, ("o", "s"), 0), ("void", 500, "y", 0), ("volatile", 504, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("wchar_t", 508, "m", 0), ("while_", 524, "u", 0), ("xor", 540, "Q", 0), ("xor_eq", 548, "f", 0), ("assert_", 552, "B", 0), ("errno", 553, ("o", ("e", "h", FBE_M_Word)), 0), ("EOF", 558, ("e", "h", FBE_M_Word), 0), ("NULL", 560, "i", 0), ("stdin", 564, "s", 0), ("stdout", 568, ("o", "?"), 0), ("stderr", 573, ("e", "Q", FBE_M_Modifier), 0), ("offsetof", 581, "d", 0), ("std", 589, ("e", "i", FBE_M_side), 0), ("FBE", 593, "q", 0), ("int8_t", 601, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("uint8_t", 605, ("o", "s"), 0), ("int16_t", 610, "y", 0), ("uint16_t", 614, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("int32_t", 618, "m", 0), ("uint32_t", 634, "u", 0), ("int64_t", 650, "Q", 0), ("uint64_t", 658, "f", 0), ("size_t", 662, "B", 0), ("ptrdiff_t", 663, ("o", ("e", "h", FBE_M_Word)), 0), ("nullptr_t", 668, ("e", "h", FBE_M_Word), 0), ("linux", 670, "i", 0), ("unix", 674, "s", 0), ("BUFSIZ", 678, ("o", "?"), 0), ("INT32_MAX", 683, ("e", "Q", FBE_M_Modifier), 0), ("CHAR_BIT", 691, "d", 0), ("EINVAL", 699, ("e", "i", FBE_M_side), 0),)),
-    (PythonWords, 3, 275, 239, 8, (("False_", 8, ("e", "h", FBE_M_Word), 0), ("None_", 10, "i", 0), ("True_", 14, "s", 0), ("as_", 18, ("o", "?"), 0), ("async_", 23, ("e", "Q", FBE_M_Modifier), 0), ("await_", 31, "d", 0), ("def_", 39, ("e", "i", FBE_M_side), 0), ("del_", 43, "q", 0), ("elif_", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("except_", 55, ("o", "s"), 0), ("finally_", 60, "y", 0), ("from_", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("global_", 68, "m", 0), ("in_", 84, "u", 0), ("is_", 100, "Q", 0), ("lambda_", 108, "f", 0), ("nonlocal_", 112, "B", 0), ("pass_", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("raise_", 118, ("e", "h", FBE_M_Word), 0), ("with_", 120, "i", 0), ("yield_", 124, "s", 0), ("_", 128, ("o", "?"), 0), ("match", 133, ("e", "Q", FBE_M_Modifier), 0), ("self_", 141, "d", 0), ("cls_", 149, ("e", "i", FBE_M_side), 0), ("print", 153, "q", 0), ("len", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("list_", 165, ("o", "s"), 0), ("dict_", 170, "y", 0), ("set", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("str_", 178, "m", 0), ("object_", 194, "u", 0), ("super", 210, "Q", 0), ("isinstance", 218, "f", 0), ("property", 222, "B", 0), ("staticmethod", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("classmethod_", 228, ("e", "h", FBE_M_Word), 0), ("typing_", 230, "i", 0), ("Any_", 234, "s", 0), ("ClassVar_", 238, ("o", "?"), 0), ("Callable_", 243, ("e", "Q", FBE_M_Modifier), 0), ("IntEnum", 251, "d", 0), ("IntFlag", 259, ("e", "i", FBE_M_side), 0), ("PACKAGE_", 263, "q", 0), ("VERSION_", 271, ("v", ("e", "h", FBE_M_Word), 2, 2), 0),)),
+    (PythonWords, 3, 275, 239, 8, (("False_", 8, ("e", "h", FBE_M_Word), 0), ("None_", 10, "i", 0), ("True_", 14, "s", 0), ("as_", 18, ("o", "?"), 0), ("async_", 23, ("e", "Q", FBE_M_Modifier), 0), ("await_", 31, "d", 0), ("def_", 39, ("e", "i", FBE_M_side), 0), ("del_", 43, "q", 0), ("elif_", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("except_", 55, ("o", "s"), 0), ("finally_", 60, "y", 0), ("from_", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("global_", 68, "m", 0), ("in_", 84, "u", 0), ("is_", 100, "Q", 0), ("lambda_", 108, "f", 0), ("nonlocal_", 112, "B", 0), ("pass_", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("raise_", 118, ("e", "h", FBE_M_Word), 0), ("with_", 120, "i", 0), ("yield_", 124, "s", 0), ("_", 128, ("o", "?"), 0), ("match", 133, ("e", "Q", FBE_M_Modifier), 0), ("self_", 141, "d", 0), ("cls", 149, ("e", "i", FBE_M_side), 0), ("print", 153, "q", 0), ("len", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("list_", 165, ("o", "s"), 0), ("dict_", 170, "y", 0), ("set", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("str_", 178, "m", 0), ("object", 194, "u", 0), ("super", 210, "Q", 0), ("isinstance", 218, "f", 0), ("property", 222, "B", 0), ("staticmethod", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("classmethod", 228, ("e", "h", FBE_M_Word), 0), ("typing", 230, "i", 0), ("Any", 234, "s", 0), ("ClassVar_", 238, ("o", "?"), 0), ("Callable", 243, ("e", "Q", FBE_M_Modifier), 0), ("IntEnum", 251, "d", 0), ("IntFlag", 259, ("e", "i", FBE_M_side), 0), ("PACKAGE", 263, "q", 0), ("VERSION", 271, ("v", ("e", "h", FBE_M_Word), 2, 2), 0),)),
     (GoWords, 4, 234, 202, 8, (("chan", 8, ("e", "h", FBE_M_Word), 0), ("defer", 10, "i", 0), ("fallthrough", 14, "s", 0), ("func", 18, ("o", "?"), 0), ("go", 23, ("e", "Q", FBE_M_Modifier), 0), ("interface", 31, "d", 0), ("map", 39, ("e", "i", FBE_M_side), 0), ("package", 43, "q", 0), ("range", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("select", 55, ("o", "s"), 0), ("type", 60, "y", 0), ("var", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("any", 68, "m", 0), ("error", 84, "u", 0), ("rune", 100, "Q", 0), ("uint", 108, "f", 0), ("nil", 112, "B", 0), ("iota", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("cap", 118, ("e", "h", FBE_M_Word), 0), ("make", 120, "i", 0), ("append", 124, "s", 0), ("copy", 128, ("o", "?"), 0), ("panic", 133, ("e", "Q", FBE_M_Modifier), 0), ("recover", 141, "d", 0), ("println", 149, ("e", "i", FBE_M_side), 0), ("complex", 153, "q", 0), ("real", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("imag", 165, ("o", "s"), 0), ("close", 170, "y", 0), ("min", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("max", 178, "m", 0), ("clear", 194, "u", 0), ("uintptr", 210, "Q", 0), ("float32", 218, "f", 0), ("float64", 222, "B", 0), ("complex64", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("complex128", 228, ("e", "h", FBE_M_Word), 0), ("comparable", 230, "i", 0),)),
     (JavaWords, 5, 210, 182, 8, (("abstract", 8, ("e", "h", FBE_M_Word), 0), ("boolean", 10, "i", 0), ("extends", 14, "s", 0), ("implements", 18, ("o", "?"), 0), ("instanceof", 23, ("e", "Q", FBE_M_Modifier), 0), ("native", 31, "d", 0), ("strictfp", 39, ("e", "i", FBE_M_side), 0), ("synchronized", 43, "q", 0), ("throws", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("transient", 55, ("o", "s"), 0), ("record", 60, "y", 0), ("sealed", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("permits", 68, "m", 0), ("when", 84, "u", 0), ("open", 100, "Q", 0), ("exports", 108, "f", 0), ("opens", 112, "B", 0), ("to", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("uses", 118, ("e", "h", FBE_M_Word), 0), ("provides", 120, "i", 0), ("transitive", 124, "s", 0), ("Object", 128, ("o", "?"), 0), ("String", 133, ("e", "Q", FBE_M_Modifier), 0), ("Integer", 141, "d", 0), ("Long", 149, ("e", "i", FBE_M_side), 0), ("Math", 153, "q", 0), ("System", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("Override", 165, ("o", "s"), 0), ("Class", 170, "y", 0), ("List", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("Map", 178, "m", 0), ("Set", 194, "u", 0),)),
     (KotlinWords, 6, 243, 207, 8, (("fun", 8, ("e", "h", FBE_M_Word), 0), ("typealias", 10, "i", 0), ("typeof", 14, "s", 0), ("val", 18, ("o", "?"), 0), ("by", 23, ("e", "Q", FBE_M_Modifier), 0), ("constructor", 31, "d", 0), ("delegate", 39, ("e", "i", FBE_M_side), 0), ("dynamic", 43, "q", 0), ("field", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("file", 55, ("o", "s"), 0), ("get", 60, "y", 0), ("init", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("param", 68, "m", 0), ("receiver", 84, "u", 0), ("setparam", 100, "Q", 0), ("value", 108, "f", 0), ("where", 112, "B", 0), ("actual", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("annotation", 118, ("e", "h", FBE_M_Word), 0), ("companion", 120, "i", 0), ("crossinline", 124, "s", 0), ("data", 128, ("o", "?"), 0), ("expect", 133, ("e", "Q", FBE_M_Modifier), 0), ("external", 141, "d", 0), ("infix", 149, ("e", "i", FBE_M_side), 0), ("inner", 153, "q", 0), ("internal", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("lateinit", 165, ("o", "s"), 0), ("noinline", 170, "y", 0), ("out", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("reified", 178, "m", 0), ("suspend", 194, "u", 0), ("tailrec", 210, "Q", 0), ("vararg", 218, "f", 0), ("it", 222, "B", 0), ("Companion", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("Unit", 228, ("e", "h", FBE_M_Word), 0), ("Nothing", 230, "i", 0), ("Int", 234, "s", 0), ("Array", 238, ("o", "?"), 0),)),
@@ -14078,7 +14078,7 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (GoMembers, 13, 153, 129, 8, (("FBEKey", 8, ("e", "h", FBE_M_Word), 0), ("FBEKeyCompare", 10, "i", 0), ("Reset", 14, "s", 0), ("MarshalFBE", 18, ("o", "?"), 0), ("UnmarshalFBE", 23, ("e", "Q", FBE_M_Modifier), 0), ("AppendFBE", 31, "d", 0), ("ReadFBE", 39, ("e", "i", FBE_M_side), 0), ("FBEWrite", 43, "q", 0), ("FBERead", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("MarshalFinal", 55, ("o", "s"), 0), ("UnmarshalFinal", 60, "y", 0), ("AppendFinal", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("ReadFinal", 68, "m", 0), ("FBEWriteFinal", 84, "u", 0), ("FBEReadFinal", 100, "Q", 0), ("MarshalJSON", 108, "f", 0), ("UnmarshalJSON", 112, "B", 0), ("AppendJSON", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("ReadJSON", 118, ("e", "h", FBE_M_Word), 0), ("FBEWriteJSON", 120, "i", 0), ("FBEReadJSON", 124, "s", 0), ("FBEWriteText", 128, ("o", "?"), 0), ("TypeID", 133, ("e", "Q", FBE_M_Modifier), 0), ("Verify", 141, "d", 0), ("VerifyFinal", 149, ("e", "i", FBE_M_side), 0),)),
     (JvmMembers, 14, 161, 137, 8, (("TYPE_ID", 8, ("e", "h", FBE_M_Word), 0), ("KEY_ORDER", 10, "i", 0), ("toFbe", 14, "s", 0), ("fromFbe", 18, ("o", "?"), 0), ("readFbe", 23, ("e", "Q", FBE_M_Modifier), 0), ("writeFbe", 31, "d", 0), ("verifyFbe", 39, ("e", "i", FBE_M_side), 0), ("toFinal", 43, "q", 0), ("fromFinal", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("readFinal", 55, ("o", "s"), 0), ("writeFinal", 60, "y", 0), ("verifyFinal", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("toJson", 68, "m", 0), ("fromJson", 84, "u", 0), ("writeJson", 100, "Q", 0), ("readJson", 108, "f", 0), ("hashCode", 112, "B", 0), ("getClass", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("clone_", 118, ("e", "h", FBE_M_Word), 0), ("finalize", 120, "i", 0), ("wait", 124, "s", 0), ("notify", 128, ("o", "?"), 0), ("notifyAll", 133, ("e", "Q", FBE_M_Modifier), 0), ("javaClass", 141, "d", 0), ("component1", 149, ("e", "i", FBE_M_side), 0), ("fbeLevels", 153, "q", 0),)),
     (JsMembers, 15, 23, 11, 8, (("fbeKey", 8, ("e", "h", FBE_M_Word), 0), ("toJSON", 10, "i", 0), ("toText", 14, "s", 0), ("verify", 18, ("o", "?"), 0),)),
-    (RuntimeNames, 16, 170, 142, 8, (("Buffer", 8, ("e", "h", FBE_M_Word), 0), ("WriteBuffer", 10, "i", 0), ("ReadBuffer", 14, "s", 0), ("Reader", 18, ("o", "?"), 0), ("Writer", 23, ("e", "Q", FBE_M_Modifier), 0), ("Limits", 31, "d", 0), ("Decimal_", 39, ("e", "i", FBE_M_side), 0), ("Uuid", 43, "q", 0), ("UUID", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("Timestamp", 55, ("o", "s"), 0), ("JsonWriter", 60, "y", 0), ("JsonReader", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("DecodeError", 68, "m", 0), ("EncodeError", 84, "u", 0), ("DecodeException", 100, "Q", 0), ("EncodeException", 108, "f", 0), ("Sender_", 112, "B", 0), ("Receiver_", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("Client_", 118, ("e", "h", FBE_M_Word), 0), ("Proxy_", 120, "i", 0), ("Handler", 124, "s", 0), ("Text", 128, ("o", "?"), 0), ("Compare", 133, ("e", "Q", FBE_M_Modifier), 0), ("Decimals", 141, "d", 0), ("Uuids", 149, ("e", "i", FBE_M_side), 0), ("Timestamps", 153, "q", 0), ("Utf8", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("Requests", 165, ("o", "s"), 0),)),
+    (RuntimeNames, 16, 170, 142, 8, (("Buffer", 8, ("e", "h", FBE_M_Word), 0), ("WriteBuffer", 10, "i", 0), ("ReadBuffer", 14, "s", 0), ("Reader", 18, ("o", "?"), 0), ("Writer", 23, ("e", "Q", FBE_M_Modifier), 0), ("Limits", 31, "d", 0), ("Decimal_", 39, ("e", "i", FBE_M_side), 0), ("Uuid", 43, "q", 0), ("UUID", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("Timestamp", 55, ("o", "s"), 0), ("JsonWriter", 60, "y", 0), ("JsonReader", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("DecodeError", 68, "m", 0), ("EncodeError", 84, "u", 0), ("DecodeException", 100, "Q", 0), ("EncodeException", 108, "f", 0), ("Sender", 112, "B", 0), ("Receiver", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("Client", 118, ("e", "h", FBE_M_Word), 0), ("Proxy", 120, "i", 0), ("Handler", 124, "s", 0), ("Text", 128, ("o", "?"), 0), ("Compare", 133, ("e", "Q", FBE_M_Modifier), 0), ("Decimals", 141, "d", 0), ("Uuids", 149, ("e", "i", FBE_M_side), 0), ("Timestamps", 153, "q", 0), ("Utf8", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("Requests", 165, ("o", "s"), 0),)),
     (class_, 17, 12, 4, 8, (("class__", 8, "i", 0),)),
     (Object, 18, 12, 4, 8, (("Object_", 8, "i", 0),)),
     (String, 19, 12, 4, 8, (("String_", 8, "i", 0),)),
@@ -14092,20 +14092,20 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Limits, 27, 12, 4, 8, (("Limits_", 8, "i", 0),)),
     (DecodeError, 28, 12, 4, 8, (("DecodeError_", 8, "i", 0),)),
     (DecodeException, 29, 12, 4, 8, (("DecodeException_", 8, "i", 0),)),
-    (Decimal_, 30, 12, 4, 8, (("Decimal__", 8, "i", 0),)),
+    (Decimal_, 30, 12, 4, 8, (("Decimal", 8, "i", 0),)),
     (Uuid, 31, 12, 4, 8, (("Uuid_", 8, "i", 0),)),
     (UUID, 32, 12, 4, 8, (("UUID_", 8, "i", 0),)),
     (Timestamp, 33, 12, 4, 8, (("Timestamp_", 8, "i", 0),)),
-    (Sender_, 34, 12, 4, 8, (("Sender__", 8, "i", 0),)),
-    (Receiver_, 35, 12, 4, 8, (("Receiver__", 8, "i", 0),)),
-    (Client_, 36, 12, 4, 8, (("Client__", 8, "i", 0),)),
-    (Proxy_, 37, 12, 4, 8, (("Proxy__", 8, "i", 0),)),
+    (Sender_, 34, 12, 4, 8, (("Sender", 8, "i", 0),)),
+    (Receiver_, 35, 12, 4, 8, (("Receiver", 8, "i", 0),)),
+    (Client_, 36, 12, 4, 8, (("Client", 8, "i", 0),)),
+    (Proxy_, 37, 12, 4, 8, (("Proxy", 8, "i", 0),)),
     (Handler, 38, 12, 4, 8, (("Handler_", 8, "i", 0),)),
     (Xfbe_, 39, 12, 4, 8, (("fbe_", 8, "i", 0),)),
     (FBE, 40, 12, 4, 8, (("FBE_", 8, "i", 0),)),
     (std, 41, 12, 4, 8, (("std_", 8, "i", 0),)),
     (Companion, 42, 12, 4, 8, (("Companion_", 8, "i", 0),)),
-    (Any_, 43, 12, 4, 8, (("Any__", 8, "i", 0),)),
+    (Any_, 43, 12, 4, 8, (("Any", 8, "i", 0),)),
     (Self, 44, 12, 4, 8, (("Self_", 8, "i", 0),)),
     (self_, 45, 12, 4, 8, (("self__", 8, "i", 0),)),
     (None_, 46, 12, 4, 8, (("None__", 8, "i", 0),)),
@@ -14145,7 +14145,7 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (symbol, 80, 12, 4, 8, (("digits_", 8, ("e", "i", FBE_M_digits), 0),)),
     (Listed, 81, 24, 12, 16, (("symbol", 8, "s", 4), ("digits", 12, "i", 4), ("precision", 16, ("e", "i", FBE_M_digits), 4), ("ticker", 20, ("S", 79), 4),)),
     (Derived, 82, 26, 18, 20, (("side_", 8, "i", 0), ("s", 12, ("e", "i", FBE_M_side), 0), ("range", 16, ("e", "i", FBE_M_range), 0), ("Word_", 20, ("e", "h", FBE_M_Word), 0), ("side__", 22, ("e", "i", FBE_M_range), 0),)),
-    (Hostile, 83, 336, 4, 8, (("Order_", 8, ("S", 0), 3010), ("CppWords_", 12, ("S", 1), 2998), ("PythonWords_", 16, ("S", 2), 2379), ("GoWords_", 20, ("S", 3), 2140), ("JavaWords_", 24, ("S", 4), 1938), ("KotlinWords_", 28, ("S", 5), 1756), ("JsWords_", 32, ("S", 6), 1549), ("RustWords_", 36, ("S", 7), 1326), ("CSharpWords_", 40, ("S", 8), 1131), ("RubyWords_", 44, ("S", 9), 981), ("CppMembers_", 48, ("S", 10), 883), ("PythonMembers_", 52, ("S", 11), 835), ("GoMembers_", 56, ("S", 12), 739), ("JvmMembers_", 60, ("S", 13), 610), ("JsMembers_", 64, ("S", 14), 473), ("RuntimeNames_", 68, ("S", 15), 462), ("class__", 72, ("S", 16), 320), ("Object_", 76, ("S", 17), 316), ("String_", 80, ("S", 18), 312), ("List_", 84, ("S", 19), 308), ("Map_", 88, ("S", 20), 304), ("Model_", 92, ("S", 21), 300), ("FinalModel_", 96, ("S", 22), 296), ("Buffer_", 100, ("S", 23), 292), ("Reader_", 104, ("S", 24), 288), ("Writer_", 108, ("S", 25), 284), ("Limits_", 112, ("S", 26), 280), ("DecodeError_", 116, ("S", 27), 276), ("DecodeException_", 120, ("S", 28), 272), ("Decimal__", 124, ("S", 29), 268), ("Uuid_", 128, ("S", 30), 264), ("UUID_", 132, ("S", 31), 260), ("Timestamp_", 136, ("S", 32), 256), ("Sender__", 140, ("S", 33), 252), ("Receiver__", 144, ("S", 34), 248), ("Client__", 148, ("S", 35), 244), ("Proxy__", 152, ("S", 36), 240), ("Handler_", 156, ("S", 37), 236), ("fbe_", 160, ("S", 38), 232), ("FBE_", 164, ("S", 39), 228), ("std_", 168, ("S", 40), 224), ("Companion_", 172, ("S", 41), 220), ("Any__", 176, ("S", 42), 216), ("Self_", 180, ("S", 43), 212), ("self__", 184, ("S", 44), 208), ("None__", 188, ("S", 45), 204), ("Option_", 192, ("S", 46), 200), ("Result_", 196, ("S", 47), 196), ("Vec_", 200, ("S", 48), 192), ("Box_", 204, ("S", 49), 188), ("Error_", 208, ("S", 50), 184), ("Exception_", 212, ("S", 51), 180), ("Text_", 216, ("S", 52), 176), ("JsonWriter_", 220, ("S", 53), 172), ("int32_t_", 224, ("S", 54), 168), ("size_t_", 228, ("S", 55), 164), ("list", 232, ("S", 56), 160), ("object_", 236, ("S", 57), 156), ("v", 240, ("S", 58), 152), ("r", 244, ("S", 59), 148), ("w", 248, ("S", 60), 144), ("SideBuy_", 252, ("S", 61), 140), ("OrderKey_", 256, ("S", 62), 136), ("textOfside_", 260, ("S", 63), 132), ("DECIMAL_1_", 264, ("S", 64), 128), ("OrderModel_", 268, ("S", 65), 124), ("OrderFinal_", 272, ("S", 66), 120), ("NewOrder_", 276, ("S", 67), 116), ("VerifyFBEOrder_", 280, ("S", 68), 112), ("fbe_vr_Order", 284, ("S", 69), 108), ("e1", 288, ("S", 70), 104), ("i2", 292, ("S", 71), 100), ("o3", 296, ("S", 72), 96), ("Fbe_", 300, ("S", 73), 92), ("FINGERPRINT", 304, ("S", 74), 88), ("FBE_FINGERPRINT", 308, ("S", 75), 84), ("FBEFingerprint_", 312, ("S", 76), 80), ("Case_", 316, ("S", 77), 76), ("Imported_", 320, ("S", 78), 44), ("Derived_", 324, ("S", 81), 34), ("Listed_", 328, ("S", 80), 16), ("Letters_", 332, ("e", "i", FBE_M_Letters), 0),)),
+    (Hostile, 83, 336, 4, 8, (("Order_", 8, ("S", 0), 3010), ("CppWords_", 12, ("S", 1), 2998), ("PythonWords_", 16, ("S", 2), 2379), ("GoWords_", 20, ("S", 3), 2140), ("JavaWords_", 24, ("S", 4), 1938), ("KotlinWords_", 28, ("S", 5), 1756), ("JsWords_", 32, ("S", 6), 1549), ("RustWords_", 36, ("S", 7), 1326), ("CSharpWords_", 40, ("S", 8), 1131), ("RubyWords_", 44, ("S", 9), 981), ("CppMembers_", 48, ("S", 10), 883), ("PythonMembers_", 52, ("S", 11), 835), ("GoMembers_", 56, ("S", 12), 739), ("JvmMembers_", 60, ("S", 13), 610), ("JsMembers_", 64, ("S", 14), 473), ("RuntimeNames_", 68, ("S", 15), 462), ("class__", 72, ("S", 16), 320), ("Object_", 76, ("S", 17), 316), ("String_", 80, ("S", 18), 312), ("List_", 84, ("S", 19), 308), ("Map_", 88, ("S", 20), 304), ("Model_", 92, ("S", 21), 300), ("FinalModel_", 96, ("S", 22), 296), ("Buffer_", 100, ("S", 23), 292), ("Reader_", 104, ("S", 24), 288), ("Writer_", 108, ("S", 25), 284), ("Limits_", 112, ("S", 26), 280), ("DecodeError_", 116, ("S", 27), 276), ("DecodeException_", 120, ("S", 28), 272), ("Decimal", 124, ("S", 29), 268), ("Uuid_", 128, ("S", 30), 264), ("UUID_", 132, ("S", 31), 260), ("Timestamp_", 136, ("S", 32), 256), ("Sender", 140, ("S", 33), 252), ("Receiver", 144, ("S", 34), 248), ("Client", 148, ("S", 35), 244), ("Proxy", 152, ("S", 36), 240), ("Handler_", 156, ("S", 37), 236), ("fbe_", 160, ("S", 38), 232), ("FBE_", 164, ("S", 39), 228), ("std_", 168, ("S", 40), 224), ("Companion_", 172, ("S", 41), 220), ("Any", 176, ("S", 42), 216), ("Self_", 180, ("S", 43), 212), ("self__", 184, ("S", 44), 208), ("None__", 188, ("S", 45), 204), ("Option_", 192, ("S", 46), 200), ("Result_", 196, ("S", 47), 196), ("Vec_", 200, ("S", 48), 192), ("Box_", 204, ("S", 49), 188), ("Error_", 208, ("S", 50), 184), ("Exception_", 212, ("S", 51), 180), ("Text_", 216, ("S", 52), 176), ("JsonWriter_", 220, ("S", 53), 172), ("int32_t_", 224, ("S", 54), 168), ("size_t_", 228, ("S", 55), 164), ("list", 232, ("S", 56), 160), ("object_", 236, ("S", 57), 156), ("v", 240, ("S", 58), 152), ("r", 244, ("S", 59), 148), ("w", 248, ("S", 60), 144), ("SideBuy_", 252, ("S", 61), 140), ("OrderKey_", 256, ("S", 62), 136), ("textOfside_", 260, ("S", 63), 132), ("DECIMAL_1_", 264, ("S", 64), 128), ("OrderModel_", 268, ("S", 65), 124), ("OrderFinal_", 272, ("S", 66), 120), ("NewOrder_", 276, ("S", 67), 116), ("VerifyFBEOrder_", 280, ("S", 68), 112), ("fbe_vr_Order", 284, ("S", 69), 108), ("e1", 288, ("S", 70), 104), ("i2", 292, ("S", 71), 100), ("o3", 296, ("S", 72), 96), ("Fbe_", 300, ("S", 73), 92), ("FINGERPRINT", 304, ("S", 74), 88), ("FBE_FINGERPRINT", 308, ("S", 75), 84), ("FBEFingerprint_", 312, ("S", 76), 80), ("Case_", 316, ("S", 77), 76), ("Imported_", 320, ("S", 78), 44), ("Derived_", 324, ("S", 81), 34), ("Listed_", 328, ("S", 80), 16), ("Letters_", 332, ("e", "i", FBE_M_Letters), 0),)),
     (pkg_market.Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
 ))
 
