@@ -5,6 +5,7 @@
 use fbe::{ErrorKind, Limits, Struct, Writer};
 use generated::project::hostile::{Empties, Holder, Wide, Wides};
 use generated::project::import::Listed;
+use generated::trade::proto::{Account, Balance, Order};
 
 /// A versioned Wides whose one element is an older writer's 8-byte body of a Wide: it asks for
 /// the 4 MB default of `int32[1000000]`.
@@ -91,4 +92,61 @@ fn a_body_without_its_base_fields_names_the_first_one() {
         e.to_string()
     );
     assert_eq!(Listed::from_fbe(&root).unwrap(), Listed::default());
+}
+
+/// A final root of a type whose every value costs at most the bytes it takes
+/// (`Struct::CHARGES_WITHIN_BYTES`, docs/limits.md 3) is read without counting the charges when
+/// the budget is at least its size; below its size they are counted exactly: the least budget is
+/// the exact charge, and one byte less is refused with the error verify gives.
+#[test]
+fn a_final_root_paid_by_its_bytes_is_charged_exactly_below_its_size() {
+    const { assert!(Account::CHARGES_WITHIN_BYTES && Order::CHARGES_WITHIN_BYTES) };
+    let order = |symbol: &str| Order {
+        symbol: symbol.into(),
+        ..Order::default()
+    };
+    let account = Account {
+        name: "Test".into(),
+        wallet: Balance {
+            currency: "USD".into(),
+            amount: 1.0,
+        },
+        asset: Some(Box::new(Balance {
+            currency: "EURO".into(),
+            amount: 2.0,
+        })),
+        orders: vec![order("EURUSD"), order("")],
+        ..Account::default()
+    };
+    let root = account.to_final().unwrap();
+    // the account 14 and its name, a balance 12 and its currency (twice), an order 26 and its symbol
+    let charge = 14 + 4 + (12 + 3) + (12 + 4) + (26 + 6) + 26;
+    assert_eq!(root.len(), 8 + charge);
+    let budget = |bytes: usize| Limits {
+        budget_factor: 0,
+        budget_slack: bytes,
+        ..Limits::default()
+    };
+    for paid in [charge, root.len(), root.len() + 1] {
+        assert_eq!(
+            Account::from_final_with(&root, &budget(paid)).unwrap(),
+            account
+        );
+        Account::verify_final(&root, &budget(paid)).unwrap();
+    }
+    let e = Account::from_final_with(&root, &budget(charge - 1)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Budget, "{e}");
+    assert_eq!(
+        Account::verify_final(&root, &budget(charge - 1))
+            .unwrap_err()
+            .to_string(),
+        e.to_string()
+    );
+    let mut into = account.clone();
+    assert_eq!(
+        into.read_final_with(&root, &budget(charge - 1))
+            .unwrap_err()
+            .to_string(),
+        e.to_string()
+    );
 }

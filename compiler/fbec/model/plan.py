@@ -148,6 +148,20 @@ def _description(f: ir.Field) -> str:
     return f"{f.name}={t.element.size}*{t.length}" if isinstance(t, ir.Array) else f"{f.name}={t.size}"
 
 
+def _elements_pay(t: ir.Type) -> bool:
+    """Whether every element, key or value of a collection in `t` is a struct (charged as one) or
+    takes bytes of its own, its decode share (docs/limits.md 3)."""
+    if isinstance(t, ir.Sequence):
+        parts = [t.element]
+    elif isinstance(t, ir.Mapping):
+        parts = [t.key, t.value]
+    elif isinstance(t, (ir.Optional_, ir.Array)):
+        return _elements_pay(t.element)
+    else:
+        return True
+    return all((isinstance(e, ir.StructRef) or ir.decode_share(e) > 0) and _elements_pay(e) for e in parts)
+
+
 def _final_steps(s: ir.Struct, fields: tuple[FieldPlan, ...]) -> tuple[Step, ...]:
     """The fields in order, the IR's runs of fixed-size fields (ir.Struct.runs) as one step each: a
     run split around its decimals, which are read on their own (ir.is_checked), and what is left of
@@ -229,6 +243,26 @@ class Plan:
             return None if k is None or v is None else 2 + k + v
         e = self._type_weight(t.element)
         return None if e is None else (1 if isinstance(t, ir.Optional_) else 2) + e
+
+    def charges_within_bytes(self, qualified: str) -> bool:
+        """Whether every value of the struct, read from final-model bytes, costs a reader at most the
+        bytes it takes there (docs/limits.md 3): every struct it reaches has fields of its own that take
+        bytes (their decode share 1 or more: one of none costs 1, or 32, beyond what they take), and every
+        element, key or value of a collection it reaches is a struct or takes bytes of its own (an array of
+        structs costs 1 and takes none of its own). Then a final root's budget of at least its size pays
+        for everything read from it, and a reader may count the charges from above (C++ does)."""
+        seen: set[str] = set()
+        todo = [qualified]
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            fields = self._structs[name].all_fields
+            if sum(ir.decode_share(f.type) for f in fields) == 0 or not all(_elements_pay(f.type) for f in fields):
+                return False
+            todo += [r for f in fields for r in ir.struct_refs(f.type)]
+        return True
 
     def levels(self, t: ir.Type) -> int | None:
         """Struct levels in a value of type `t` (a struct counts itself); None: unbounded."""

@@ -94,6 +94,9 @@ pub struct Reader<'a> {
     /// claimed with one compare of its size against their length; its position is
     /// `data.len() - rest.len()`).
     rest: &'a [u8],
+    /// The budget pays for every charge, so none is counted: the final root read is of a type
+    /// whose every value costs at most the bytes it takes ([`Reader::paid_by_bytes`]).
+    paid: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -109,6 +112,7 @@ impl<'a> Reader<'a> {
             levels_left: limits.max_depth,
             max_depth: limits.max_depth,
             rest,
+            paid: false,
         }
     }
 
@@ -147,6 +151,19 @@ impl<'a> Reader<'a> {
             }
             _ => Err(Self::final_root_error(data, type_id)),
         }
+    }
+
+    /// Counts the charges of a final root from above, as C++ does (docs/limits.md 3): when every
+    /// value of the root's type costs at most the bytes it takes (`within_bytes`, the generated
+    /// [`Struct::CHARGES_WITHIN_BYTES`](crate::Struct::CHARGES_WITHIN_BYTES)) and the budget is at
+    /// least the root's size, the exact charge of anything read from the root fits the budget, so
+    /// no charge is counted (nor can one fail: the verdict and the error are the exact count's).
+    /// Under limits whose budget factor is 1 or more that holds for every root, and with constant
+    /// limits (`&Limits::DEFAULT`) the compiler drops every charge.
+    #[inline(always)]
+    pub fn paid_by_bytes(mut self, within_bytes: bool, limits: &Limits) -> Self {
+        self.paid = within_bytes && (limits.budget_factor >= 1 || self.budget >= self.data.len());
+        self
     }
 
     /// Why [`Reader::final_root`] refused the root.
@@ -222,15 +239,33 @@ impl<'a> Reader<'a> {
         DecodeError::of_kind(ErrorKind::Budget, "decode budget exceeded", field, Some(at))
     }
 
+    /// [`Reader::spend`] in the final model, where the budget may have paid for every charge
+    /// ([`Reader::paid_by_bytes`]); the versioned model never asks (its reader is never paid, and
+    /// LLVM does not always see that once a cold path returned a copy of it).
+    #[inline(always)]
+    fn charge(&mut self, cost: usize, at: usize, field: &str) -> Result<()> {
+        if self.paid {
+            return Ok(());
+        }
+        self.spend(cost, at, field)
+    }
+
     /// One struct level deeper at `at`, costing `cost` bytes. The error is the struct's own:
     /// the caller names the field holding it.
     #[inline]
     fn enter_at(&mut self, cost: usize, at: usize) -> Result<()> {
+        self.check_level(at)?;
+        self.spend(cost, at, "")?;
+        self.levels_left -= 1;
+        Ok(())
+    }
+
+    /// Refuses a struct at `at` one level deeper than `max_depth`.
+    #[inline(always)]
+    fn check_level(&self, at: usize) -> Result<()> {
         if self.levels_left == 0 {
             return Err(Self::too_deep(self.max_depth, at));
         }
-        self.spend(cost, at, "")?;
-        self.levels_left -= 1;
         Ok(())
     }
 
@@ -680,7 +715,7 @@ impl<'a> Reader<'a> {
         let Some((b, rest)) = rest.split_at_checked(n) else {
             return Err(Self::length_beyond(what, n, field, self.pos()));
         };
-        self.spend(n, self.data.len() - self.rest.len(), field)?;
+        self.charge(n, self.data.len() - self.rest.len(), field)?;
         self.rest = rest;
         Ok(b)
     }
@@ -710,7 +745,7 @@ impl<'a> Reader<'a> {
         if n.checked_mul(item).is_none_or(|bytes| bytes > rest.len()) {
             return Err(Self::at_error(format_args!("count {n} exceeds the buffer"), field, self.pos()));
         }
-        self.spend(n.saturating_mul(cost), self.data.len() - self.rest.len(), field)?;
+        self.charge(n.saturating_mul(cost), self.data.len() - self.rest.len(), field)?;
         self.rest = rest;
         Ok(n)
     }
@@ -745,7 +780,11 @@ impl<'a> Reader<'a> {
     /// reads the fields and calls [`Reader::leave`]. The error is the struct's own.
     #[inline]
     pub fn enter(&mut self, cost: usize) -> Result<()> {
-        self.enter_at(cost, self.pos())
+        let at = self.pos();
+        self.check_level(at)?;
+        self.charge(cost, at, "")?;
+        self.levels_left -= 1;
+        Ok(())
     }
 
     /// The error of a set or map entry at `at` whose key was read before (docs/limits.md 4).

@@ -1419,6 +1419,13 @@ pub trait Struct: Sized + Default {
     /// 0: such a default is made only once the budget pays for it, else the bytes are verified
     /// first, which fails as the read would.
     const DEFAULT_COST: usize = 0;
+    /// Whether every value of the type, read from final-model bytes, costs at most the bytes it
+    /// takes there (docs/limits.md 3): every struct it can hold has fields of its own that take
+    /// bytes (its own minimum 1 or more) and no collection holds elements that cost more than
+    /// they take. Then a final root's budget that is at least its size pays for everything read
+    /// from it, and the reader counts no charge ([`Reader::paid_by_bytes`]). `false` is always
+    /// right: the charges are then counted one by one.
+    const CHARGES_WITHIN_BYTES: bool = false;
 
     /// Writes the versioned body, its offset stored in the slot at `slot` (from `base`).
     fn write_body(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError>;
@@ -1540,7 +1547,8 @@ pub trait Struct: Sized + Default {
 
     /// Reads a value from a final root under `limits`.
     fn from_final_with(data: &[u8], limits: &Limits) -> Result<Self, DecodeError> {
-        let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        let r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        let mut r = r.paid_by_bytes(Self::CHARGES_WITHIN_BYTES, limits);
         let v = Self::read_fields(&mut r).map_err(|e| e.within(Self::NAME))?;
         r.end_final().map_err(|e| e.within(Self::NAME))?;
         Ok(v)
@@ -1556,7 +1564,8 @@ pub trait Struct: Sized + Default {
     /// Reads a final root into `self` under `limits`.
     #[inline]
     fn read_final_with(&mut self, data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-        let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        let r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        let mut r = r.paid_by_bytes(Self::CHARGES_WITHIN_BYTES, limits);
         self.read_fields_into(&mut r).map_err(|e| e.within(Self::NAME))?;
         r.end_final().map_err(|e| e.within(Self::NAME))
     }
@@ -1564,7 +1573,8 @@ pub trait Struct: Sized + Default {
     /// `Ok` exactly when [`Struct::from_final_with`] succeeds, with its error otherwise.
     #[inline]
     fn verify_final(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-        let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        let r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        let mut r = r.paid_by_bytes(Self::CHARGES_WITHIN_BYTES, limits);
         Self::verify_fields(&mut r).map_err(|e| e.within(Self::NAME))?;
         r.end_final().map_err(|e| e.within(Self::NAME))
     }
@@ -1585,6 +1595,7 @@ impl<T: Struct> Struct for Box<T> {
     const NAME: &'static str = T::NAME;
     const TYPE_ID: u32 = T::TYPE_ID;
     const FINAL_MIN: usize = <T as Struct>::FINAL_MIN;
+    const CHARGES_WITHIN_BYTES: bool = T::CHARGES_WITHIN_BYTES;
 
     #[inline]
     fn write_body(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {

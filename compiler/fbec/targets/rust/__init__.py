@@ -400,6 +400,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         w.line(f"const FINAL_MIN: usize = {s.final_min_size};")
         if s.large_default:
             w.line(f"const DEFAULT_COST: usize = {s.default_cost};")
+        if c.plan.charges_within_bytes(s.qualified):
+            w.line("const CHARGES_WITHIN_BYTES: bool = true;")
         w.blank()
         write_versioned(w, c, s, p)
         write_final(w, c, s, p)

@@ -17,6 +17,7 @@ impl fbe::Struct for Node {
     const NAME: &'static str = "graph.Node";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 20;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -226,6 +227,7 @@ impl fbe::Struct for Edge {
     const NAME: &'static str = "graph.Edge";
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 12;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -391,6 +393,7 @@ impl fbe::Struct for Graph {
     const NAME: &'static str = "graph.Graph";
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

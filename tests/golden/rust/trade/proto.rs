@@ -239,6 +239,7 @@ impl fbe::Struct for Order {
     const NAME: &'static str = "proto.Order";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 26;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -455,6 +456,7 @@ impl fbe::Struct for Balance {
     const NAME: &'static str = "proto.Balance";
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 12;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -636,6 +638,7 @@ impl fbe::Struct for Account {
     const NAME: &'static str = "proto.Account";
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 26;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

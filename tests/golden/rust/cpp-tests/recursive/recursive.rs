@@ -16,6 +16,7 @@ impl fbe::Struct for Node {
     const NAME: &'static str = "recursive.Node";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 12;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

@@ -16,6 +16,7 @@ impl fbe::Struct for Edge {
     const NAME: &'static str = "vectors.Edge";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 12;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -182,6 +183,7 @@ impl fbe::Struct for Point {
     const NAME: &'static str = "vectors.Point";
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 11;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -349,6 +351,7 @@ impl fbe::Struct for Point3 {
     const NAME: &'static str = "vectors.Point3";
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 19;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -524,6 +527,7 @@ impl fbe::Struct for Named {
     const NAME: &'static str = "vectors.Named";
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -700,6 +704,7 @@ impl fbe::Struct for Holder {
     const NAME: &'static str = "vectors.Holder";
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 24;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

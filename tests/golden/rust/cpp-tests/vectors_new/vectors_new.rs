@@ -17,6 +17,7 @@ impl fbe::Struct for Edge {
     const NAME: &'static str = "vectors_new.Edge";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 16;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -206,6 +207,7 @@ impl fbe::Struct for Holder {
     const NAME: &'static str = "vectors_new.Holder";
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

@@ -14,6 +14,7 @@ impl fbe::Struct for Edge {
     const NAME: &'static str = "vectors_old.Edge";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -152,6 +153,7 @@ impl fbe::Struct for Holder {
     const NAME: &'static str = "vectors_old.Holder";
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

@@ -1190,6 +1190,7 @@ impl fbe::Struct for Enums {
     const NAME: &'static str = "enums.Enums";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 216;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

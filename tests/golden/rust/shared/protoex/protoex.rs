@@ -268,6 +268,7 @@ impl fbe::Struct for Order {
     const NAME: &'static str = "protoex.Order";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 42;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -509,6 +510,7 @@ impl fbe::Struct for Balance {
     const NAME: &'static str = "protoex.Balance";
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 20;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -706,6 +708,7 @@ impl fbe::Struct for Account {
     const NAME: &'static str = "protoex.Account";
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 34;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

@@ -463,6 +463,7 @@ impl fbe::Struct for StructSimple {
     const NAME: &'static str = "test.StructSimple";
     const TYPE_ID: u32 = 110;
     const FINAL_MIN: usize = 281;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -1656,6 +1657,7 @@ impl fbe::Struct for StructOptional {
     const NAME: &'static str = "test.StructOptional";
     const TYPE_ID: u32 = 111;
     const FINAL_MIN: usize = 347;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -4019,6 +4021,7 @@ impl fbe::Struct for StructNested {
     const NAME: &'static str = "test.StructNested";
     const TYPE_ID: u32 = 112;
     const FINAL_MIN: usize = 998;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -6146,6 +6149,7 @@ impl fbe::Struct for StructBytes {
     const NAME: &'static str = "test.StructBytes";
     const TYPE_ID: u32 = 120;
     const FINAL_MIN: usize = 6;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -6346,6 +6350,7 @@ impl fbe::Struct for StructArray {
     const NAME: &'static str = "test.StructArray";
     const TYPE_ID: u32 = 125;
     const FINAL_MIN: usize = 598;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -6774,6 +6779,7 @@ impl fbe::Struct for StructVector {
     const NAME: &'static str = "test.StructVector";
     const TYPE_ID: u32 = 130;
     const FINAL_MIN: usize = 40;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -7172,6 +7178,7 @@ impl fbe::Struct for StructList {
     const NAME: &'static str = "test.StructList";
     const TYPE_ID: u32 = 131;
     const FINAL_MIN: usize = 40;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -7564,6 +7571,7 @@ impl fbe::Struct for StructSet {
     const NAME: &'static str = "test.StructSet";
     const TYPE_ID: u32 = 132;
     const FINAL_MIN: usize = 16;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -7798,6 +7806,7 @@ impl fbe::Struct for StructMap {
     const NAME: &'static str = "test.StructMap";
     const TYPE_ID: u32 = 140;
     const FINAL_MIN: usize = 40;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -8216,6 +8225,7 @@ impl fbe::Struct for StructHash {
     const NAME: &'static str = "test.StructHash";
     const TYPE_ID: u32 = 141;
     const FINAL_MIN: usize = 40;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -8626,6 +8636,7 @@ impl fbe::Struct for StructHashEx {
     const NAME: &'static str = "test.StructHashEx";
     const TYPE_ID: u32 = 142;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

@@ -114,6 +114,7 @@ impl fbe::Struct for CharKeys {
     const NAME: &'static str = "chars.CharKeys";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -296,6 +297,7 @@ impl fbe::Struct for GradeKeys {
     const NAME: &'static str = "chars.GradeKeys";
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

@@ -24,6 +24,7 @@ impl fbe::Struct for Prices {
     const NAME: &'static str = "decimals.Prices";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 77;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

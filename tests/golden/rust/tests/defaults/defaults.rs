@@ -164,6 +164,7 @@ impl fbe::Struct for Zeros {
     const NAME: &'static str = "defaults.Zeros";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 17;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

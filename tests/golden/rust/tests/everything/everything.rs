@@ -1192,6 +1192,7 @@ impl fbe::Struct for Counted {
     const NAME: &'static str = "everything.Counted";
     const TYPE_ID: u32 = 1001;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -1330,6 +1331,7 @@ impl fbe::Struct for Shifted {
     const NAME: &'static str = "everything.Shifted";
     const TYPE_ID: u32 = 1020;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -1468,6 +1470,7 @@ impl fbe::Struct for AfterShift {
     const NAME: &'static str = "everything.AfterShift";
     const TYPE_ID: u32 = 1021;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -1606,6 +1609,7 @@ impl fbe::Struct for Fixed {
     const NAME: &'static str = "everything.Fixed";
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -1745,6 +1749,7 @@ impl fbe::Struct for Derived {
     const NAME: &'static str = "everything.Derived";
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -1911,6 +1916,7 @@ impl fbe::Struct for ImportedBase {
     const NAME: &'static str = "everything.ImportedBase";
     const TYPE_ID: u32 = 1022;
     const FINAL_MIN: usize = 16;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -2098,6 +2104,7 @@ impl fbe::Struct for Note {
     const NAME: &'static str = "everything.Note";
     const TYPE_ID: u32 = 1023;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -2244,6 +2251,7 @@ impl fbe::Struct for Quiet {
     const NAME: &'static str = "everything.Quiet";
     const TYPE_ID: u32 = 1024;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -2624,6 +2632,7 @@ impl fbe::Struct for Everything {
     const NAME: &'static str = "everything.Everything";
     const TYPE_ID: u32 = 1026;
     const FINAL_MIN: usize = 270;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -3910,6 +3919,7 @@ impl fbe::Struct for PlaceOrder {
     const NAME: &'static str = "everything.PlaceOrder";
     const TYPE_ID: u32 = 1027;
     const FINAL_MIN: usize = 24;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -4089,6 +4099,7 @@ impl fbe::Struct for Accepted {
     const NAME: &'static str = "everything.Accepted";
     const TYPE_ID: u32 = 1028;
     const FINAL_MIN: usize = 16;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -4237,6 +4248,7 @@ impl fbe::Struct for Rejected {
     const NAME: &'static str = "everything.Rejected";
     const TYPE_ID: u32 = 1029;
     const FINAL_MIN: usize = 20;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -4400,6 +4412,7 @@ impl fbe::Struct for Ping {
     const NAME: &'static str = "everything.Ping";
     const TYPE_ID: u32 = 1030;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -4540,6 +4553,7 @@ impl fbe::Struct for FixedKeywords {
     const NAME: &'static str = "everything.FixedKeywords";
     const TYPE_ID: u32 = 1031;
     const FINAL_MIN: usize = 9;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -4728,6 +4742,7 @@ impl fbe::Struct for Keywords {
     const NAME: &'static str = "everything.Keywords";
     const TYPE_ID: u32 = 1032;
     const FINAL_MIN: usize = 30;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -5009,6 +5024,7 @@ impl fbe::Struct for Route {
     const NAME: &'static str = "everything.Route";
     const TYPE_ID: u32 = 1033;
     const FINAL_MIN: usize = 16;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -5192,6 +5208,7 @@ impl fbe::Struct for Routes {
     const NAME: &'static str = "everything.Routes";
     const TYPE_ID: u32 = 1034;
     const FINAL_MIN: usize = 12;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

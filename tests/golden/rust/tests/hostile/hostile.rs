@@ -278,6 +278,7 @@ impl fbe::Struct for Wide {
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 4000000;
     const DEFAULT_COST: usize = 4000000;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -429,6 +430,7 @@ impl fbe::Struct for Wides {
     const NAME: &'static str = "hostile.Wides";
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -583,6 +585,7 @@ impl fbe::Struct for Holder {
     const TYPE_ID: u32 = 5;
     const FINAL_MIN: usize = 4000005;
     const DEFAULT_COST: usize = 4000005;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

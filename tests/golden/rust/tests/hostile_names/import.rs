@@ -2531,6 +2531,7 @@ impl fbe::Struct for Order {
     const NAME: &'static str = "import.Order";
     const TYPE_ID: u32 = 1;
     const FINAL_MIN: usize = 12;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -2931,6 +2932,7 @@ impl fbe::Struct for CppWords {
     const NAME: &'static str = "import.CppWords";
     const TYPE_ID: u32 = 2;
     const FINAL_MIN: usize = 619;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -5177,6 +5179,7 @@ impl fbe::Struct for PythonWords {
     const NAME: &'static str = "import.PythonWords";
     const TYPE_ID: u32 = 3;
     const FINAL_MIN: usize = 239;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -6173,6 +6176,7 @@ impl fbe::Struct for GoWords {
     const NAME: &'static str = "import.GoWords";
     const TYPE_ID: u32 = 4;
     const FINAL_MIN: usize = 202;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -7032,6 +7036,7 @@ impl fbe::Struct for JavaWords {
     const NAME: &'static str = "import.JavaWords";
     const TYPE_ID: u32 = 5;
     const FINAL_MIN: usize = 182;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -7819,6 +7824,7 @@ impl fbe::Struct for KotlinWords {
     const NAME: &'static str = "import.KotlinWords";
     const TYPE_ID: u32 = 6;
     const FINAL_MIN: usize = 207;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -8745,6 +8751,7 @@ impl fbe::Struct for JsWords {
     const NAME: &'static str = "import.JsWords";
     const TYPE_ID: u32 = 7;
     const FINAL_MIN: usize = 223;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -9706,6 +9713,7 @@ impl fbe::Struct for RustWords {
     const NAME: &'static str = "import.RustWords";
     const TYPE_ID: u32 = 8;
     const FINAL_MIN: usize = 195;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -10511,6 +10519,7 @@ impl fbe::Struct for CSharpWords {
     const NAME: &'static str = "import.CSharpWords";
     const TYPE_ID: u32 = 9;
     const FINAL_MIN: usize = 150;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -11215,6 +11224,7 @@ impl fbe::Struct for RubyWords {
     const NAME: &'static str = "import.RubyWords";
     const TYPE_ID: u32 = 10;
     const FINAL_MIN: usize = 98;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -11688,6 +11698,7 @@ impl fbe::Struct for CppMembers {
     const NAME: &'static str = "import.CppMembers";
     const TYPE_ID: u32 = 11;
     const FINAL_MIN: usize = 48;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -12046,6 +12057,7 @@ impl fbe::Struct for PythonMembers {
     const NAME: &'static str = "import.PythonMembers";
     const TYPE_ID: u32 = 12;
     const FINAL_MIN: usize = 96;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -12513,6 +12525,7 @@ impl fbe::Struct for GoMembers {
     const NAME: &'static str = "import.GoMembers";
     const TYPE_ID: u32 = 13;
     const FINAL_MIN: usize = 129;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -13155,6 +13168,7 @@ impl fbe::Struct for JvmMembers {
     const NAME: &'static str = "import.JvmMembers";
     const TYPE_ID: u32 = 14;
     const FINAL_MIN: usize = 137;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -13741,6 +13755,7 @@ impl fbe::Struct for JsMembers {
     const NAME: &'static str = "import.JsMembers";
     const TYPE_ID: u32 = 15;
     const FINAL_MIN: usize = 11;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -14007,6 +14022,7 @@ impl fbe::Struct for RuntimeNames {
     const NAME: &'static str = "import.RuntimeNames";
     const TYPE_ID: u32 = 16;
     const FINAL_MIN: usize = 142;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -14635,6 +14651,7 @@ impl fbe::Struct for Class {
     const NAME: &'static str = "import.class";
     const TYPE_ID: u32 = 17;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -14773,6 +14790,7 @@ impl fbe::Struct for Object {
     const NAME: &'static str = "import.Object";
     const TYPE_ID: u32 = 18;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -14911,6 +14929,7 @@ impl fbe::Struct for String_ {
     const NAME: &'static str = "import.String";
     const TYPE_ID: u32 = 19;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -15049,6 +15068,7 @@ impl fbe::Struct for List {
     const NAME: &'static str = "import.List";
     const TYPE_ID: u32 = 20;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -15187,6 +15207,7 @@ impl fbe::Struct for Map {
     const NAME: &'static str = "import.Map";
     const TYPE_ID: u32 = 21;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -15325,6 +15346,7 @@ impl fbe::Struct for Model {
     const NAME: &'static str = "import.Model";
     const TYPE_ID: u32 = 22;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -15463,6 +15485,7 @@ impl fbe::Struct for FinalModel {
     const NAME: &'static str = "import.FinalModel";
     const TYPE_ID: u32 = 23;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -15601,6 +15624,7 @@ impl fbe::Struct for Buffer {
     const NAME: &'static str = "import.Buffer";
     const TYPE_ID: u32 = 24;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -15739,6 +15763,7 @@ impl fbe::Struct for Reader_ {
     const NAME: &'static str = "import.Reader";
     const TYPE_ID: u32 = 25;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -15877,6 +15902,7 @@ impl fbe::Struct for Writer_ {
     const NAME: &'static str = "import.Writer";
     const TYPE_ID: u32 = 26;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -16015,6 +16041,7 @@ impl fbe::Struct for Limits {
     const NAME: &'static str = "import.Limits";
     const TYPE_ID: u32 = 27;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -16153,6 +16180,7 @@ impl fbe::Struct for DecodeError_ {
     const NAME: &'static str = "import.DecodeError";
     const TYPE_ID: u32 = 28;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -16291,6 +16319,7 @@ impl fbe::Struct for DecodeException {
     const NAME: &'static str = "import.DecodeException";
     const TYPE_ID: u32 = 29;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -16431,6 +16460,7 @@ impl fbe::Struct for Decimal {
     const NAME: &'static str = "import.Decimal";
     const TYPE_ID: u32 = 30;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -16569,6 +16599,7 @@ impl fbe::Struct for Uuid {
     const NAME: &'static str = "import.Uuid";
     const TYPE_ID: u32 = 31;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -16707,6 +16738,7 @@ impl fbe::Struct for Uuid_ {
     const NAME: &'static str = "import.UUID";
     const TYPE_ID: u32 = 32;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -16845,6 +16877,7 @@ impl fbe::Struct for Timestamp {
     const NAME: &'static str = "import.Timestamp";
     const TYPE_ID: u32 = 33;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -16983,6 +17016,7 @@ impl fbe::Struct for Sender {
     const NAME: &'static str = "import.Sender";
     const TYPE_ID: u32 = 34;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -17121,6 +17155,7 @@ impl fbe::Struct for Receiver {
     const NAME: &'static str = "import.Receiver";
     const TYPE_ID: u32 = 35;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -17259,6 +17294,7 @@ impl fbe::Struct for Client {
     const NAME: &'static str = "import.Client";
     const TYPE_ID: u32 = 36;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -17397,6 +17433,7 @@ impl fbe::Struct for Proxy {
     const NAME: &'static str = "import.Proxy";
     const TYPE_ID: u32 = 37;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -17535,6 +17572,7 @@ impl fbe::Struct for Handler {
     const NAME: &'static str = "import.Handler";
     const TYPE_ID: u32 = 38;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -17673,6 +17711,7 @@ impl fbe::Struct for Fbe {
     const NAME: &'static str = "import.fbe";
     const TYPE_ID: u32 = 39;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -17811,6 +17850,7 @@ impl fbe::Struct for Fbe_ {
     const NAME: &'static str = "import.FBE";
     const TYPE_ID: u32 = 40;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -17949,6 +17989,7 @@ impl fbe::Struct for Std {
     const NAME: &'static str = "import.std";
     const TYPE_ID: u32 = 41;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -18087,6 +18128,7 @@ impl fbe::Struct for Companion {
     const NAME: &'static str = "import.Companion";
     const TYPE_ID: u32 = 42;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -18225,6 +18267,7 @@ impl fbe::Struct for Any {
     const NAME: &'static str = "import.Any";
     const TYPE_ID: u32 = 43;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -18363,6 +18406,7 @@ impl fbe::Struct for Self_ {
     const NAME: &'static str = "import.Self";
     const TYPE_ID: u32 = 44;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -18501,6 +18545,7 @@ impl fbe::Struct for Self__ {
     const NAME: &'static str = "import.self";
     const TYPE_ID: u32 = 45;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -18639,6 +18684,7 @@ impl fbe::Struct for None_ {
     const NAME: &'static str = "import.None";
     const TYPE_ID: u32 = 46;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -18777,6 +18823,7 @@ impl fbe::Struct for Option_ {
     const NAME: &'static str = "import.Option";
     const TYPE_ID: u32 = 47;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -18915,6 +18962,7 @@ impl fbe::Struct for Result_ {
     const NAME: &'static str = "import.Result";
     const TYPE_ID: u32 = 48;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -19053,6 +19101,7 @@ impl fbe::Struct for Vec_ {
     const NAME: &'static str = "import.Vec";
     const TYPE_ID: u32 = 49;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -19191,6 +19240,7 @@ impl fbe::Struct for Box_ {
     const NAME: &'static str = "import.Box";
     const TYPE_ID: u32 = 50;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -19329,6 +19379,7 @@ impl fbe::Struct for Error {
     const NAME: &'static str = "import.Error";
     const TYPE_ID: u32 = 51;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -19467,6 +19518,7 @@ impl fbe::Struct for Exception {
     const NAME: &'static str = "import.Exception";
     const TYPE_ID: u32 = 52;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -19605,6 +19657,7 @@ impl fbe::Struct for Text {
     const NAME: &'static str = "import.Text";
     const TYPE_ID: u32 = 53;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -19743,6 +19796,7 @@ impl fbe::Struct for JsonWriter {
     const NAME: &'static str = "import.JsonWriter";
     const TYPE_ID: u32 = 54;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -19881,6 +19935,7 @@ impl fbe::Struct for Int32T {
     const NAME: &'static str = "import.int32_t";
     const TYPE_ID: u32 = 55;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -20019,6 +20074,7 @@ impl fbe::Struct for SizeT {
     const NAME: &'static str = "import.size_t";
     const TYPE_ID: u32 = 56;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -20157,6 +20213,7 @@ impl fbe::Struct for List_ {
     const NAME: &'static str = "import.list";
     const TYPE_ID: u32 = 57;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -20295,6 +20352,7 @@ impl fbe::Struct for Object_ {
     const NAME: &'static str = "import.object";
     const TYPE_ID: u32 = 58;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -20433,6 +20491,7 @@ impl fbe::Struct for V {
     const NAME: &'static str = "import.v";
     const TYPE_ID: u32 = 59;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -20571,6 +20630,7 @@ impl fbe::Struct for R {
     const NAME: &'static str = "import.r";
     const TYPE_ID: u32 = 60;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -20709,6 +20769,7 @@ impl fbe::Struct for W {
     const NAME: &'static str = "import.w";
     const TYPE_ID: u32 = 61;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -20847,6 +20908,7 @@ impl fbe::Struct for SideBuy {
     const NAME: &'static str = "import.SideBuy";
     const TYPE_ID: u32 = 62;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -20985,6 +21047,7 @@ impl fbe::Struct for OrderKey {
     const NAME: &'static str = "import.OrderKey";
     const TYPE_ID: u32 = 63;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -21123,6 +21186,7 @@ impl fbe::Struct for TextOfside {
     const NAME: &'static str = "import.textOfside";
     const TYPE_ID: u32 = 64;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -21261,6 +21325,7 @@ impl fbe::Struct for Decimal1 {
     const NAME: &'static str = "import.DECIMAL_1";
     const TYPE_ID: u32 = 65;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -21399,6 +21464,7 @@ impl fbe::Struct for OrderModel {
     const NAME: &'static str = "import.OrderModel";
     const TYPE_ID: u32 = 66;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -21537,6 +21603,7 @@ impl fbe::Struct for OrderFinal {
     const NAME: &'static str = "import.OrderFinal";
     const TYPE_ID: u32 = 67;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -21675,6 +21742,7 @@ impl fbe::Struct for NewOrder {
     const NAME: &'static str = "import.NewOrder";
     const TYPE_ID: u32 = 68;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -21813,6 +21881,7 @@ impl fbe::Struct for VerifyFbeOrder {
     const NAME: &'static str = "import.VerifyFBEOrder";
     const TYPE_ID: u32 = 69;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -21953,6 +22022,7 @@ impl fbe::Struct for FbeVrOrder {
     const NAME: &'static str = "import.fbe_vr_Order";
     const TYPE_ID: u32 = 70;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -22091,6 +22161,7 @@ impl fbe::Struct for E1 {
     const NAME: &'static str = "import.e1";
     const TYPE_ID: u32 = 71;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -22229,6 +22300,7 @@ impl fbe::Struct for I2 {
     const NAME: &'static str = "import.i2";
     const TYPE_ID: u32 = 72;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -22367,6 +22439,7 @@ impl fbe::Struct for O3 {
     const NAME: &'static str = "import.o3";
     const TYPE_ID: u32 = 73;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -22505,6 +22578,7 @@ impl fbe::Struct for Fbe__ {
     const NAME: &'static str = "import.Fbe";
     const TYPE_ID: u32 = 74;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -22643,6 +22717,7 @@ impl fbe::Struct for Fingerprint {
     const NAME: &'static str = "import.FINGERPRINT";
     const TYPE_ID: u32 = 75;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -22781,6 +22856,7 @@ impl fbe::Struct for FbeFingerprint {
     const NAME: &'static str = "import.FBE_FINGERPRINT";
     const TYPE_ID: u32 = 76;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -22921,6 +22997,7 @@ impl fbe::Struct for FbeFingerprint_ {
     const NAME: &'static str = "import.FBEFingerprint";
     const TYPE_ID: u32 = 77;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -23068,6 +23145,7 @@ impl fbe::Struct for Case {
     const NAME: &'static str = "import.Case";
     const TYPE_ID: u32 = 78;
     const FINAL_MIN: usize = 32;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -23310,6 +23388,7 @@ impl fbe::Struct for Imported {
     const NAME: &'static str = "import.Imported";
     const TYPE_ID: u32 = 79;
     const FINAL_MIN: usize = 10;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -23505,6 +23584,7 @@ impl fbe::Struct for Symbol {
     const NAME: &'static str = "import.symbol";
     const TYPE_ID: u32 = 80;
     const FINAL_MIN: usize = 4;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -23657,6 +23737,7 @@ impl fbe::Struct for Listed {
     const NAME: &'static str = "import.Listed";
     const TYPE_ID: u32 = 81;
     const FINAL_MIN: usize = 16;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -23889,6 +23970,7 @@ impl fbe::Struct for Derived {
     const NAME: &'static str = "import.Derived";
     const TYPE_ID: u32 = 82;
     const FINAL_MIN: usize = 18;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -24245,6 +24327,7 @@ impl fbe::Struct for Hostile {
     const NAME: &'static str = "import.Hostile";
     const TYPE_ID: u32 = 83;
     const FINAL_MIN: usize = 3014;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(

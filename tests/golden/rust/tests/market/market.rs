@@ -114,6 +114,7 @@ impl fbe::Struct for Instrument {
     const NAME: &'static str = "market.Instrument";
     const TYPE_ID: u32 = 501;
     const FINAL_MIN: usize = 8;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
@@ -278,6 +279,7 @@ impl fbe::Struct for Failure {
     const NAME: &'static str = "market.Failure";
     const TYPE_ID: u32 = 502;
     const FINAL_MIN: usize = 20;
+    const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
     fn write_body(
