@@ -1292,6 +1292,7 @@ struct Imported;
 struct symbol;
 struct Listed;
 struct Derived;
+struct Shadows;
 struct Hostile;
 
 } // namespace import
@@ -1788,6 +1789,12 @@ template <>
 struct hash<::import::Derived>
 {
     std::size_t operator()(const ::import::Derived& value) const noexcept;
+};
+
+template <>
+struct hash<::import::Shadows>
+{
+    std::size_t operator()(const ::import::Shadows& value) const noexcept;
 };
 
 template <>
@@ -4271,6 +4278,125 @@ struct Derived : public ::import::Order
     friend std::ostream& operator<<(std::ostream&, const Derived&);
 };
 
+struct Shadows
+{
+    std::array<int32_t, 3> ints{};
+    std::array<::import::Order, 2> orders{};
+    std::array<std::string, 2> strings{};
+    std::array<FBE::decimal_t, 2> decimals{};
+    std::array<FBE::uuid_t, 2> uuids{};
+    std::array<uint64_t, 2> times{};
+    std::array<::import::Word, 2> words{};
+    std::array<::import::Modifier, 2> modifiers{};
+    std::array<FBE::buffer_t, 2> blobs{};
+    std::array<bool, 2> bools{};
+    std::array<char, 2> chars{};
+    std::array<double, 2> doubles{};
+    std::vector<int64_t> vector{};
+    std::vector<::import::Order> orderVector{};
+    std::list<int32_t> listed{};
+    std::unordered_map<int32_t, std::string> hashed{};
+    std::map<std::string, int32_t> mapped{};
+    std::set<std::string> setted{};
+    std::optional<::import::Order> order{};
+    FBE::decimal_t price = FBE::decimal_t("1.5");
+    std::string text = "text";
+    FBE::uuid_t made = FBE::uuid_t::sequential();
+    FBE::uuid_t random = FBE::uuid_t::random();
+    FBE::uuid_t nil = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
+    uint64_t now = FBE::utc();
+    uint64_t start = UINT64_C(0);
+    ::import::Word word = ::import::Word::class_;
+    ::import::Modifier modifier = ::import::Modifier::static_;
+    int32_t range{};
+    int32_t len{};
+    int32_t sorted{};
+    int32_t enumerate{};
+    int32_t tuple{};
+    int32_t frozenset{};
+    int32_t bytearray{};
+    int32_t int_{};
+    std::string str{};
+    std::string dict{};
+    int32_t set{};
+    FBE::decimal_t Decimal{};
+    FBE::uuid_t UUID{};
+    int32_t fbe{};
+    int32_t type{};
+    int32_t Array{};
+    int32_t Map{};
+    int64_t BigInt{};
+    double Number{};
+    std::string String{};
+    FBE::buffer_t Uint8Array{};
+    int32_t Object{};
+    int32_t Math{};
+    int32_t JSON{};
+    uint64_t Date{};
+    int32_t Arrays{};
+    int32_t ArrayList{};
+    int32_t HashMap{};
+    int32_t TreeMap{};
+    int32_t LinkedList{};
+    int32_t HashSet{};
+    int32_t TreeSet{};
+    int32_t Optional{};
+    FBE::decimal_t BigDecimal{};
+    uint64_t Instant{};
+    int32_t IntArray{};
+    int32_t LongArray{};
+    FBE::buffer_t ByteArray{};
+    int32_t arrayOf{};
+    int32_t listOf{};
+    int32_t mutableListOf{};
+    int32_t emptyList{};
+    int32_t mutableMapOf{};
+    int32_t Collections{};
+    int32_t make{};
+    int32_t append{};
+    int32_t copy{};
+    int32_t time{};
+    int32_t std_{};
+    int32_t FBE_{};
+    int32_t Vec{};
+    int32_t Default{};
+    int32_t Some{};
+    int32_t Box{};
+    FBE::uuid_t Uuid{};
+    FBE::uuid_t Guid{};
+    int32_t Dictionary{};
+    int32_t SortedDictionary{};
+    int32_t System{};
+    int32_t Fbe{};
+    int32_t Hash{};
+    int32_t hash{};
+    int32_t freeze{};
+    int32_t dup{};
+    int32_t clone{};
+    int32_t send{};
+    int32_t format{};
+    int32_t to_s{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 83; }
+
+    Shadows() = default;
+    Shadows(const std::array<int32_t, 3>& arg_ints, const std::array<::import::Order, 2>& arg_orders, const std::array<std::string, 2>& arg_strings, const std::array<FBE::decimal_t, 2>& arg_decimals, const std::array<FBE::uuid_t, 2>& arg_uuids, const std::array<uint64_t, 2>& arg_times, const std::array<::import::Word, 2>& arg_words, const std::array<::import::Modifier, 2>& arg_modifiers, const std::array<FBE::buffer_t, 2>& arg_blobs, const std::array<bool, 2>& arg_bools, const std::array<char, 2>& arg_chars, const std::array<double, 2>& arg_doubles, const std::vector<int64_t>& arg_vector, const std::vector<::import::Order>& arg_orderVector, const std::list<int32_t>& arg_listed, const std::unordered_map<int32_t, std::string>& arg_hashed, const std::map<std::string, int32_t>& arg_mapped, const std::set<std::string>& arg_setted, const std::optional<::import::Order>& arg_order, FBE::decimal_t arg_price, const std::string& arg_text, FBE::uuid_t arg_made, FBE::uuid_t arg_random, FBE::uuid_t arg_nil, uint64_t arg_now, uint64_t arg_start, ::import::Word arg_word, ::import::Modifier arg_modifier, int32_t arg_range, int32_t arg_len, int32_t arg_sorted, int32_t arg_enumerate, int32_t arg_tuple, int32_t arg_frozenset, int32_t arg_bytearray, int32_t arg_int, const std::string& arg_str, const std::string& arg_dict, int32_t arg_set, FBE::decimal_t arg_Decimal, FBE::uuid_t arg_UUID, int32_t arg_fbe, int32_t arg_type, int32_t arg_Array, int32_t arg_Map, int64_t arg_BigInt, double arg_Number, const std::string& arg_String, const FBE::buffer_t& arg_Uint8Array, int32_t arg_Object, int32_t arg_Math, int32_t arg_JSON, uint64_t arg_Date, int32_t arg_Arrays, int32_t arg_ArrayList, int32_t arg_HashMap, int32_t arg_TreeMap, int32_t arg_LinkedList, int32_t arg_HashSet, int32_t arg_TreeSet, int32_t arg_Optional, FBE::decimal_t arg_BigDecimal, uint64_t arg_Instant, int32_t arg_IntArray, int32_t arg_LongArray, const FBE::buffer_t& arg_ByteArray, int32_t arg_arrayOf, int32_t arg_listOf, int32_t arg_mutableListOf, int32_t arg_emptyList, int32_t arg_mutableMapOf, int32_t arg_Collections, int32_t arg_make, int32_t arg_append, int32_t arg_copy, int32_t arg_time, int32_t arg_std, int32_t arg_FBE, int32_t arg_Vec, int32_t arg_Default, int32_t arg_Some, int32_t arg_Box, FBE::uuid_t arg_Uuid, FBE::uuid_t arg_Guid, int32_t arg_Dictionary, int32_t arg_SortedDictionary, int32_t arg_System, int32_t arg_Fbe, int32_t arg_Hash, int32_t arg_hash, int32_t arg_freeze, int32_t arg_dup, int32_t arg_clone, int32_t arg_send, int32_t arg_format, int32_t arg_to_s);
+
+    bool operator==(const Shadows& other) const noexcept;
+    bool operator!=(const Shadows& other) const noexcept { return !(*this == other); }
+    bool operator<(const Shadows& other) const noexcept;
+    bool operator<=(const Shadows& other) const noexcept { return !(other < *this); }
+    bool operator>(const Shadows& other) const noexcept { return other < *this; }
+    bool operator>=(const Shadows& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(Shadows& other) noexcept;
+    friend void swap(Shadows&, Shadows&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const Shadows&);
+};
+
 struct Hostile
 {
     ::import::Order Order{};
@@ -4355,11 +4481,12 @@ struct Hostile
     ::import::Derived Derived{};
     ::import::Listed Listed{};
     ::import::Letters Letters = ::import::Letters::_a;
+    ::import::Shadows Shadows{};
 
-    static constexpr uint32_t fbe_type() noexcept { return 83; }
+    static constexpr uint32_t fbe_type() noexcept { return 84; }
 
     Hostile() = default;
-    Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters);
+    Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters, const ::import::Shadows& arg_Shadows);
 
     bool operator==(const Hostile& other) const noexcept;
     bool operator!=(const Hostile& other) const noexcept { return !(*this == other); }
@@ -7698,7 +7825,314 @@ inline std::ostream& operator<<(std::ostream& stream, const Derived& value)
         FBE::field("side_", value.side_));
 }
 
-inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters)
+inline Shadows::Shadows(const std::array<int32_t, 3>& arg_ints, const std::array<::import::Order, 2>& arg_orders, const std::array<std::string, 2>& arg_strings, const std::array<FBE::decimal_t, 2>& arg_decimals, const std::array<FBE::uuid_t, 2>& arg_uuids, const std::array<uint64_t, 2>& arg_times, const std::array<::import::Word, 2>& arg_words, const std::array<::import::Modifier, 2>& arg_modifiers, const std::array<FBE::buffer_t, 2>& arg_blobs, const std::array<bool, 2>& arg_bools, const std::array<char, 2>& arg_chars, const std::array<double, 2>& arg_doubles, const std::vector<int64_t>& arg_vector, const std::vector<::import::Order>& arg_orderVector, const std::list<int32_t>& arg_listed, const std::unordered_map<int32_t, std::string>& arg_hashed, const std::map<std::string, int32_t>& arg_mapped, const std::set<std::string>& arg_setted, const std::optional<::import::Order>& arg_order, FBE::decimal_t arg_price, const std::string& arg_text, FBE::uuid_t arg_made, FBE::uuid_t arg_random, FBE::uuid_t arg_nil, uint64_t arg_now, uint64_t arg_start, ::import::Word arg_word, ::import::Modifier arg_modifier, int32_t arg_range, int32_t arg_len, int32_t arg_sorted, int32_t arg_enumerate, int32_t arg_tuple, int32_t arg_frozenset, int32_t arg_bytearray, int32_t arg_int, const std::string& arg_str, const std::string& arg_dict, int32_t arg_set, FBE::decimal_t arg_Decimal, FBE::uuid_t arg_UUID, int32_t arg_fbe, int32_t arg_type, int32_t arg_Array, int32_t arg_Map, int64_t arg_BigInt, double arg_Number, const std::string& arg_String, const FBE::buffer_t& arg_Uint8Array, int32_t arg_Object, int32_t arg_Math, int32_t arg_JSON, uint64_t arg_Date, int32_t arg_Arrays, int32_t arg_ArrayList, int32_t arg_HashMap, int32_t arg_TreeMap, int32_t arg_LinkedList, int32_t arg_HashSet, int32_t arg_TreeSet, int32_t arg_Optional, FBE::decimal_t arg_BigDecimal, uint64_t arg_Instant, int32_t arg_IntArray, int32_t arg_LongArray, const FBE::buffer_t& arg_ByteArray, int32_t arg_arrayOf, int32_t arg_listOf, int32_t arg_mutableListOf, int32_t arg_emptyList, int32_t arg_mutableMapOf, int32_t arg_Collections, int32_t arg_make, int32_t arg_append, int32_t arg_copy, int32_t arg_time, int32_t arg_std, int32_t arg_FBE, int32_t arg_Vec, int32_t arg_Default, int32_t arg_Some, int32_t arg_Box, FBE::uuid_t arg_Uuid, FBE::uuid_t arg_Guid, int32_t arg_Dictionary, int32_t arg_SortedDictionary, int32_t arg_System, int32_t arg_Fbe, int32_t arg_Hash, int32_t arg_hash, int32_t arg_freeze, int32_t arg_dup, int32_t arg_clone, int32_t arg_send, int32_t arg_format, int32_t arg_to_s)
+    : ints(arg_ints)
+    , orders(arg_orders)
+    , strings(arg_strings)
+    , decimals(arg_decimals)
+    , uuids(arg_uuids)
+    , times(arg_times)
+    , words(arg_words)
+    , modifiers(arg_modifiers)
+    , blobs(arg_blobs)
+    , bools(arg_bools)
+    , chars(arg_chars)
+    , doubles(arg_doubles)
+    , vector(arg_vector)
+    , orderVector(arg_orderVector)
+    , listed(arg_listed)
+    , hashed(arg_hashed)
+    , mapped(arg_mapped)
+    , setted(arg_setted)
+    , order(arg_order)
+    , price(arg_price)
+    , text(arg_text)
+    , made(arg_made)
+    , random(arg_random)
+    , nil(arg_nil)
+    , now(arg_now)
+    , start(arg_start)
+    , word(arg_word)
+    , modifier(arg_modifier)
+    , range(arg_range)
+    , len(arg_len)
+    , sorted(arg_sorted)
+    , enumerate(arg_enumerate)
+    , tuple(arg_tuple)
+    , frozenset(arg_frozenset)
+    , bytearray(arg_bytearray)
+    , int_(arg_int)
+    , str(arg_str)
+    , dict(arg_dict)
+    , set(arg_set)
+    , Decimal(arg_Decimal)
+    , UUID(arg_UUID)
+    , fbe(arg_fbe)
+    , type(arg_type)
+    , Array(arg_Array)
+    , Map(arg_Map)
+    , BigInt(arg_BigInt)
+    , Number(arg_Number)
+    , String(arg_String)
+    , Uint8Array(arg_Uint8Array)
+    , Object(arg_Object)
+    , Math(arg_Math)
+    , JSON(arg_JSON)
+    , Date(arg_Date)
+    , Arrays(arg_Arrays)
+    , ArrayList(arg_ArrayList)
+    , HashMap(arg_HashMap)
+    , TreeMap(arg_TreeMap)
+    , LinkedList(arg_LinkedList)
+    , HashSet(arg_HashSet)
+    , TreeSet(arg_TreeSet)
+    , Optional(arg_Optional)
+    , BigDecimal(arg_BigDecimal)
+    , Instant(arg_Instant)
+    , IntArray(arg_IntArray)
+    , LongArray(arg_LongArray)
+    , ByteArray(arg_ByteArray)
+    , arrayOf(arg_arrayOf)
+    , listOf(arg_listOf)
+    , mutableListOf(arg_mutableListOf)
+    , emptyList(arg_emptyList)
+    , mutableMapOf(arg_mutableMapOf)
+    , Collections(arg_Collections)
+    , make(arg_make)
+    , append(arg_append)
+    , copy(arg_copy)
+    , time(arg_time)
+    , std_(arg_std)
+    , FBE_(arg_FBE)
+    , Vec(arg_Vec)
+    , Default(arg_Default)
+    , Some(arg_Some)
+    , Box(arg_Box)
+    , Uuid(arg_Uuid)
+    , Guid(arg_Guid)
+    , Dictionary(arg_Dictionary)
+    , SortedDictionary(arg_SortedDictionary)
+    , System(arg_System)
+    , Fbe(arg_Fbe)
+    , Hash(arg_Hash)
+    , hash(arg_hash)
+    , freeze(arg_freeze)
+    , dup(arg_dup)
+    , clone(arg_clone)
+    , send(arg_send)
+    , format(arg_format)
+    , to_s(arg_to_s)
+{}
+
+inline bool Shadows::operator==(const Shadows& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Shadows::operator<(const Shadows& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Shadows::string() const { return FBE::to_text(*this); }
+
+inline void Shadows::swap(Shadows& other) noexcept
+{
+    FBE::swap_members(*this, other,
+        &Shadows::ints,
+        &Shadows::orders,
+        &Shadows::strings,
+        &Shadows::decimals,
+        &Shadows::uuids,
+        &Shadows::times,
+        &Shadows::words,
+        &Shadows::modifiers,
+        &Shadows::blobs,
+        &Shadows::bools,
+        &Shadows::chars,
+        &Shadows::doubles,
+        &Shadows::vector,
+        &Shadows::orderVector,
+        &Shadows::listed,
+        &Shadows::hashed,
+        &Shadows::mapped,
+        &Shadows::setted,
+        &Shadows::order,
+        &Shadows::price,
+        &Shadows::text,
+        &Shadows::made,
+        &Shadows::random,
+        &Shadows::nil,
+        &Shadows::now,
+        &Shadows::start,
+        &Shadows::word,
+        &Shadows::modifier,
+        &Shadows::range,
+        &Shadows::len,
+        &Shadows::sorted,
+        &Shadows::enumerate,
+        &Shadows::tuple,
+        &Shadows::frozenset,
+        &Shadows::bytearray,
+        &Shadows::int_,
+        &Shadows::str,
+        &Shadows::dict,
+        &Shadows::set,
+        &Shadows::Decimal,
+        &Shadows::UUID,
+        &Shadows::fbe,
+        &Shadows::type,
+        &Shadows::Array,
+        &Shadows::Map,
+        &Shadows::BigInt,
+        &Shadows::Number,
+        &Shadows::String,
+        &Shadows::Uint8Array,
+        &Shadows::Object,
+        &Shadows::Math,
+        &Shadows::JSON,
+        &Shadows::Date,
+        &Shadows::Arrays,
+        &Shadows::ArrayList,
+        &Shadows::HashMap,
+        &Shadows::TreeMap,
+        &Shadows::LinkedList,
+        &Shadows::HashSet,
+        &Shadows::TreeSet,
+        &Shadows::Optional,
+        &Shadows::BigDecimal,
+        &Shadows::Instant,
+        &Shadows::IntArray,
+        &Shadows::LongArray,
+        &Shadows::ByteArray,
+        &Shadows::arrayOf,
+        &Shadows::listOf,
+        &Shadows::mutableListOf,
+        &Shadows::emptyList,
+        &Shadows::mutableMapOf,
+        &Shadows::Collections,
+        &Shadows::make,
+        &Shadows::append,
+        &Shadows::copy,
+        &Shadows::time,
+        &Shadows::std_,
+        &Shadows::FBE_,
+        &Shadows::Vec,
+        &Shadows::Default,
+        &Shadows::Some,
+        &Shadows::Box,
+        &Shadows::Uuid,
+        &Shadows::Guid,
+        &Shadows::Dictionary,
+        &Shadows::SortedDictionary,
+        &Shadows::System,
+        &Shadows::Fbe,
+        &Shadows::Hash,
+        &Shadows::hash,
+        &Shadows::freeze,
+        &Shadows::dup,
+        &Shadows::clone,
+        &Shadows::send,
+        &Shadows::format,
+        &Shadows::to_s);
+}
+
+inline void swap(Shadows& a, Shadows& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const Shadows& value)
+{
+    return FBE::print_struct(stream, "Shadows",
+        FBE::field("ints", value.ints),
+        FBE::field("orders", value.orders),
+        FBE::field("strings", value.strings),
+        FBE::field("decimals", value.decimals),
+        FBE::field("uuids", value.uuids),
+        FBE::field("times", value.times),
+        FBE::field("words", value.words),
+        FBE::field("modifiers", value.modifiers),
+        FBE::field("blobs", value.blobs),
+        FBE::field("bools", value.bools),
+        FBE::field("chars", value.chars),
+        FBE::field("doubles", value.doubles),
+        FBE::field("vector", value.vector),
+        FBE::field("orderVector", value.orderVector),
+        FBE::field("listed", value.listed),
+        FBE::field("hashed", value.hashed),
+        FBE::field("mapped", value.mapped),
+        FBE::field("setted", value.setted),
+        FBE::field("order", value.order),
+        FBE::field("price", value.price),
+        FBE::field("text", value.text),
+        FBE::field("made", value.made),
+        FBE::field("random", value.random),
+        FBE::field("nil", value.nil),
+        FBE::field("now", value.now),
+        FBE::field("start", value.start),
+        FBE::field("word", value.word),
+        FBE::field("modifier", value.modifier),
+        FBE::field("range", value.range),
+        FBE::field("len", value.len),
+        FBE::field("sorted", value.sorted),
+        FBE::field("enumerate", value.enumerate),
+        FBE::field("tuple", value.tuple),
+        FBE::field("frozenset", value.frozenset),
+        FBE::field("bytearray", value.bytearray),
+        FBE::field("int", value.int_),
+        FBE::field("str", value.str),
+        FBE::field("dict", value.dict),
+        FBE::field("set", value.set),
+        FBE::field("Decimal", value.Decimal),
+        FBE::field("UUID", value.UUID),
+        FBE::field("fbe", value.fbe),
+        FBE::field("type", value.type),
+        FBE::field("Array", value.Array),
+        FBE::field("Map", value.Map),
+        FBE::field("BigInt", value.BigInt),
+        FBE::field("Number", value.Number),
+        FBE::field("String", value.String),
+        FBE::field("Uint8Array", value.Uint8Array),
+        FBE::field("Object", value.Object),
+        FBE::field("Math", value.Math),
+        FBE::field("JSON", value.JSON),
+        FBE::field("Date", value.Date),
+        FBE::field("Arrays", value.Arrays),
+        FBE::field("ArrayList", value.ArrayList),
+        FBE::field("HashMap", value.HashMap),
+        FBE::field("TreeMap", value.TreeMap),
+        FBE::field("LinkedList", value.LinkedList),
+        FBE::field("HashSet", value.HashSet),
+        FBE::field("TreeSet", value.TreeSet),
+        FBE::field("Optional", value.Optional),
+        FBE::field("BigDecimal", value.BigDecimal),
+        FBE::field("Instant", value.Instant),
+        FBE::field("IntArray", value.IntArray),
+        FBE::field("LongArray", value.LongArray),
+        FBE::field("ByteArray", value.ByteArray),
+        FBE::field("arrayOf", value.arrayOf),
+        FBE::field("listOf", value.listOf),
+        FBE::field("mutableListOf", value.mutableListOf),
+        FBE::field("emptyList", value.emptyList),
+        FBE::field("mutableMapOf", value.mutableMapOf),
+        FBE::field("Collections", value.Collections),
+        FBE::field("make", value.make),
+        FBE::field("append", value.append),
+        FBE::field("copy", value.copy),
+        FBE::field("time", value.time),
+        FBE::field("std", value.std_),
+        FBE::field("FBE", value.FBE_),
+        FBE::field("Vec", value.Vec),
+        FBE::field("Default", value.Default),
+        FBE::field("Some", value.Some),
+        FBE::field("Box", value.Box),
+        FBE::field("Uuid", value.Uuid),
+        FBE::field("Guid", value.Guid),
+        FBE::field("Dictionary", value.Dictionary),
+        FBE::field("SortedDictionary", value.SortedDictionary),
+        FBE::field("System", value.System),
+        FBE::field("Fbe", value.Fbe),
+        FBE::field("Hash", value.Hash),
+        FBE::field("hash", value.hash),
+        FBE::field("freeze", value.freeze),
+        FBE::field("dup", value.dup),
+        FBE::field("clone", value.clone),
+        FBE::field("send", value.send),
+        FBE::field("format", value.format),
+        FBE::field("to_s", value.to_s));
+}
+
+inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters, const ::import::Shadows& arg_Shadows)
     : Order(arg_Order)
     , CppWords(arg_CppWords)
     , PythonWords(arg_PythonWords)
@@ -7781,6 +8215,7 @@ inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWor
     , Derived(arg_Derived)
     , Listed(arg_Listed)
     , Letters(arg_Letters)
+    , Shadows(arg_Shadows)
 {}
 
 inline bool Hostile::operator==(const Hostile& other) const noexcept { return FBE::equal_members(*this, other); }
@@ -7871,7 +8306,8 @@ inline void Hostile::swap(Hostile& other) noexcept
         &Hostile::Imported,
         &Hostile::Derived,
         &Hostile::Listed,
-        &Hostile::Letters);
+        &Hostile::Letters,
+        &Hostile::Shadows);
 }
 
 inline void swap(Hostile& a, Hostile& b) noexcept { a.swap(b); }
@@ -7960,7 +8396,8 @@ inline std::ostream& operator<<(std::ostream& stream, const Hostile& value)
         FBE::field("Imported", value.Imported),
         FBE::field("Derived", value.Derived),
         FBE::field("Listed", value.Listed),
-        FBE::field("Letters", value.Letters));
+        FBE::field("Letters", value.Letters),
+        FBE::field("Shadows", value.Shadows));
 }
 
 } // namespace import
@@ -8371,6 +8808,11 @@ inline std::size_t std::hash<::import::Listed>::operator()(const ::import::Liste
 }
 
 inline std::size_t std::hash<::import::Derived>::operator()(const ::import::Derived& value) const noexcept
+{
+    return FBE::hash_members(value);
+}
+
+inline std::size_t std::hash<::import::Shadows>::operator()(const ::import::Shadows& value) const noexcept
 {
     return FBE::hash_members(value);
 }

@@ -2497,6 +2497,214 @@ public:
     FieldModel<TBuffer, ::import::range> side_;
 };
 
+//! Field model of import.Shadows: the fields' models at their offsets in the body.
+template <class TBuffer>
+class FieldModel<TBuffer, ::import::Shadows> : public StructModel<TBuffer, ::import::Shadows>
+{
+public:
+    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
+        : StructModel<TBuffer, ::import::Shadows>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
+        , ints(fbe_in_buffer, 8, this->body_limit())
+        , orders(fbe_in_buffer, 20, this->body_limit())
+        , strings(fbe_in_buffer, 28, this->body_limit())
+        , decimals(fbe_in_buffer, 36, this->body_limit())
+        , uuids(fbe_in_buffer, 68, this->body_limit())
+        , times(fbe_in_buffer, 100, this->body_limit())
+        , words(fbe_in_buffer, 116, this->body_limit())
+        , modifiers(fbe_in_buffer, 120, this->body_limit())
+        , blobs(fbe_in_buffer, 136, this->body_limit())
+        , bools(fbe_in_buffer, 144, this->body_limit())
+        , chars(fbe_in_buffer, 146, this->body_limit())
+        , doubles(fbe_in_buffer, 148, this->body_limit())
+        , vector(fbe_in_buffer, 164, this->body_limit())
+        , orderVector(fbe_in_buffer, 168, this->body_limit())
+        , listed(fbe_in_buffer, 172, this->body_limit())
+        , hashed(fbe_in_buffer, 176, this->body_limit())
+        , mapped(fbe_in_buffer, 180, this->body_limit())
+        , setted(fbe_in_buffer, 184, this->body_limit())
+        , order(fbe_in_buffer, 188, this->body_limit())
+        , price(fbe_in_buffer, 193, this->body_limit())
+        , text(fbe_in_buffer, 209, this->body_limit())
+        , made(fbe_in_buffer, 213, this->body_limit())
+        , random(fbe_in_buffer, 229, this->body_limit())
+        , nil(fbe_in_buffer, 245, this->body_limit())
+        , now(fbe_in_buffer, 261, this->body_limit())
+        , start(fbe_in_buffer, 269, this->body_limit())
+        , word(fbe_in_buffer, 277, this->body_limit())
+        , modifier(fbe_in_buffer, 279, this->body_limit())
+        , range(fbe_in_buffer, 287, this->body_limit())
+        , len(fbe_in_buffer, 291, this->body_limit())
+        , sorted(fbe_in_buffer, 295, this->body_limit())
+        , enumerate(fbe_in_buffer, 299, this->body_limit())
+        , tuple(fbe_in_buffer, 303, this->body_limit())
+        , frozenset(fbe_in_buffer, 307, this->body_limit())
+        , bytearray(fbe_in_buffer, 311, this->body_limit())
+        , int_(fbe_in_buffer, 315, this->body_limit())
+        , str(fbe_in_buffer, 319, this->body_limit())
+        , dict(fbe_in_buffer, 323, this->body_limit())
+        , set_(fbe_in_buffer, 327, this->body_limit())
+        , Decimal(fbe_in_buffer, 331, this->body_limit())
+        , UUID(fbe_in_buffer, 347, this->body_limit())
+        , fbe(fbe_in_buffer, 363, this->body_limit())
+        , type(fbe_in_buffer, 367, this->body_limit())
+        , Array(fbe_in_buffer, 371, this->body_limit())
+        , Map(fbe_in_buffer, 375, this->body_limit())
+        , BigInt(fbe_in_buffer, 379, this->body_limit())
+        , Number(fbe_in_buffer, 387, this->body_limit())
+        , String(fbe_in_buffer, 395, this->body_limit())
+        , Uint8Array(fbe_in_buffer, 399, this->body_limit())
+        , Object(fbe_in_buffer, 403, this->body_limit())
+        , Math(fbe_in_buffer, 407, this->body_limit())
+        , JSON(fbe_in_buffer, 411, this->body_limit())
+        , Date(fbe_in_buffer, 415, this->body_limit())
+        , Arrays(fbe_in_buffer, 423, this->body_limit())
+        , ArrayList(fbe_in_buffer, 427, this->body_limit())
+        , HashMap(fbe_in_buffer, 431, this->body_limit())
+        , TreeMap(fbe_in_buffer, 435, this->body_limit())
+        , LinkedList(fbe_in_buffer, 439, this->body_limit())
+        , HashSet(fbe_in_buffer, 443, this->body_limit())
+        , TreeSet(fbe_in_buffer, 447, this->body_limit())
+        , Optional(fbe_in_buffer, 451, this->body_limit())
+        , BigDecimal(fbe_in_buffer, 455, this->body_limit())
+        , Instant(fbe_in_buffer, 471, this->body_limit())
+        , IntArray(fbe_in_buffer, 479, this->body_limit())
+        , LongArray(fbe_in_buffer, 483, this->body_limit())
+        , ByteArray(fbe_in_buffer, 487, this->body_limit())
+        , arrayOf(fbe_in_buffer, 491, this->body_limit())
+        , listOf(fbe_in_buffer, 495, this->body_limit())
+        , mutableListOf(fbe_in_buffer, 499, this->body_limit())
+        , emptyList(fbe_in_buffer, 503, this->body_limit())
+        , mutableMapOf(fbe_in_buffer, 507, this->body_limit())
+        , Collections(fbe_in_buffer, 511, this->body_limit())
+        , make(fbe_in_buffer, 515, this->body_limit())
+        , append(fbe_in_buffer, 519, this->body_limit())
+        , copy(fbe_in_buffer, 523, this->body_limit())
+        , time(fbe_in_buffer, 527, this->body_limit())
+        , std_(fbe_in_buffer, 531, this->body_limit())
+        , FBE_(fbe_in_buffer, 535, this->body_limit())
+        , Vec(fbe_in_buffer, 539, this->body_limit())
+        , Default(fbe_in_buffer, 543, this->body_limit())
+        , Some(fbe_in_buffer, 547, this->body_limit())
+        , Box(fbe_in_buffer, 551, this->body_limit())
+        , Uuid(fbe_in_buffer, 555, this->body_limit())
+        , Guid(fbe_in_buffer, 571, this->body_limit())
+        , Dictionary(fbe_in_buffer, 587, this->body_limit())
+        , SortedDictionary(fbe_in_buffer, 591, this->body_limit())
+        , System(fbe_in_buffer, 595, this->body_limit())
+        , Fbe(fbe_in_buffer, 599, this->body_limit())
+        , Hash(fbe_in_buffer, 603, this->body_limit())
+        , hash(fbe_in_buffer, 607, this->body_limit())
+        , freeze(fbe_in_buffer, 611, this->body_limit())
+        , dup(fbe_in_buffer, 615, this->body_limit())
+        , clone(fbe_in_buffer, 619, this->body_limit())
+        , send(fbe_in_buffer, 623, this->body_limit())
+        , format(fbe_in_buffer, 627, this->body_limit())
+        , to_s(fbe_in_buffer, 631, this->body_limit())
+    {}
+    FieldModel(const FieldModel& other) noexcept
+        : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
+    {}
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
+
+    FieldModel<TBuffer, std::array<int32_t, 3>> ints;
+    FieldModel<TBuffer, std::array<::import::Order, 2>> orders;
+    FieldModel<TBuffer, std::array<std::string, 2>> strings;
+    FieldModel<TBuffer, std::array<FBE::decimal_t, 2>> decimals;
+    FieldModel<TBuffer, std::array<FBE::uuid_t, 2>> uuids;
+    FieldModel<TBuffer, std::array<uint64_t, 2>> times;
+    FieldModel<TBuffer, std::array<::import::Word, 2>> words;
+    FieldModel<TBuffer, std::array<::import::Modifier, 2>> modifiers;
+    FieldModel<TBuffer, std::array<FBE::buffer_t, 2>> blobs;
+    FieldModel<TBuffer, std::array<bool, 2>> bools;
+    FieldModel<TBuffer, std::array<char, 2>> chars;
+    FieldModel<TBuffer, std::array<double, 2>> doubles;
+    FieldModel<TBuffer, std::vector<int64_t>> vector;
+    FieldModel<TBuffer, std::vector<::import::Order>> orderVector;
+    FieldModel<TBuffer, std::list<int32_t>> listed;
+    FieldModel<TBuffer, std::unordered_map<int32_t, std::string>> hashed;
+    FieldModel<TBuffer, std::map<std::string, int32_t>> mapped;
+    FieldModel<TBuffer, std::set<std::string>> setted;
+    FieldModel<TBuffer, std::optional<::import::Order>> order;
+    FieldModel<TBuffer, FBE::decimal_t> price;
+    FieldModel<TBuffer, std::string> text;
+    FieldModel<TBuffer, FBE::uuid_t> made;
+    FieldModel<TBuffer, FBE::uuid_t> random;
+    FieldModel<TBuffer, FBE::uuid_t> nil;
+    FieldModel<TBuffer, uint64_t> now;
+    FieldModel<TBuffer, uint64_t> start;
+    FieldModel<TBuffer, ::import::Word> word;
+    FieldModel<TBuffer, ::import::Modifier> modifier;
+    FieldModel<TBuffer, int32_t> range;
+    FieldModel<TBuffer, int32_t> len;
+    FieldModel<TBuffer, int32_t> sorted;
+    FieldModel<TBuffer, int32_t> enumerate;
+    FieldModel<TBuffer, int32_t> tuple;
+    FieldModel<TBuffer, int32_t> frozenset;
+    FieldModel<TBuffer, int32_t> bytearray;
+    FieldModel<TBuffer, int32_t> int_;
+    FieldModel<TBuffer, std::string> str;
+    FieldModel<TBuffer, std::string> dict;
+    FieldModel<TBuffer, int32_t> set_;
+    FieldModel<TBuffer, FBE::decimal_t> Decimal;
+    FieldModel<TBuffer, FBE::uuid_t> UUID;
+    FieldModel<TBuffer, int32_t> fbe;
+    FieldModel<TBuffer, int32_t> type;
+    FieldModel<TBuffer, int32_t> Array;
+    FieldModel<TBuffer, int32_t> Map;
+    FieldModel<TBuffer, int64_t> BigInt;
+    FieldModel<TBuffer, double> Number;
+    FieldModel<TBuffer, std::string> String;
+    FieldModel<TBuffer, FBE::buffer_t> Uint8Array;
+    FieldModel<TBuffer, int32_t> Object;
+    FieldModel<TBuffer, int32_t> Math;
+    FieldModel<TBuffer, int32_t> JSON;
+    FieldModel<TBuffer, uint64_t> Date;
+    FieldModel<TBuffer, int32_t> Arrays;
+    FieldModel<TBuffer, int32_t> ArrayList;
+    FieldModel<TBuffer, int32_t> HashMap;
+    FieldModel<TBuffer, int32_t> TreeMap;
+    FieldModel<TBuffer, int32_t> LinkedList;
+    FieldModel<TBuffer, int32_t> HashSet;
+    FieldModel<TBuffer, int32_t> TreeSet;
+    FieldModel<TBuffer, int32_t> Optional;
+    FieldModel<TBuffer, FBE::decimal_t> BigDecimal;
+    FieldModel<TBuffer, uint64_t> Instant;
+    FieldModel<TBuffer, int32_t> IntArray;
+    FieldModel<TBuffer, int32_t> LongArray;
+    FieldModel<TBuffer, FBE::buffer_t> ByteArray;
+    FieldModel<TBuffer, int32_t> arrayOf;
+    FieldModel<TBuffer, int32_t> listOf;
+    FieldModel<TBuffer, int32_t> mutableListOf;
+    FieldModel<TBuffer, int32_t> emptyList;
+    FieldModel<TBuffer, int32_t> mutableMapOf;
+    FieldModel<TBuffer, int32_t> Collections;
+    FieldModel<TBuffer, int32_t> make;
+    FieldModel<TBuffer, int32_t> append;
+    FieldModel<TBuffer, int32_t> copy;
+    FieldModel<TBuffer, int32_t> time;
+    FieldModel<TBuffer, int32_t> std_;
+    FieldModel<TBuffer, int32_t> FBE_;
+    FieldModel<TBuffer, int32_t> Vec;
+    FieldModel<TBuffer, int32_t> Default;
+    FieldModel<TBuffer, int32_t> Some;
+    FieldModel<TBuffer, int32_t> Box;
+    FieldModel<TBuffer, FBE::uuid_t> Uuid;
+    FieldModel<TBuffer, FBE::uuid_t> Guid;
+    FieldModel<TBuffer, int32_t> Dictionary;
+    FieldModel<TBuffer, int32_t> SortedDictionary;
+    FieldModel<TBuffer, int32_t> System;
+    FieldModel<TBuffer, int32_t> Fbe;
+    FieldModel<TBuffer, int32_t> Hash;
+    FieldModel<TBuffer, int32_t> hash;
+    FieldModel<TBuffer, int32_t> freeze;
+    FieldModel<TBuffer, int32_t> dup;
+    FieldModel<TBuffer, int32_t> clone;
+    FieldModel<TBuffer, int32_t> send;
+    FieldModel<TBuffer, int32_t> format;
+    FieldModel<TBuffer, int32_t> to_s;
+};
+
 //! Field model of import.Hostile: the fields' models at their offsets in the body.
 template <class TBuffer>
 class FieldModel<TBuffer, ::import::Hostile> : public StructModel<TBuffer, ::import::Hostile>
@@ -2587,6 +2795,7 @@ public:
         , Derived(fbe_in_buffer, 324, this->body_limit())
         , Listed(fbe_in_buffer, 328, this->body_limit())
         , Letters(fbe_in_buffer, 332, this->body_limit())
+        , Shadows(fbe_in_buffer, 336, this->body_limit())
     {}
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
@@ -2675,6 +2884,7 @@ public:
     FieldModel<TBuffer, ::import::Derived> Derived;
     FieldModel<TBuffer, ::import::Listed> Listed;
     FieldModel<TBuffer, ::import::Letters> Letters;
+    FieldModel<TBuffer, ::import::Shadows> Shadows;
 };
 
 //! View of import.Order: its fields read in place, each checked against the body found
@@ -4084,6 +4294,112 @@ public:
     ::import::range side_() const noexcept { return this->template fbe_field<::import::range>(22); }
 };
 
+//! View of import.Shadows: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::import::Shadows, Verified> : public StructView<::import::Shadows, Verified>
+{
+public:
+    using StructView<::import::Shadows, Verified>::StructView;
+
+    View<std::array<int32_t, 3>, Verified> ints() const noexcept { return this->template fbe_field<std::array<int32_t, 3>>(8); }
+    View<std::array<::import::Order, 2>, Verified> orders() const noexcept { return this->template fbe_field<std::array<::import::Order, 2>>(20); }
+    View<std::array<std::string, 2>, Verified> strings() const noexcept { return this->template fbe_field<std::array<std::string, 2>>(28); }
+    View<std::array<FBE::decimal_t, 2>, Verified> decimals() const noexcept { return this->template fbe_field<std::array<FBE::decimal_t, 2>>(36); }
+    View<std::array<FBE::uuid_t, 2>, Verified> uuids() const noexcept { return this->template fbe_field<std::array<FBE::uuid_t, 2>>(68); }
+    View<std::array<uint64_t, 2>, Verified> times() const noexcept { return this->template fbe_field<std::array<uint64_t, 2>>(100); }
+    View<std::array<::import::Word, 2>, Verified> words() const noexcept { return this->template fbe_field<std::array<::import::Word, 2>>(116); }
+    View<std::array<::import::Modifier, 2>, Verified> modifiers() const noexcept { return this->template fbe_field<std::array<::import::Modifier, 2>>(120); }
+    View<std::array<FBE::buffer_t, 2>, Verified> blobs() const noexcept { return this->template fbe_field<std::array<FBE::buffer_t, 2>>(136); }
+    View<std::array<bool, 2>, Verified> bools() const noexcept { return this->template fbe_field<std::array<bool, 2>>(144); }
+    View<std::array<char, 2>, Verified> chars() const noexcept { return this->template fbe_field<std::array<char, 2>>(146); }
+    View<std::array<double, 2>, Verified> doubles() const noexcept { return this->template fbe_field<std::array<double, 2>>(148); }
+    View<std::vector<int64_t>, Verified> vector() const noexcept { return this->template fbe_field<std::vector<int64_t>>(164); }
+    View<std::vector<::import::Order>, Verified> orderVector() const noexcept { return this->template fbe_field<std::vector<::import::Order>>(168); }
+    View<std::list<int32_t>, Verified> listed() const noexcept { return this->template fbe_field<std::list<int32_t>>(172); }
+    View<std::unordered_map<int32_t, std::string>, Verified> hashed() const noexcept { return this->template fbe_field<std::unordered_map<int32_t, std::string>>(176); }
+    View<std::map<std::string, int32_t>, Verified> mapped() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(180); }
+    View<std::set<std::string>, Verified> setted() const noexcept { return this->template fbe_field<std::set<std::string>>(184); }
+    View<std::optional<::import::Order>, Verified> order() const noexcept { return this->template fbe_field<std::optional<::import::Order>>(188); }
+    FBE::decimal_t price() const noexcept { return this->template fbe_field<FBE::decimal_t>(193, [] { return FBE::decimal_t("1.5"); }); }
+    std::string_view text() const noexcept { return this->template fbe_field<std::string>(209, "text"); }
+    FBE::uuid_t made() const noexcept { return this->template fbe_field<FBE::uuid_t>(213, [] { return FBE::uuid_t::sequential(); }); }
+    FBE::uuid_t random() const noexcept { return this->template fbe_field<FBE::uuid_t>(229, [] { return FBE::uuid_t::random(); }); }
+    FBE::uuid_t nil() const noexcept { return this->template fbe_field<FBE::uuid_t>(245, [] { return FBE::uuid_t("00000000-0000-0000-0000-000000000000"); }); }
+    uint64_t now() const noexcept { return this->template fbe_field<uint64_t>(261, [] { return FBE::utc(); }); }
+    uint64_t start() const noexcept { return this->template fbe_field<uint64_t>(269, UINT64_C(0)); }
+    ::import::Word word() const noexcept { return this->template fbe_field<::import::Word>(277, ::import::Word::class_); }
+    ::import::Modifier modifier() const noexcept { return this->template fbe_field<::import::Modifier>(279, ::import::Modifier::static_); }
+    int32_t range() const noexcept { return this->template fbe_field<int32_t>(287); }
+    int32_t len() const noexcept { return this->template fbe_field<int32_t>(291); }
+    int32_t sorted() const noexcept { return this->template fbe_field<int32_t>(295); }
+    int32_t enumerate() const noexcept { return this->template fbe_field<int32_t>(299); }
+    int32_t tuple() const noexcept { return this->template fbe_field<int32_t>(303); }
+    int32_t frozenset() const noexcept { return this->template fbe_field<int32_t>(307); }
+    int32_t bytearray() const noexcept { return this->template fbe_field<int32_t>(311); }
+    int32_t int_() const noexcept { return this->template fbe_field<int32_t>(315); }
+    std::string_view str() const noexcept { return this->template fbe_field<std::string>(319); }
+    std::string_view dict() const noexcept { return this->template fbe_field<std::string>(323); }
+    int32_t set_() const noexcept { return this->template fbe_field<int32_t>(327); }
+    FBE::decimal_t Decimal() const noexcept { return this->template fbe_field<FBE::decimal_t>(331); }
+    FBE::uuid_t UUID() const noexcept { return this->template fbe_field<FBE::uuid_t>(347); }
+    int32_t fbe() const noexcept { return this->template fbe_field<int32_t>(363); }
+    int32_t type() const noexcept { return this->template fbe_field<int32_t>(367); }
+    int32_t Array() const noexcept { return this->template fbe_field<int32_t>(371); }
+    int32_t Map() const noexcept { return this->template fbe_field<int32_t>(375); }
+    int64_t BigInt() const noexcept { return this->template fbe_field<int64_t>(379); }
+    double Number() const noexcept { return this->template fbe_field<double>(387); }
+    std::string_view String() const noexcept { return this->template fbe_field<std::string>(395); }
+    View<FBE::buffer_t, Verified> Uint8Array() const noexcept { return this->template fbe_field<FBE::buffer_t>(399); }
+    int32_t Object() const noexcept { return this->template fbe_field<int32_t>(403); }
+    int32_t Math() const noexcept { return this->template fbe_field<int32_t>(407); }
+    int32_t JSON() const noexcept { return this->template fbe_field<int32_t>(411); }
+    uint64_t Date() const noexcept { return this->template fbe_field<uint64_t>(415); }
+    int32_t Arrays() const noexcept { return this->template fbe_field<int32_t>(423); }
+    int32_t ArrayList() const noexcept { return this->template fbe_field<int32_t>(427); }
+    int32_t HashMap() const noexcept { return this->template fbe_field<int32_t>(431); }
+    int32_t TreeMap() const noexcept { return this->template fbe_field<int32_t>(435); }
+    int32_t LinkedList() const noexcept { return this->template fbe_field<int32_t>(439); }
+    int32_t HashSet() const noexcept { return this->template fbe_field<int32_t>(443); }
+    int32_t TreeSet() const noexcept { return this->template fbe_field<int32_t>(447); }
+    int32_t Optional() const noexcept { return this->template fbe_field<int32_t>(451); }
+    FBE::decimal_t BigDecimal() const noexcept { return this->template fbe_field<FBE::decimal_t>(455); }
+    uint64_t Instant() const noexcept { return this->template fbe_field<uint64_t>(471); }
+    int32_t IntArray() const noexcept { return this->template fbe_field<int32_t>(479); }
+    int32_t LongArray() const noexcept { return this->template fbe_field<int32_t>(483); }
+    View<FBE::buffer_t, Verified> ByteArray() const noexcept { return this->template fbe_field<FBE::buffer_t>(487); }
+    int32_t arrayOf() const noexcept { return this->template fbe_field<int32_t>(491); }
+    int32_t listOf() const noexcept { return this->template fbe_field<int32_t>(495); }
+    int32_t mutableListOf() const noexcept { return this->template fbe_field<int32_t>(499); }
+    int32_t emptyList() const noexcept { return this->template fbe_field<int32_t>(503); }
+    int32_t mutableMapOf() const noexcept { return this->template fbe_field<int32_t>(507); }
+    int32_t Collections() const noexcept { return this->template fbe_field<int32_t>(511); }
+    int32_t make() const noexcept { return this->template fbe_field<int32_t>(515); }
+    int32_t append() const noexcept { return this->template fbe_field<int32_t>(519); }
+    int32_t copy() const noexcept { return this->template fbe_field<int32_t>(523); }
+    int32_t time() const noexcept { return this->template fbe_field<int32_t>(527); }
+    int32_t std_() const noexcept { return this->template fbe_field<int32_t>(531); }
+    int32_t FBE_() const noexcept { return this->template fbe_field<int32_t>(535); }
+    int32_t Vec() const noexcept { return this->template fbe_field<int32_t>(539); }
+    int32_t Default() const noexcept { return this->template fbe_field<int32_t>(543); }
+    int32_t Some() const noexcept { return this->template fbe_field<int32_t>(547); }
+    int32_t Box() const noexcept { return this->template fbe_field<int32_t>(551); }
+    FBE::uuid_t Uuid() const noexcept { return this->template fbe_field<FBE::uuid_t>(555); }
+    FBE::uuid_t Guid() const noexcept { return this->template fbe_field<FBE::uuid_t>(571); }
+    int32_t Dictionary() const noexcept { return this->template fbe_field<int32_t>(587); }
+    int32_t SortedDictionary() const noexcept { return this->template fbe_field<int32_t>(591); }
+    int32_t System() const noexcept { return this->template fbe_field<int32_t>(595); }
+    int32_t Fbe() const noexcept { return this->template fbe_field<int32_t>(599); }
+    int32_t Hash() const noexcept { return this->template fbe_field<int32_t>(603); }
+    int32_t hash() const noexcept { return this->template fbe_field<int32_t>(607); }
+    int32_t freeze() const noexcept { return this->template fbe_field<int32_t>(611); }
+    int32_t dup() const noexcept { return this->template fbe_field<int32_t>(615); }
+    int32_t clone() const noexcept { return this->template fbe_field<int32_t>(619); }
+    int32_t send() const noexcept { return this->template fbe_field<int32_t>(623); }
+    int32_t format() const noexcept { return this->template fbe_field<int32_t>(627); }
+    int32_t to_s() const noexcept { return this->template fbe_field<int32_t>(631); }
+};
+
 //! View of import.Hostile: its fields read in place, each checked against the body found
 //! (Verified: made from a root verified_view() checked as a whole).
 template <bool Verified>
@@ -4174,6 +4490,7 @@ public:
     View<::import::Derived, Verified> Derived() const noexcept { return this->template fbe_field<::import::Derived>(324); }
     View<::import::Listed, Verified> Listed() const noexcept { return this->template fbe_field<::import::Listed>(328); }
     ::import::Letters Letters() const noexcept { return this->template fbe_field<::import::Letters>(332, ::import::Letters::_a); }
+    View<::import::Shadows, Verified> Shadows() const noexcept { return this->template fbe_field<::import::Shadows>(336); }
 };
 
 } // namespace FBE

@@ -1333,14 +1333,30 @@ struct FBody<::import::Derived> : detail::FFields<::import::Derived, &::import::
     static bool verify(D& d);
 };
 
-// import.Hostile: type 83
+// import.Shadows: type 83
 template <>
-struct FBody<::import::Hostile> : detail::FFields<::import::Hostile, &::import::Hostile::Order, &::import::Hostile::CppWords, &::import::Hostile::PythonWords, &::import::Hostile::GoWords, &::import::Hostile::JavaWords, &::import::Hostile::KotlinWords, &::import::Hostile::JsWords, &::import::Hostile::RustWords, &::import::Hostile::CSharpWords, &::import::Hostile::RubyWords, &::import::Hostile::CppMembers, &::import::Hostile::PythonMembers, &::import::Hostile::GoMembers, &::import::Hostile::JvmMembers, &::import::Hostile::JsMembers, &::import::Hostile::RuntimeNames, &::import::Hostile::class_, &::import::Hostile::Object, &::import::Hostile::String, &::import::Hostile::List, &::import::Hostile::Map, &::import::Hostile::Model, &::import::Hostile::FinalModel, &::import::Hostile::Buffer, &::import::Hostile::Reader, &::import::Hostile::Writer, &::import::Hostile::Limits, &::import::Hostile::DecodeError, &::import::Hostile::DecodeException, &::import::Hostile::Decimal, &::import::Hostile::Uuid, &::import::Hostile::UUID, &::import::Hostile::Timestamp, &::import::Hostile::Sender, &::import::Hostile::Receiver, &::import::Hostile::Client, &::import::Hostile::Proxy, &::import::Hostile::Handler, &::import::Hostile::fbe, &::import::Hostile::FBE_, &::import::Hostile::std_, &::import::Hostile::Companion, &::import::Hostile::Any, &::import::Hostile::Self, &::import::Hostile::self, &::import::Hostile::None, &::import::Hostile::Option, &::import::Hostile::Result, &::import::Hostile::Vec, &::import::Hostile::Box, &::import::Hostile::Error, &::import::Hostile::Exception, &::import::Hostile::Text, &::import::Hostile::JsonWriter, &::import::Hostile::int32_t_, &::import::Hostile::size_t_, &::import::Hostile::list, &::import::Hostile::object, &::import::Hostile::v, &::import::Hostile::r, &::import::Hostile::w, &::import::Hostile::SideBuy, &::import::Hostile::OrderKey, &::import::Hostile::textOfside, &::import::Hostile::DECIMAL_1, &::import::Hostile::OrderModel, &::import::Hostile::OrderFinal, &::import::Hostile::NewOrder, &::import::Hostile::VerifyFBEOrder, &::import::Hostile::fbe_vr_Order, &::import::Hostile::e1, &::import::Hostile::i2, &::import::Hostile::o3, &::import::Hostile::Fbe, &::import::Hostile::FINGERPRINT, &::import::Hostile::FBE_FINGERPRINT, &::import::Hostile::FBEFingerprint, &::import::Hostile::Case, &::import::Hostile::Imported, &::import::Hostile::Derived, &::import::Hostile::Listed, &::import::Hostile::Letters>
+struct FBody<::import::Shadows> : detail::FFields<::import::Shadows, &::import::Shadows::ints, &::import::Shadows::orders, &::import::Shadows::strings, &::import::Shadows::decimals, &::import::Shadows::uuids, &::import::Shadows::times, &::import::Shadows::words, &::import::Shadows::modifiers, &::import::Shadows::blobs, &::import::Shadows::bools, &::import::Shadows::chars, &::import::Shadows::doubles, &::import::Shadows::vector, &::import::Shadows::orderVector, &::import::Shadows::listed, &::import::Shadows::hashed, &::import::Shadows::mapped, &::import::Shadows::setted, &::import::Shadows::order, &::import::Shadows::price, &::import::Shadows::text, &::import::Shadows::made, &::import::Shadows::random, &::import::Shadows::nil, &::import::Shadows::now, &::import::Shadows::start, &::import::Shadows::word, &::import::Shadows::modifier, &::import::Shadows::range, &::import::Shadows::len, &::import::Shadows::sorted, &::import::Shadows::enumerate, &::import::Shadows::tuple, &::import::Shadows::frozenset, &::import::Shadows::bytearray, &::import::Shadows::int_, &::import::Shadows::str, &::import::Shadows::dict, &::import::Shadows::set, &::import::Shadows::Decimal, &::import::Shadows::UUID, &::import::Shadows::fbe, &::import::Shadows::type, &::import::Shadows::Array, &::import::Shadows::Map, &::import::Shadows::BigInt, &::import::Shadows::Number, &::import::Shadows::String, &::import::Shadows::Uint8Array, &::import::Shadows::Object, &::import::Shadows::Math, &::import::Shadows::JSON, &::import::Shadows::Date, &::import::Shadows::Arrays, &::import::Shadows::ArrayList, &::import::Shadows::HashMap, &::import::Shadows::TreeMap, &::import::Shadows::LinkedList, &::import::Shadows::HashSet, &::import::Shadows::TreeSet, &::import::Shadows::Optional, &::import::Shadows::BigDecimal, &::import::Shadows::Instant, &::import::Shadows::IntArray, &::import::Shadows::LongArray, &::import::Shadows::ByteArray, &::import::Shadows::arrayOf, &::import::Shadows::listOf, &::import::Shadows::mutableListOf, &::import::Shadows::emptyList, &::import::Shadows::mutableMapOf, &::import::Shadows::Collections, &::import::Shadows::make, &::import::Shadows::append, &::import::Shadows::copy, &::import::Shadows::time, &::import::Shadows::std_, &::import::Shadows::FBE_, &::import::Shadows::Vec, &::import::Shadows::Default, &::import::Shadows::Some, &::import::Shadows::Box, &::import::Shadows::Uuid, &::import::Shadows::Guid, &::import::Shadows::Dictionary, &::import::Shadows::SortedDictionary, &::import::Shadows::System, &::import::Shadows::Fbe, &::import::Shadows::Hash, &::import::Shadows::hash, &::import::Shadows::freeze, &::import::Shadows::dup, &::import::Shadows::clone, &::import::Shadows::send, &::import::Shadows::format, &::import::Shadows::to_s>
 {
     static constexpr uint32_t type_id = 83;
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
-    static constexpr std::size_t min_size = 3014;
+    static constexpr std::size_t min_size = 639;
+    static constexpr uint64_t cost = 615;
+    static bool read(FinalDecoder& d, ::import::Shadows& value);
+    static bool read_fast_bools_to_orderVector(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Shadows& value);
+    static bool read_fast_order_to_to_s(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Shadows& value);
+    template <class D>
+    static bool verify(D& d);
+};
+
+// import.Hostile: type 84
+template <>
+struct FBody<::import::Hostile> : detail::FFields<::import::Hostile, &::import::Hostile::Order, &::import::Hostile::CppWords, &::import::Hostile::PythonWords, &::import::Hostile::GoWords, &::import::Hostile::JavaWords, &::import::Hostile::KotlinWords, &::import::Hostile::JsWords, &::import::Hostile::RustWords, &::import::Hostile::CSharpWords, &::import::Hostile::RubyWords, &::import::Hostile::CppMembers, &::import::Hostile::PythonMembers, &::import::Hostile::GoMembers, &::import::Hostile::JvmMembers, &::import::Hostile::JsMembers, &::import::Hostile::RuntimeNames, &::import::Hostile::class_, &::import::Hostile::Object, &::import::Hostile::String, &::import::Hostile::List, &::import::Hostile::Map, &::import::Hostile::Model, &::import::Hostile::FinalModel, &::import::Hostile::Buffer, &::import::Hostile::Reader, &::import::Hostile::Writer, &::import::Hostile::Limits, &::import::Hostile::DecodeError, &::import::Hostile::DecodeException, &::import::Hostile::Decimal, &::import::Hostile::Uuid, &::import::Hostile::UUID, &::import::Hostile::Timestamp, &::import::Hostile::Sender, &::import::Hostile::Receiver, &::import::Hostile::Client, &::import::Hostile::Proxy, &::import::Hostile::Handler, &::import::Hostile::fbe, &::import::Hostile::FBE_, &::import::Hostile::std_, &::import::Hostile::Companion, &::import::Hostile::Any, &::import::Hostile::Self, &::import::Hostile::self, &::import::Hostile::None, &::import::Hostile::Option, &::import::Hostile::Result, &::import::Hostile::Vec, &::import::Hostile::Box, &::import::Hostile::Error, &::import::Hostile::Exception, &::import::Hostile::Text, &::import::Hostile::JsonWriter, &::import::Hostile::int32_t_, &::import::Hostile::size_t_, &::import::Hostile::list, &::import::Hostile::object, &::import::Hostile::v, &::import::Hostile::r, &::import::Hostile::w, &::import::Hostile::SideBuy, &::import::Hostile::OrderKey, &::import::Hostile::textOfside, &::import::Hostile::DECIMAL_1, &::import::Hostile::OrderModel, &::import::Hostile::OrderFinal, &::import::Hostile::NewOrder, &::import::Hostile::VerifyFBEOrder, &::import::Hostile::fbe_vr_Order, &::import::Hostile::e1, &::import::Hostile::i2, &::import::Hostile::o3, &::import::Hostile::Fbe, &::import::Hostile::FINGERPRINT, &::import::Hostile::FBE_FINGERPRINT, &::import::Hostile::FBEFingerprint, &::import::Hostile::Case, &::import::Hostile::Imported, &::import::Hostile::Derived, &::import::Hostile::Listed, &::import::Hostile::Letters, &::import::Hostile::Shadows>
+{
+    static constexpr uint32_t type_id = 84;
+    static constexpr bool inlined = false;
+    static constexpr std::size_t fixed_size = 0;
+    static constexpr std::size_t min_size = 3653;
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Hostile& value);
     static bool read_fast_class_to_Letters(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Hostile& value);
@@ -8985,137 +9001,955 @@ FBE_INLINE bool FBody<::import::Derived>::verify(D& d)
     return true;
 }
 
+inline bool FBody<::import::Shadows>::read_fast_bools_to_orderVector(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Shadows& value)
+{
+    FCodec<std::array<bool, 2>>::read_fixed(p, value.bools);
+    FCodec<std::array<char, 2>>::read_fixed(p + 2, value.chars);
+    FCodec<std::array<double, 2>>::read_fixed(p + 4, value.doubles);
+    p += 20;
+    if (!FCodec<std::vector<int64_t>>::read_fast(p, end, rest + 463, value.vector))
+        return false;
+    if (!FCodec<std::vector<::import::Order>>::read_fast(p, end, rest + 459, value.orderVector))
+        return false;
+    return true;
+}
+
+inline bool FBody<::import::Shadows>::read_fast_order_to_to_s(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Shadows& value)
+{
+    if (!FCodec<std::optional<::import::Order>>::read_fast(p, end, rest + 442, value.order))
+        return false;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 426, value.price))
+        return false;
+    if (!FCodec<std::string>::read_fast(p, end, rest + 422, value.text))
+        return false;
+    const auto fbe_made = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_random = Scalar<FBE::uuid_t>::get(p + 16);
+    const auto fbe_nil = Scalar<FBE::uuid_t>::get(p + 32);
+    const auto fbe_now = Scalar<uint64_t>::get(p + 48);
+    const auto fbe_start = Scalar<uint64_t>::get(p + 56);
+    const auto fbe_word = Scalar<::import::Word>::get(p + 64);
+    const auto fbe_modifier = Scalar<::import::Modifier>::get(p + 66);
+    const auto fbe_range = Scalar<int32_t>::get(p + 74);
+    const auto fbe_len = Scalar<int32_t>::get(p + 78);
+    const auto fbe_sorted = Scalar<int32_t>::get(p + 82);
+    const auto fbe_enumerate = Scalar<int32_t>::get(p + 86);
+    const auto fbe_tuple = Scalar<int32_t>::get(p + 90);
+    const auto fbe_frozenset = Scalar<int32_t>::get(p + 94);
+    const auto fbe_bytearray = Scalar<int32_t>::get(p + 98);
+    const auto fbe_int_ = Scalar<int32_t>::get(p + 102);
+    value.made = fbe_made;
+    value.random = fbe_random;
+    value.nil = fbe_nil;
+    value.now = fbe_now;
+    value.start = fbe_start;
+    value.word = fbe_word;
+    value.modifier = fbe_modifier;
+    value.range = fbe_range;
+    value.len = fbe_len;
+    value.sorted = fbe_sorted;
+    value.enumerate = fbe_enumerate;
+    value.tuple = fbe_tuple;
+    value.frozenset = fbe_frozenset;
+    value.bytearray = fbe_bytearray;
+    value.int_ = fbe_int_;
+    p += 106;
+    if (!FCodec<std::string>::read_fast(p, end, rest + 312, value.str))
+        return false;
+    if (!FCodec<std::string>::read_fast(p, end, rest + 308, value.dict))
+        return false;
+    value.set = Scalar<int32_t>::get(p);
+    p += 4;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 288, value.Decimal))
+        return false;
+    const auto fbe_UUID = Scalar<FBE::uuid_t>::get(p);
+    const auto fbe_fbe = Scalar<int32_t>::get(p + 16);
+    const auto fbe_type = Scalar<int32_t>::get(p + 20);
+    const auto fbe_Array = Scalar<int32_t>::get(p + 24);
+    const auto fbe_Map = Scalar<int32_t>::get(p + 28);
+    const auto fbe_BigInt = Scalar<int64_t>::get(p + 32);
+    const auto fbe_Number = Scalar<double>::get(p + 40);
+    value.UUID = fbe_UUID;
+    value.fbe = fbe_fbe;
+    value.type = fbe_type;
+    value.Array = fbe_Array;
+    value.Map = fbe_Map;
+    value.BigInt = fbe_BigInt;
+    value.Number = fbe_Number;
+    p += 48;
+    if (!FCodec<std::string>::read_fast(p, end, rest + 236, value.String))
+        return false;
+    if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 232, value.Uint8Array))
+        return false;
+    const auto fbe_Object = Scalar<int32_t>::get(p);
+    const auto fbe_Math = Scalar<int32_t>::get(p + 4);
+    const auto fbe_JSON = Scalar<int32_t>::get(p + 8);
+    const auto fbe_Date = Scalar<uint64_t>::get(p + 12);
+    const auto fbe_Arrays = Scalar<int32_t>::get(p + 20);
+    const auto fbe_ArrayList = Scalar<int32_t>::get(p + 24);
+    const auto fbe_HashMap = Scalar<int32_t>::get(p + 28);
+    const auto fbe_TreeMap = Scalar<int32_t>::get(p + 32);
+    const auto fbe_LinkedList = Scalar<int32_t>::get(p + 36);
+    const auto fbe_HashSet = Scalar<int32_t>::get(p + 40);
+    const auto fbe_TreeSet = Scalar<int32_t>::get(p + 44);
+    const auto fbe_Optional = Scalar<int32_t>::get(p + 48);
+    value.Object = fbe_Object;
+    value.Math = fbe_Math;
+    value.JSON = fbe_JSON;
+    value.Date = fbe_Date;
+    value.Arrays = fbe_Arrays;
+    value.ArrayList = fbe_ArrayList;
+    value.HashMap = fbe_HashMap;
+    value.TreeMap = fbe_TreeMap;
+    value.LinkedList = fbe_LinkedList;
+    value.HashSet = fbe_HashSet;
+    value.TreeSet = fbe_TreeSet;
+    value.Optional = fbe_Optional;
+    p += 52;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 164, value.BigDecimal))
+        return false;
+    const auto fbe_Instant = Scalar<uint64_t>::get(p);
+    const auto fbe_IntArray = Scalar<int32_t>::get(p + 8);
+    const auto fbe_LongArray = Scalar<int32_t>::get(p + 12);
+    value.Instant = fbe_Instant;
+    value.IntArray = fbe_IntArray;
+    value.LongArray = fbe_LongArray;
+    p += 16;
+    if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 144, value.ByteArray))
+        return false;
+    const auto fbe_arrayOf = Scalar<int32_t>::get(p);
+    const auto fbe_listOf = Scalar<int32_t>::get(p + 4);
+    const auto fbe_mutableListOf = Scalar<int32_t>::get(p + 8);
+    const auto fbe_emptyList = Scalar<int32_t>::get(p + 12);
+    const auto fbe_mutableMapOf = Scalar<int32_t>::get(p + 16);
+    const auto fbe_Collections = Scalar<int32_t>::get(p + 20);
+    const auto fbe_make = Scalar<int32_t>::get(p + 24);
+    const auto fbe_append = Scalar<int32_t>::get(p + 28);
+    const auto fbe_copy = Scalar<int32_t>::get(p + 32);
+    const auto fbe_time = Scalar<int32_t>::get(p + 36);
+    const auto fbe_std_ = Scalar<int32_t>::get(p + 40);
+    const auto fbe_FBE_ = Scalar<int32_t>::get(p + 44);
+    const auto fbe_Vec = Scalar<int32_t>::get(p + 48);
+    const auto fbe_Default = Scalar<int32_t>::get(p + 52);
+    const auto fbe_Some = Scalar<int32_t>::get(p + 56);
+    const auto fbe_Box = Scalar<int32_t>::get(p + 60);
+    const auto fbe_Uuid = Scalar<FBE::uuid_t>::get(p + 64);
+    const auto fbe_Guid = Scalar<FBE::uuid_t>::get(p + 80);
+    const auto fbe_Dictionary = Scalar<int32_t>::get(p + 96);
+    const auto fbe_SortedDictionary = Scalar<int32_t>::get(p + 100);
+    const auto fbe_System = Scalar<int32_t>::get(p + 104);
+    const auto fbe_Fbe = Scalar<int32_t>::get(p + 108);
+    const auto fbe_Hash = Scalar<int32_t>::get(p + 112);
+    const auto fbe_hash = Scalar<int32_t>::get(p + 116);
+    const auto fbe_freeze = Scalar<int32_t>::get(p + 120);
+    const auto fbe_dup = Scalar<int32_t>::get(p + 124);
+    const auto fbe_clone = Scalar<int32_t>::get(p + 128);
+    const auto fbe_send = Scalar<int32_t>::get(p + 132);
+    const auto fbe_format = Scalar<int32_t>::get(p + 136);
+    const auto fbe_to_s = Scalar<int32_t>::get(p + 140);
+    value.arrayOf = fbe_arrayOf;
+    value.listOf = fbe_listOf;
+    value.mutableListOf = fbe_mutableListOf;
+    value.emptyList = fbe_emptyList;
+    value.mutableMapOf = fbe_mutableMapOf;
+    value.Collections = fbe_Collections;
+    value.make = fbe_make;
+    value.append = fbe_append;
+    value.copy = fbe_copy;
+    value.time = fbe_time;
+    value.std_ = fbe_std_;
+    value.FBE_ = fbe_FBE_;
+    value.Vec = fbe_Vec;
+    value.Default = fbe_Default;
+    value.Some = fbe_Some;
+    value.Box = fbe_Box;
+    value.Uuid = fbe_Uuid;
+    value.Guid = fbe_Guid;
+    value.Dictionary = fbe_Dictionary;
+    value.SortedDictionary = fbe_SortedDictionary;
+    value.System = fbe_System;
+    value.Fbe = fbe_Fbe;
+    value.Hash = fbe_Hash;
+    value.hash = fbe_hash;
+    value.freeze = fbe_freeze;
+    value.dup = fbe_dup;
+    value.clone = fbe_clone;
+    value.send = fbe_send;
+    value.format = fbe_format;
+    value.to_s = fbe_to_s;
+    p += 144;
+    return true;
+}
+
+inline bool FBody<::import::Shadows>::read(FinalDecoder& d, ::import::Shadows& value)
+{
+    bool ok = true;
+    if (!FCodec<std::array<int32_t, 3>>::read(d, value.ints)) {
+        FBE::detail::assign_default(value.ints);
+        ok = false;
+    }
+    if (!FCodec<std::array<::import::Order, 2>>::read(d, value.orders)) {
+        FBE::detail::assign_default(value.orders);
+        ok = false;
+    }
+    if (!FCodec<std::array<std::string, 2>>::read(d, value.strings)) {
+        FBE::detail::assign_default(value.strings);
+        ok = false;
+    }
+    if (!FCodec<std::array<FBE::decimal_t, 2>>::read(d, value.decimals)) {
+        FBE::detail::assign_default(value.decimals);
+        ok = false;
+    }
+    if (FBE_LIKELY(d.remaining() >= 68)) {
+        const uint8_t* p = d.data + d.pos;
+        FCodec<std::array<FBE::uuid_t, 2>>::read_fixed(p, value.uuids);
+        FCodec<std::array<uint64_t, 2>>::read_fixed(p + 32, value.times);
+        FCodec<std::array<::import::Word, 2>>::read_fixed(p + 48, value.words);
+        FCodec<std::array<::import::Modifier, 2>>::read_fixed(p + 52, value.modifiers);
+        d.pos += 68;
+    } else {
+        if (!FCodec<std::array<FBE::uuid_t, 2>>::read(d, value.uuids)) {
+            FBE::detail::assign_default(value.uuids);
+            ok = false;
+        }
+        if (!FCodec<std::array<uint64_t, 2>>::read(d, value.times)) {
+            FBE::detail::assign_default(value.times);
+            ok = false;
+        }
+        if (!FCodec<std::array<::import::Word, 2>>::read(d, value.words)) {
+            FBE::detail::assign_default(value.words);
+            ok = false;
+        }
+        if (!FCodec<std::array<::import::Modifier, 2>>::read(d, value.modifiers)) {
+            FBE::detail::assign_default(value.modifiers);
+            ok = false;
+        }
+    }
+    if (!FCodec<std::array<FBE::buffer_t, 2>>::read(d, value.blobs)) {
+        FBE::detail::assign_default(value.blobs);
+        ok = false;
+    }
+    // bools, chars, doubles, vector, orderVector: the fast path, or if anything does not fit, one by one, best effort.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= 487 && d.depth_left >= 1u && read_fast_bools_to_orderVector(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+    } else {
+        if (!FCodec<std::array<bool, 2>>::read(d, value.bools)) {
+            FBE::detail::assign_default(value.bools);
+            ok = false;
+        }
+        if (!FCodec<std::array<char, 2>>::read(d, value.chars)) {
+            FBE::detail::assign_default(value.chars);
+            ok = false;
+        }
+        if (!FCodec<std::array<double, 2>>::read(d, value.doubles)) {
+            FBE::detail::assign_default(value.doubles);
+            ok = false;
+        }
+        if (!FCodec<std::vector<int64_t>>::read(d, value.vector)) {
+            value.vector = {};
+            ok = false;
+        }
+        if (!FCodec<std::vector<::import::Order>>::read(d, value.orderVector)) {
+            value.orderVector = {};
+            ok = false;
+        }
+    }
+    if (!FCodec<std::list<int32_t>>::read(d, value.listed)) {
+        value.listed = {};
+        ok = false;
+    }
+    if (!FCodec<std::unordered_map<int32_t, std::string>>::read(d, value.hashed)) {
+        value.hashed = {};
+        ok = false;
+    }
+    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.mapped)) {
+        value.mapped = {};
+        ok = false;
+    }
+    if (!FCodec<std::set<std::string>>::read(d, value.setted)) {
+        value.setted = {};
+        ok = false;
+    }
+    // order to to_s: the fast path, or if anything does not fit, one by one, best effort.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= 443 && d.depth_left >= 1u && read_fast_order_to_to_s(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+    } else {
+        if (!FCodec<std::optional<::import::Order>>::read(d, value.order)) {
+            value.order = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::decimal_t>::read(d, value.price)) {
+            value.price = FBE::decimal_t("1.5");
+            ok = false;
+        }
+        if (!FCodec<std::string>::read(d, value.text)) {
+            value.text = "text";
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.made)) {
+            value.made = FBE::uuid_t::sequential();
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.random)) {
+            value.random = FBE::uuid_t::random();
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.nil)) {
+            value.nil = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.now)) {
+            value.now = FBE::utc();
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.start)) {
+            value.start = UINT64_C(0);
+            ok = false;
+        }
+        if (!FCodec<::import::Word>::read(d, value.word)) {
+            value.word = ::import::Word::class_;
+            ok = false;
+        }
+        if (!FCodec<::import::Modifier>::read(d, value.modifier)) {
+            value.modifier = ::import::Modifier::static_;
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.range)) {
+            value.range = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.len)) {
+            value.len = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.sorted)) {
+            value.sorted = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.enumerate)) {
+            value.enumerate = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.tuple)) {
+            value.tuple = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.frozenset)) {
+            value.frozenset = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.bytearray)) {
+            value.bytearray = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.int_)) {
+            value.int_ = {};
+            ok = false;
+        }
+        if (!FCodec<std::string>::read(d, value.str)) {
+            value.str = {};
+            ok = false;
+        }
+        if (!FCodec<std::string>::read(d, value.dict)) {
+            value.dict = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.set)) {
+            value.set = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::decimal_t>::read(d, value.Decimal)) {
+            value.Decimal = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.UUID)) {
+            value.UUID = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.fbe)) {
+            value.fbe = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.type)) {
+            value.type = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Array)) {
+            value.Array = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Map)) {
+            value.Map = {};
+            ok = false;
+        }
+        if (!FCodec<int64_t>::read(d, value.BigInt)) {
+            value.BigInt = {};
+            ok = false;
+        }
+        if (!FCodec<double>::read(d, value.Number)) {
+            value.Number = {};
+            ok = false;
+        }
+        if (!FCodec<std::string>::read(d, value.String)) {
+            value.String = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::buffer_t>::read(d, value.Uint8Array)) {
+            value.Uint8Array = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Object)) {
+            value.Object = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Math)) {
+            value.Math = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.JSON)) {
+            value.JSON = {};
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.Date)) {
+            value.Date = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Arrays)) {
+            value.Arrays = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.ArrayList)) {
+            value.ArrayList = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.HashMap)) {
+            value.HashMap = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.TreeMap)) {
+            value.TreeMap = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.LinkedList)) {
+            value.LinkedList = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.HashSet)) {
+            value.HashSet = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.TreeSet)) {
+            value.TreeSet = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Optional)) {
+            value.Optional = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::decimal_t>::read(d, value.BigDecimal)) {
+            value.BigDecimal = {};
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.Instant)) {
+            value.Instant = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.IntArray)) {
+            value.IntArray = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.LongArray)) {
+            value.LongArray = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::buffer_t>::read(d, value.ByteArray)) {
+            value.ByteArray = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.arrayOf)) {
+            value.arrayOf = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.listOf)) {
+            value.listOf = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.mutableListOf)) {
+            value.mutableListOf = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.emptyList)) {
+            value.emptyList = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.mutableMapOf)) {
+            value.mutableMapOf = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Collections)) {
+            value.Collections = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.make)) {
+            value.make = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.append)) {
+            value.append = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.copy)) {
+            value.copy = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.time)) {
+            value.time = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.std_)) {
+            value.std_ = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.FBE_)) {
+            value.FBE_ = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Vec)) {
+            value.Vec = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Default)) {
+            value.Default = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Some)) {
+            value.Some = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Box)) {
+            value.Box = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.Uuid)) {
+            value.Uuid = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.Guid)) {
+            value.Guid = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Dictionary)) {
+            value.Dictionary = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.SortedDictionary)) {
+            value.SortedDictionary = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.System)) {
+            value.System = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Fbe)) {
+            value.Fbe = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.Hash)) {
+            value.Hash = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.hash)) {
+            value.hash = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.freeze)) {
+            value.freeze = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.dup)) {
+            value.dup = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.clone)) {
+            value.clone = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.send)) {
+            value.send = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.format)) {
+            value.format = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.to_s)) {
+            value.to_s = {};
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+template <class D>
+inline bool FBody<::import::Shadows>::verify(D& d)
+{
+    if (!FCodec<std::array<int32_t, 3>>::verify(d))
+        return d.fail_in("import.Shadows", "ints");
+    if (!FCodec<std::array<::import::Order, 2>>::verify(d))
+        return d.fail_in("import.Shadows", "orders");
+    if (!FCodec<std::array<std::string, 2>>::verify(d))
+        return d.fail_in("import.Shadows", "strings");
+    if (!FCodec<std::array<FBE::decimal_t, 2>>::verify(d))
+        return d.fail_in("import.Shadows", "decimals");
+    if (FBE_LIKELY(d.remaining() >= 68)) {
+        d.pos += 68;
+    } else {
+        if (!FCodec<std::array<FBE::uuid_t, 2>>::verify(d))
+            return d.fail_in("import.Shadows", "uuids");
+        if (!FCodec<std::array<uint64_t, 2>>::verify(d))
+            return d.fail_in("import.Shadows", "times");
+        if (!FCodec<std::array<::import::Word, 2>>::verify(d))
+            return d.fail_in("import.Shadows", "words");
+        if (!FCodec<std::array<::import::Modifier, 2>>::verify(d))
+            return d.fail_in("import.Shadows", "modifiers");
+    }
+    if (!FCodec<std::array<FBE::buffer_t, 2>>::verify(d))
+        return d.fail_in("import.Shadows", "blobs");
+    if (FBE_LIKELY(d.remaining() >= 20)) {
+        d.pos += 20;
+    } else {
+        if (!FCodec<std::array<bool, 2>>::verify(d))
+            return d.fail_in("import.Shadows", "bools");
+        if (!FCodec<std::array<char, 2>>::verify(d))
+            return d.fail_in("import.Shadows", "chars");
+        if (!FCodec<std::array<double, 2>>::verify(d))
+            return d.fail_in("import.Shadows", "doubles");
+    }
+    if (!FCodec<std::vector<int64_t>>::verify(d))
+        return d.fail_in("import.Shadows", "vector");
+    if (!FCodec<std::vector<::import::Order>>::verify(d))
+        return d.fail_in("import.Shadows", "orderVector");
+    if (!FCodec<std::list<int32_t>>::verify(d))
+        return d.fail_in("import.Shadows", "listed");
+    if (!FCodec<std::unordered_map<int32_t, std::string>>::verify(d))
+        return d.fail_in("import.Shadows", "hashed");
+    if (!FCodec<std::map<std::string, int32_t>>::verify(d))
+        return d.fail_in("import.Shadows", "mapped");
+    if (!FCodec<std::set<std::string>>::verify(d))
+        return d.fail_in("import.Shadows", "setted");
+    if (!FCodec<std::optional<::import::Order>>::verify(d))
+        return d.fail_in("import.Shadows", "order");
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("import.Shadows", "price");
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("import.Shadows", "text");
+    if (FBE_LIKELY(d.remaining() >= 106)) {
+        d.pos += 106;
+    } else {
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("import.Shadows", "made");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("import.Shadows", "random");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("import.Shadows", "nil");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("import.Shadows", "now");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("import.Shadows", "start");
+        if (!FCodec<::import::Word>::verify(d))
+            return d.fail_in("import.Shadows", "word");
+        if (!FCodec<::import::Modifier>::verify(d))
+            return d.fail_in("import.Shadows", "modifier");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "range");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "len");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "sorted");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "enumerate");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "tuple");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "frozenset");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "bytearray");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "int");
+    }
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("import.Shadows", "str");
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("import.Shadows", "dict");
+    if (!FCodec<int32_t>::verify(d))
+        return d.fail_in("import.Shadows", "set");
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("import.Shadows", "Decimal");
+    if (FBE_LIKELY(d.remaining() >= 48)) {
+        d.pos += 48;
+    } else {
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("import.Shadows", "UUID");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "fbe");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "type");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Array");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Map");
+        if (!FCodec<int64_t>::verify(d))
+            return d.fail_in("import.Shadows", "BigInt");
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("import.Shadows", "Number");
+    }
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("import.Shadows", "String");
+    if (!FCodec<FBE::buffer_t>::verify(d))
+        return d.fail_in("import.Shadows", "Uint8Array");
+    if (FBE_LIKELY(d.remaining() >= 52)) {
+        d.pos += 52;
+    } else {
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Object");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Math");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "JSON");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("import.Shadows", "Date");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Arrays");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "ArrayList");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "HashMap");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "TreeMap");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "LinkedList");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "HashSet");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "TreeSet");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Optional");
+    }
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("import.Shadows", "BigDecimal");
+    if (FBE_LIKELY(d.remaining() >= 16)) {
+        d.pos += 16;
+    } else {
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("import.Shadows", "Instant");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "IntArray");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "LongArray");
+    }
+    if (!FCodec<FBE::buffer_t>::verify(d))
+        return d.fail_in("import.Shadows", "ByteArray");
+    if (FBE_LIKELY(d.remaining() >= 144)) {
+        d.pos += 144;
+    } else {
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "arrayOf");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "listOf");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "mutableListOf");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "emptyList");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "mutableMapOf");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Collections");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "make");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "append");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "copy");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "time");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "std");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "FBE");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Vec");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Default");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Some");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Box");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("import.Shadows", "Uuid");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("import.Shadows", "Guid");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Dictionary");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "SortedDictionary");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "System");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Fbe");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "Hash");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "hash");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "freeze");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "dup");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "clone");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "send");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "format");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("import.Shadows", "to_s");
+    }
+    return true;
+}
+
 inline bool FBody<::import::Hostile>::read_fast_class_to_Letters(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Hostile& value)
 {
-    if (!FBody<::import::class_>::read_fast(p, end, rest + 320, value.class_))
+    if (!FBody<::import::class_>::read_fast(p, end, rest + 959, value.class_))
         return false;
-    if (!FBody<::import::Object>::read_fast(p, end, rest + 316, value.Object))
+    if (!FBody<::import::Object>::read_fast(p, end, rest + 955, value.Object))
         return false;
-    if (!FBody<::import::String>::read_fast(p, end, rest + 312, value.String))
+    if (!FBody<::import::String>::read_fast(p, end, rest + 951, value.String))
         return false;
-    if (!FBody<::import::List>::read_fast(p, end, rest + 308, value.List))
+    if (!FBody<::import::List>::read_fast(p, end, rest + 947, value.List))
         return false;
-    if (!FBody<::import::Map>::read_fast(p, end, rest + 304, value.Map))
+    if (!FBody<::import::Map>::read_fast(p, end, rest + 943, value.Map))
         return false;
-    if (!FBody<::import::Model>::read_fast(p, end, rest + 300, value.Model))
+    if (!FBody<::import::Model>::read_fast(p, end, rest + 939, value.Model))
         return false;
-    if (!FBody<::import::FinalModel>::read_fast(p, end, rest + 296, value.FinalModel))
+    if (!FBody<::import::FinalModel>::read_fast(p, end, rest + 935, value.FinalModel))
         return false;
-    if (!FBody<::import::Buffer>::read_fast(p, end, rest + 292, value.Buffer))
+    if (!FBody<::import::Buffer>::read_fast(p, end, rest + 931, value.Buffer))
         return false;
-    if (!FBody<::import::Reader>::read_fast(p, end, rest + 288, value.Reader))
+    if (!FBody<::import::Reader>::read_fast(p, end, rest + 927, value.Reader))
         return false;
-    if (!FBody<::import::Writer>::read_fast(p, end, rest + 284, value.Writer))
+    if (!FBody<::import::Writer>::read_fast(p, end, rest + 923, value.Writer))
         return false;
-    if (!FBody<::import::Limits>::read_fast(p, end, rest + 280, value.Limits))
+    if (!FBody<::import::Limits>::read_fast(p, end, rest + 919, value.Limits))
         return false;
-    if (!FBody<::import::DecodeError>::read_fast(p, end, rest + 276, value.DecodeError))
+    if (!FBody<::import::DecodeError>::read_fast(p, end, rest + 915, value.DecodeError))
         return false;
-    if (!FBody<::import::DecodeException>::read_fast(p, end, rest + 272, value.DecodeException))
+    if (!FBody<::import::DecodeException>::read_fast(p, end, rest + 911, value.DecodeException))
         return false;
-    if (!FBody<::import::Decimal>::read_fast(p, end, rest + 268, value.Decimal))
+    if (!FBody<::import::Decimal>::read_fast(p, end, rest + 907, value.Decimal))
         return false;
-    if (!FBody<::import::Uuid>::read_fast(p, end, rest + 264, value.Uuid))
+    if (!FBody<::import::Uuid>::read_fast(p, end, rest + 903, value.Uuid))
         return false;
-    if (!FBody<::import::UUID>::read_fast(p, end, rest + 260, value.UUID))
+    if (!FBody<::import::UUID>::read_fast(p, end, rest + 899, value.UUID))
         return false;
-    if (!FBody<::import::Timestamp>::read_fast(p, end, rest + 256, value.Timestamp))
+    if (!FBody<::import::Timestamp>::read_fast(p, end, rest + 895, value.Timestamp))
         return false;
-    if (!FBody<::import::Sender>::read_fast(p, end, rest + 252, value.Sender))
+    if (!FBody<::import::Sender>::read_fast(p, end, rest + 891, value.Sender))
         return false;
-    if (!FBody<::import::Receiver>::read_fast(p, end, rest + 248, value.Receiver))
+    if (!FBody<::import::Receiver>::read_fast(p, end, rest + 887, value.Receiver))
         return false;
-    if (!FBody<::import::Client>::read_fast(p, end, rest + 244, value.Client))
+    if (!FBody<::import::Client>::read_fast(p, end, rest + 883, value.Client))
         return false;
-    if (!FBody<::import::Proxy>::read_fast(p, end, rest + 240, value.Proxy))
+    if (!FBody<::import::Proxy>::read_fast(p, end, rest + 879, value.Proxy))
         return false;
-    if (!FBody<::import::Handler>::read_fast(p, end, rest + 236, value.Handler))
+    if (!FBody<::import::Handler>::read_fast(p, end, rest + 875, value.Handler))
         return false;
-    if (!FBody<::import::fbe>::read_fast(p, end, rest + 232, value.fbe))
+    if (!FBody<::import::fbe>::read_fast(p, end, rest + 871, value.fbe))
         return false;
-    if (!FBody<::import::FBE_>::read_fast(p, end, rest + 228, value.FBE_))
+    if (!FBody<::import::FBE_>::read_fast(p, end, rest + 867, value.FBE_))
         return false;
-    if (!FBody<::import::std_>::read_fast(p, end, rest + 224, value.std_))
+    if (!FBody<::import::std_>::read_fast(p, end, rest + 863, value.std_))
         return false;
-    if (!FBody<::import::Companion>::read_fast(p, end, rest + 220, value.Companion))
+    if (!FBody<::import::Companion>::read_fast(p, end, rest + 859, value.Companion))
         return false;
-    if (!FBody<::import::Any>::read_fast(p, end, rest + 216, value.Any))
+    if (!FBody<::import::Any>::read_fast(p, end, rest + 855, value.Any))
         return false;
-    if (!FBody<::import::Self>::read_fast(p, end, rest + 212, value.Self))
+    if (!FBody<::import::Self>::read_fast(p, end, rest + 851, value.Self))
         return false;
-    if (!FBody<::import::self>::read_fast(p, end, rest + 208, value.self))
+    if (!FBody<::import::self>::read_fast(p, end, rest + 847, value.self))
         return false;
-    if (!FBody<::import::None>::read_fast(p, end, rest + 204, value.None))
+    if (!FBody<::import::None>::read_fast(p, end, rest + 843, value.None))
         return false;
-    if (!FBody<::import::Option>::read_fast(p, end, rest + 200, value.Option))
+    if (!FBody<::import::Option>::read_fast(p, end, rest + 839, value.Option))
         return false;
-    if (!FBody<::import::Result>::read_fast(p, end, rest + 196, value.Result))
+    if (!FBody<::import::Result>::read_fast(p, end, rest + 835, value.Result))
         return false;
-    if (!FBody<::import::Vec>::read_fast(p, end, rest + 192, value.Vec))
+    if (!FBody<::import::Vec>::read_fast(p, end, rest + 831, value.Vec))
         return false;
-    if (!FBody<::import::Box>::read_fast(p, end, rest + 188, value.Box))
+    if (!FBody<::import::Box>::read_fast(p, end, rest + 827, value.Box))
         return false;
-    if (!FBody<::import::Error>::read_fast(p, end, rest + 184, value.Error))
+    if (!FBody<::import::Error>::read_fast(p, end, rest + 823, value.Error))
         return false;
-    if (!FBody<::import::Exception>::read_fast(p, end, rest + 180, value.Exception))
+    if (!FBody<::import::Exception>::read_fast(p, end, rest + 819, value.Exception))
         return false;
-    if (!FBody<::import::Text>::read_fast(p, end, rest + 176, value.Text))
+    if (!FBody<::import::Text>::read_fast(p, end, rest + 815, value.Text))
         return false;
-    if (!FBody<::import::JsonWriter>::read_fast(p, end, rest + 172, value.JsonWriter))
+    if (!FBody<::import::JsonWriter>::read_fast(p, end, rest + 811, value.JsonWriter))
         return false;
-    if (!FBody<::import::int32_t_>::read_fast(p, end, rest + 168, value.int32_t_))
+    if (!FBody<::import::int32_t_>::read_fast(p, end, rest + 807, value.int32_t_))
         return false;
-    if (!FBody<::import::size_t_>::read_fast(p, end, rest + 164, value.size_t_))
+    if (!FBody<::import::size_t_>::read_fast(p, end, rest + 803, value.size_t_))
         return false;
-    if (!FBody<::import::list>::read_fast(p, end, rest + 160, value.list))
+    if (!FBody<::import::list>::read_fast(p, end, rest + 799, value.list))
         return false;
-    if (!FBody<::import::object>::read_fast(p, end, rest + 156, value.object))
+    if (!FBody<::import::object>::read_fast(p, end, rest + 795, value.object))
         return false;
-    if (!FBody<::import::v>::read_fast(p, end, rest + 152, value.v))
+    if (!FBody<::import::v>::read_fast(p, end, rest + 791, value.v))
         return false;
-    if (!FBody<::import::r>::read_fast(p, end, rest + 148, value.r))
+    if (!FBody<::import::r>::read_fast(p, end, rest + 787, value.r))
         return false;
-    if (!FBody<::import::w>::read_fast(p, end, rest + 144, value.w))
+    if (!FBody<::import::w>::read_fast(p, end, rest + 783, value.w))
         return false;
-    if (!FBody<::import::SideBuy>::read_fast(p, end, rest + 140, value.SideBuy))
+    if (!FBody<::import::SideBuy>::read_fast(p, end, rest + 779, value.SideBuy))
         return false;
-    if (!FBody<::import::OrderKey>::read_fast(p, end, rest + 136, value.OrderKey))
+    if (!FBody<::import::OrderKey>::read_fast(p, end, rest + 775, value.OrderKey))
         return false;
-    if (!FBody<::import::textOfside>::read_fast(p, end, rest + 132, value.textOfside))
+    if (!FBody<::import::textOfside>::read_fast(p, end, rest + 771, value.textOfside))
         return false;
-    if (!FBody<::import::DECIMAL_1>::read_fast(p, end, rest + 128, value.DECIMAL_1))
+    if (!FBody<::import::DECIMAL_1>::read_fast(p, end, rest + 767, value.DECIMAL_1))
         return false;
-    if (!FBody<::import::OrderModel>::read_fast(p, end, rest + 124, value.OrderModel))
+    if (!FBody<::import::OrderModel>::read_fast(p, end, rest + 763, value.OrderModel))
         return false;
-    if (!FBody<::import::OrderFinal>::read_fast(p, end, rest + 120, value.OrderFinal))
+    if (!FBody<::import::OrderFinal>::read_fast(p, end, rest + 759, value.OrderFinal))
         return false;
-    if (!FBody<::import::NewOrder>::read_fast(p, end, rest + 116, value.NewOrder))
+    if (!FBody<::import::NewOrder>::read_fast(p, end, rest + 755, value.NewOrder))
         return false;
-    if (!FBody<::import::VerifyFBEOrder>::read_fast(p, end, rest + 112, value.VerifyFBEOrder))
+    if (!FBody<::import::VerifyFBEOrder>::read_fast(p, end, rest + 751, value.VerifyFBEOrder))
         return false;
-    if (!FBody<::import::fbe_vr_Order>::read_fast(p, end, rest + 108, value.fbe_vr_Order))
+    if (!FBody<::import::fbe_vr_Order>::read_fast(p, end, rest + 747, value.fbe_vr_Order))
         return false;
-    if (!FBody<::import::e1>::read_fast(p, end, rest + 104, value.e1))
+    if (!FBody<::import::e1>::read_fast(p, end, rest + 743, value.e1))
         return false;
-    if (!FBody<::import::i2>::read_fast(p, end, rest + 100, value.i2))
+    if (!FBody<::import::i2>::read_fast(p, end, rest + 739, value.i2))
         return false;
-    if (!FBody<::import::o3>::read_fast(p, end, rest + 96, value.o3))
+    if (!FBody<::import::o3>::read_fast(p, end, rest + 735, value.o3))
         return false;
-    if (!FBody<::import::Fbe>::read_fast(p, end, rest + 92, value.Fbe))
+    if (!FBody<::import::Fbe>::read_fast(p, end, rest + 731, value.Fbe))
         return false;
-    if (!FBody<::import::FINGERPRINT>::read_fast(p, end, rest + 88, value.FINGERPRINT))
+    if (!FBody<::import::FINGERPRINT>::read_fast(p, end, rest + 727, value.FINGERPRINT))
         return false;
-    if (!FBody<::import::FBE_FINGERPRINT>::read_fast(p, end, rest + 84, value.FBE_FINGERPRINT))
+    if (!FBody<::import::FBE_FINGERPRINT>::read_fast(p, end, rest + 723, value.FBE_FINGERPRINT))
         return false;
-    if (!FBody<::import::FBEFingerprint>::read_fast(p, end, rest + 80, value.FBEFingerprint))
+    if (!FBody<::import::FBEFingerprint>::read_fast(p, end, rest + 719, value.FBEFingerprint))
         return false;
-    if (!FBody<::import::Case>::read_fast(p, end, rest + 48, value.Case))
+    if (!FBody<::import::Case>::read_fast(p, end, rest + 687, value.Case))
         return false;
-    if (!FBody<::import::Imported>::read_fast(p, end, rest + 38, value.Imported))
+    if (!FBody<::import::Imported>::read_fast(p, end, rest + 677, value.Imported))
         return false;
-    if (!FBody<::import::Derived>::read_fast(p, end, rest + 20, value.Derived))
+    if (!FBody<::import::Derived>::read_fast(p, end, rest + 659, value.Derived))
         return false;
-    if (!FBody<::import::Listed>::read_fast(p, end, rest + 4, value.Listed))
+    if (!FBody<::import::Listed>::read_fast(p, end, rest + 643, value.Listed))
         return false;
     value.Letters = Scalar<::import::Letters>::get(p);
     p += 4;
@@ -9192,7 +10026,7 @@ inline bool FBody<::import::Hostile>::read(FinalDecoder& d, ::import::Hostile& v
     // class to Letters: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 324 && d.depth_left >= 2u && read_fast_class_to_Letters(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 963 && d.depth_left >= 2u && read_fast_class_to_Letters(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::class_>::read(d, value.class_)) {
@@ -9460,6 +10294,10 @@ inline bool FBody<::import::Hostile>::read(FinalDecoder& d, ::import::Hostile& v
             ok = false;
         }
     }
+    if (!FCodec<::import::Shadows>::read(d, value.Shadows)) {
+        FBE::detail::assign_default(value.Shadows);
+        ok = false;
+    }
     return ok;
 }
 
@@ -9630,6 +10468,8 @@ inline bool FBody<::import::Hostile>::verify(D& d)
         return d.fail_in("import.Hostile", "Listed");
     if (!FCodec<::import::Letters>::verify(d))
         return d.fail_in("import.Hostile", "Letters");
+    if (!FCodec<::import::Shadows>::verify(d))
+        return d.fail_in("import.Hostile", "Shadows");
     return true;
 }
 
@@ -9962,6 +10802,10 @@ class ListedFinalModel : public FBE::FinalModel<::import::Listed, TBuffer> {};
 //! Final model of import.Derived: serialize(), deserialize(), verify().
 template <class TBuffer = FBE::WriteBuffer>
 class DerivedFinalModel : public FBE::FinalModel<::import::Derived, TBuffer> {};
+
+//! Final model of import.Shadows: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class ShadowsFinalModel : public FBE::FinalModel<::import::Shadows, TBuffer> {};
 
 //! Final model of import.Hostile: serialize(), deserialize(), verify().
 template <class TBuffer = FBE::WriteBuffer>

@@ -70,7 +70,7 @@ protected:
                 if (this->read_frame(selfReader, data, size, "import.self"))
                     onReceive(*selfReader.value);
                 return true;
-            case 83:
+            case 84:
                 if (this->read_frame(HostileReader, data, size, "import.Hostile"))
                     onReceive(*HostileReader.value);
                 return true;

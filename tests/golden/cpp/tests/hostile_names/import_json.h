@@ -6245,6 +6245,530 @@ struct ValueReader<TJson, ::import::Derived>
 };
 
 template <class TWriter>
+struct ValueWriter<TWriter, ::import::Shadows>
+{
+    static bool to_json(TWriter& writer, const ::import::Shadows& value, bool scope = true)
+    {
+        return detail::write_struct(writer, scope, "import.Shadows", [&] {
+            if (!FBE::JSON::to_json_key(writer, "ints") || !FBE::JSON::to_json(writer, value.ints))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "orders") || !FBE::JSON::to_json(writer, value.orders))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "strings") || !FBE::JSON::to_json(writer, value.strings))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "decimals") || !FBE::JSON::to_json(writer, value.decimals))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uuids") || !FBE::JSON::to_json(writer, value.uuids))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "times") || !FBE::JSON::to_json(writer, value.times))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "words") || !FBE::JSON::to_json(writer, value.words))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "modifiers") || !FBE::JSON::to_json(writer, value.modifiers))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "blobs") || !FBE::JSON::to_json(writer, value.blobs))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "bools") || !FBE::JSON::to_json(writer, value.bools))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "chars") || !FBE::JSON::to_json(writer, value.chars))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "doubles") || !FBE::JSON::to_json(writer, value.doubles))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "vector") || !FBE::JSON::to_json(writer, value.vector))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "orderVector") || !FBE::JSON::to_json(writer, value.orderVector))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "listed") || !FBE::JSON::to_json(writer, value.listed))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "hashed") || !FBE::JSON::to_json(writer, value.hashed))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "mapped") || !FBE::JSON::to_json(writer, value.mapped))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "setted") || !FBE::JSON::to_json(writer, value.setted))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "order") || !FBE::JSON::to_json(writer, value.order))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "text") || !FBE::JSON::to_json(writer, value.text))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "made") || !FBE::JSON::to_json(writer, value.made))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "random") || !FBE::JSON::to_json(writer, value.random))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "nil") || !FBE::JSON::to_json(writer, value.nil))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "now") || !FBE::JSON::to_json(writer, value.now))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "start") || !FBE::JSON::to_json(writer, value.start))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "word") || !FBE::JSON::to_json(writer, value.word))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "modifier") || !FBE::JSON::to_json(writer, value.modifier))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "range") || !FBE::JSON::to_json(writer, value.range))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "len") || !FBE::JSON::to_json(writer, value.len))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "sorted") || !FBE::JSON::to_json(writer, value.sorted))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "enumerate") || !FBE::JSON::to_json(writer, value.enumerate))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "tuple") || !FBE::JSON::to_json(writer, value.tuple))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "frozenset") || !FBE::JSON::to_json(writer, value.frozenset))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "bytearray") || !FBE::JSON::to_json(writer, value.bytearray))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int") || !FBE::JSON::to_json(writer, value.int_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "str") || !FBE::JSON::to_json(writer, value.str))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "dict") || !FBE::JSON::to_json(writer, value.dict))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "set") || !FBE::JSON::to_json(writer, value.set))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Array") || !FBE::JSON::to_json(writer, value.Array))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "BigInt") || !FBE::JSON::to_json(writer, value.BigInt))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Number") || !FBE::JSON::to_json(writer, value.Number))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Uint8Array") || !FBE::JSON::to_json(writer, value.Uint8Array))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Math") || !FBE::JSON::to_json(writer, value.Math))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JSON") || !FBE::JSON::to_json(writer, value.JSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Date") || !FBE::JSON::to_json(writer, value.Date))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Arrays") || !FBE::JSON::to_json(writer, value.Arrays))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ArrayList") || !FBE::JSON::to_json(writer, value.ArrayList))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "HashMap") || !FBE::JSON::to_json(writer, value.HashMap))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "TreeMap") || !FBE::JSON::to_json(writer, value.TreeMap))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "LinkedList") || !FBE::JSON::to_json(writer, value.LinkedList))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "HashSet") || !FBE::JSON::to_json(writer, value.HashSet))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "TreeSet") || !FBE::JSON::to_json(writer, value.TreeSet))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Optional") || !FBE::JSON::to_json(writer, value.Optional))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "BigDecimal") || !FBE::JSON::to_json(writer, value.BigDecimal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Instant") || !FBE::JSON::to_json(writer, value.Instant))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "IntArray") || !FBE::JSON::to_json(writer, value.IntArray))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "LongArray") || !FBE::JSON::to_json(writer, value.LongArray))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ByteArray") || !FBE::JSON::to_json(writer, value.ByteArray))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "arrayOf") || !FBE::JSON::to_json(writer, value.arrayOf))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "listOf") || !FBE::JSON::to_json(writer, value.listOf))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "mutableListOf") || !FBE::JSON::to_json(writer, value.mutableListOf))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "emptyList") || !FBE::JSON::to_json(writer, value.emptyList))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "mutableMapOf") || !FBE::JSON::to_json(writer, value.mutableMapOf))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Collections") || !FBE::JSON::to_json(writer, value.Collections))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "make") || !FBE::JSON::to_json(writer, value.make))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "append") || !FBE::JSON::to_json(writer, value.append))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "copy") || !FBE::JSON::to_json(writer, value.copy))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "time") || !FBE::JSON::to_json(writer, value.time))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Default") || !FBE::JSON::to_json(writer, value.Default))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Some") || !FBE::JSON::to_json(writer, value.Some))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Guid") || !FBE::JSON::to_json(writer, value.Guid))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Dictionary") || !FBE::JSON::to_json(writer, value.Dictionary))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "SortedDictionary") || !FBE::JSON::to_json(writer, value.SortedDictionary))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "System") || !FBE::JSON::to_json(writer, value.System))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Hash") || !FBE::JSON::to_json(writer, value.Hash))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "hash") || !FBE::JSON::to_json(writer, value.hash))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "freeze") || !FBE::JSON::to_json(writer, value.freeze))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "dup") || !FBE::JSON::to_json(writer, value.dup))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "clone") || !FBE::JSON::to_json(writer, value.clone))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "send") || !FBE::JSON::to_json(writer, value.send))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "format") || !FBE::JSON::to_json(writer, value.format))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "to_s") || !FBE::JSON::to_json(writer, value.to_s))
+                return false;
+            return true;
+        });
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::import::Shadows>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 615;
+
+    static bool from_json(const TJson& json, ::import::Shadows& value)
+    {
+        return detail::read_struct(json, "import.Shadows", cost, [&] { return read_members(json, value); });
+    }
+
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
+    static bool read_members(const TJson& json, ::import::Shadows& value)
+    {
+        static constexpr std::string_view names[] = {"ints", "orders", "strings", "decimals", "uuids", "times", "words", "modifiers", "blobs", "bools", "chars", "doubles", "vector", "orderVector", "listed", "hashed", "mapped", "setted", "order", "price", "text", "made", "random", "nil", "now", "start", "word", "modifier", "range", "len", "sorted", "enumerate", "tuple", "frozenset", "bytearray", "int", "str", "dict", "set", "Decimal", "UUID", "fbe", "type", "Array", "Map", "BigInt", "Number", "String", "Uint8Array", "Object", "Math", "JSON", "Date", "Arrays", "ArrayList", "HashMap", "TreeMap", "LinkedList", "HashSet", "TreeSet", "Optional", "BigDecimal", "Instant", "IntArray", "LongArray", "ByteArray", "arrayOf", "listOf", "mutableListOf", "emptyList", "mutableMapOf", "Collections", "make", "append", "copy", "time", "std", "FBE", "Vec", "Default", "Some", "Box", "Uuid", "Guid", "Dictionary", "SortedDictionary", "System", "Fbe", "Hash", "hash", "freeze", "dup", "clone", "send", "format", "to_s"};
+        bool seen[96] = {};
+        bool result = true;
+        const auto read = [&](std::size_t i, const TJson& member) {
+            switch (i)
+            {
+                case 0: return detail::read_member<TJson>(member, value.ints, "ints");
+                case 1: return detail::read_member<TJson>(member, value.orders, "orders");
+                case 2: return detail::read_member<TJson>(member, value.strings, "strings");
+                case 3: return detail::read_member<TJson>(member, value.decimals, "decimals");
+                case 4: return detail::read_member<TJson>(member, value.uuids, "uuids");
+                case 5: return detail::read_member<TJson>(member, value.times, "times");
+                case 6: return detail::read_member<TJson>(member, value.words, "words");
+                case 7: return detail::read_member<TJson>(member, value.modifiers, "modifiers");
+                case 8: return detail::read_member<TJson>(member, value.blobs, "blobs");
+                case 9: return detail::read_member<TJson>(member, value.bools, "bools");
+                case 10: return detail::read_member<TJson>(member, value.chars, "chars");
+                case 11: return detail::read_member<TJson>(member, value.doubles, "doubles");
+                case 12: return detail::read_member<TJson>(member, value.vector, "vector");
+                case 13: return detail::read_member<TJson>(member, value.orderVector, "orderVector");
+                case 14: return detail::read_member<TJson>(member, value.listed, "listed");
+                case 15: return detail::read_member<TJson>(member, value.hashed, "hashed");
+                case 16: return detail::read_member<TJson>(member, value.mapped, "mapped");
+                case 17: return detail::read_member<TJson>(member, value.setted, "setted");
+                case 18: return detail::read_member<TJson>(member, value.order, "order");
+                case 19: return detail::read_member<TJson>(member, value.price, "price");
+                case 20: return detail::read_member<TJson>(member, value.text, "text");
+                case 21: return detail::read_member<TJson>(member, value.made, "made");
+                case 22: return detail::read_member<TJson>(member, value.random, "random");
+                case 23: return detail::read_member<TJson>(member, value.nil, "nil");
+                case 24: return detail::read_member<TJson>(member, value.now, "now");
+                case 25: return detail::read_member<TJson>(member, value.start, "start");
+                case 26: return detail::read_member<TJson>(member, value.word, "word");
+                case 27: return detail::read_member<TJson>(member, value.modifier, "modifier");
+                case 28: return detail::read_member<TJson>(member, value.range, "range");
+                case 29: return detail::read_member<TJson>(member, value.len, "len");
+                case 30: return detail::read_member<TJson>(member, value.sorted, "sorted");
+                case 31: return detail::read_member<TJson>(member, value.enumerate, "enumerate");
+                case 32: return detail::read_member<TJson>(member, value.tuple, "tuple");
+                case 33: return detail::read_member<TJson>(member, value.frozenset, "frozenset");
+                case 34: return detail::read_member<TJson>(member, value.bytearray, "bytearray");
+                case 35: return detail::read_member<TJson>(member, value.int_, "int");
+                case 36: return detail::read_member<TJson>(member, value.str, "str");
+                case 37: return detail::read_member<TJson>(member, value.dict, "dict");
+                case 38: return detail::read_member<TJson>(member, value.set, "set");
+                case 39: return detail::read_member<TJson>(member, value.Decimal, "Decimal");
+                case 40: return detail::read_member<TJson>(member, value.UUID, "UUID");
+                case 41: return detail::read_member<TJson>(member, value.fbe, "fbe");
+                case 42: return detail::read_member<TJson>(member, value.type, "type");
+                case 43: return detail::read_member<TJson>(member, value.Array, "Array");
+                case 44: return detail::read_member<TJson>(member, value.Map, "Map");
+                case 45: return detail::read_member<TJson>(member, value.BigInt, "BigInt");
+                case 46: return detail::read_member<TJson>(member, value.Number, "Number");
+                case 47: return detail::read_member<TJson>(member, value.String, "String");
+                case 48: return detail::read_member<TJson>(member, value.Uint8Array, "Uint8Array");
+                case 49: return detail::read_member<TJson>(member, value.Object, "Object");
+                case 50: return detail::read_member<TJson>(member, value.Math, "Math");
+                case 51: return detail::read_member<TJson>(member, value.JSON, "JSON");
+                case 52: return detail::read_member<TJson>(member, value.Date, "Date");
+                case 53: return detail::read_member<TJson>(member, value.Arrays, "Arrays");
+                case 54: return detail::read_member<TJson>(member, value.ArrayList, "ArrayList");
+                case 55: return detail::read_member<TJson>(member, value.HashMap, "HashMap");
+                case 56: return detail::read_member<TJson>(member, value.TreeMap, "TreeMap");
+                case 57: return detail::read_member<TJson>(member, value.LinkedList, "LinkedList");
+                case 58: return detail::read_member<TJson>(member, value.HashSet, "HashSet");
+                case 59: return detail::read_member<TJson>(member, value.TreeSet, "TreeSet");
+                case 60: return detail::read_member<TJson>(member, value.Optional, "Optional");
+                case 61: return detail::read_member<TJson>(member, value.BigDecimal, "BigDecimal");
+                case 62: return detail::read_member<TJson>(member, value.Instant, "Instant");
+                case 63: return detail::read_member<TJson>(member, value.IntArray, "IntArray");
+                case 64: return detail::read_member<TJson>(member, value.LongArray, "LongArray");
+                case 65: return detail::read_member<TJson>(member, value.ByteArray, "ByteArray");
+                case 66: return detail::read_member<TJson>(member, value.arrayOf, "arrayOf");
+                case 67: return detail::read_member<TJson>(member, value.listOf, "listOf");
+                case 68: return detail::read_member<TJson>(member, value.mutableListOf, "mutableListOf");
+                case 69: return detail::read_member<TJson>(member, value.emptyList, "emptyList");
+                case 70: return detail::read_member<TJson>(member, value.mutableMapOf, "mutableMapOf");
+                case 71: return detail::read_member<TJson>(member, value.Collections, "Collections");
+                case 72: return detail::read_member<TJson>(member, value.make, "make");
+                case 73: return detail::read_member<TJson>(member, value.append, "append");
+                case 74: return detail::read_member<TJson>(member, value.copy, "copy");
+                case 75: return detail::read_member<TJson>(member, value.time, "time");
+                case 76: return detail::read_member<TJson>(member, value.std_, "std");
+                case 77: return detail::read_member<TJson>(member, value.FBE_, "FBE");
+                case 78: return detail::read_member<TJson>(member, value.Vec, "Vec");
+                case 79: return detail::read_member<TJson>(member, value.Default, "Default");
+                case 80: return detail::read_member<TJson>(member, value.Some, "Some");
+                case 81: return detail::read_member<TJson>(member, value.Box, "Box");
+                case 82: return detail::read_member<TJson>(member, value.Uuid, "Uuid");
+                case 83: return detail::read_member<TJson>(member, value.Guid, "Guid");
+                case 84: return detail::read_member<TJson>(member, value.Dictionary, "Dictionary");
+                case 85: return detail::read_member<TJson>(member, value.SortedDictionary, "SortedDictionary");
+                case 86: return detail::read_member<TJson>(member, value.System, "System");
+                case 87: return detail::read_member<TJson>(member, value.Fbe, "Fbe");
+                case 88: return detail::read_member<TJson>(member, value.Hash, "Hash");
+                case 89: return detail::read_member<TJson>(member, value.hash, "hash");
+                case 90: return detail::read_member<TJson>(member, value.freeze, "freeze");
+                case 91: return detail::read_member<TJson>(member, value.dup, "dup");
+                case 92: return detail::read_member<TJson>(member, value.clone, "clone");
+                case 93: return detail::read_member<TJson>(member, value.send, "send");
+                case 94: return detail::read_member<TJson>(member, value.format, "format");
+                case 95: return detail::read_member<TJson>(member, value.to_s, "to_s");
+                default: return true;
+            }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
+        uint64_t defaults = 0;
+        if (!seen[0])
+            FBE::detail::assign_default(value.ints);
+        if (!seen[1])
+        {
+            FBE::detail::assign_default(value.orders);
+            defaults += 24;
+        }
+        if (!seen[2])
+            FBE::detail::assign_default(value.strings);
+        if (!seen[3])
+            FBE::detail::assign_default(value.decimals);
+        if (!seen[4])
+            FBE::detail::assign_default(value.uuids);
+        if (!seen[5])
+            FBE::detail::assign_default(value.times);
+        if (!seen[6])
+            FBE::detail::assign_default(value.words);
+        if (!seen[7])
+            FBE::detail::assign_default(value.modifiers);
+        if (!seen[8])
+            FBE::detail::assign_default(value.blobs);
+        if (!seen[9])
+            FBE::detail::assign_default(value.bools);
+        if (!seen[10])
+            FBE::detail::assign_default(value.chars);
+        if (!seen[11])
+            FBE::detail::assign_default(value.doubles);
+        if (!seen[12])
+            value.vector = {};
+        if (!seen[13])
+            value.orderVector = {};
+        if (!seen[14])
+            value.listed = {};
+        if (!seen[15])
+            value.hashed = {};
+        if (!seen[16])
+            value.mapped = {};
+        if (!seen[17])
+            value.setted = {};
+        if (!seen[18])
+            value.order = {};
+        if (!seen[19])
+            value.price = FBE::decimal_t("1.5");
+        if (!seen[20])
+            value.text = "text";
+        if (!seen[21])
+            value.made = FBE::uuid_t::sequential();
+        if (!seen[22])
+            value.random = FBE::uuid_t::random();
+        if (!seen[23])
+            value.nil = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
+        if (!seen[24])
+            value.now = FBE::utc();
+        if (!seen[25])
+            value.start = UINT64_C(0);
+        if (!seen[26])
+            value.word = ::import::Word::class_;
+        if (!seen[27])
+            value.modifier = ::import::Modifier::static_;
+        if (!seen[28])
+            value.range = {};
+        if (!seen[29])
+            value.len = {};
+        if (!seen[30])
+            value.sorted = {};
+        if (!seen[31])
+            value.enumerate = {};
+        if (!seen[32])
+            value.tuple = {};
+        if (!seen[33])
+            value.frozenset = {};
+        if (!seen[34])
+            value.bytearray = {};
+        if (!seen[35])
+            value.int_ = {};
+        if (!seen[36])
+            value.str = {};
+        if (!seen[37])
+            value.dict = {};
+        if (!seen[38])
+            value.set = {};
+        if (!seen[39])
+            value.Decimal = {};
+        if (!seen[40])
+            value.UUID = {};
+        if (!seen[41])
+            value.fbe = {};
+        if (!seen[42])
+            value.type = {};
+        if (!seen[43])
+            value.Array = {};
+        if (!seen[44])
+            value.Map = {};
+        if (!seen[45])
+            value.BigInt = {};
+        if (!seen[46])
+            value.Number = {};
+        if (!seen[47])
+            value.String = {};
+        if (!seen[48])
+            value.Uint8Array = {};
+        if (!seen[49])
+            value.Object = {};
+        if (!seen[50])
+            value.Math = {};
+        if (!seen[51])
+            value.JSON = {};
+        if (!seen[52])
+            value.Date = {};
+        if (!seen[53])
+            value.Arrays = {};
+        if (!seen[54])
+            value.ArrayList = {};
+        if (!seen[55])
+            value.HashMap = {};
+        if (!seen[56])
+            value.TreeMap = {};
+        if (!seen[57])
+            value.LinkedList = {};
+        if (!seen[58])
+            value.HashSet = {};
+        if (!seen[59])
+            value.TreeSet = {};
+        if (!seen[60])
+            value.Optional = {};
+        if (!seen[61])
+            value.BigDecimal = {};
+        if (!seen[62])
+            value.Instant = {};
+        if (!seen[63])
+            value.IntArray = {};
+        if (!seen[64])
+            value.LongArray = {};
+        if (!seen[65])
+            value.ByteArray = {};
+        if (!seen[66])
+            value.arrayOf = {};
+        if (!seen[67])
+            value.listOf = {};
+        if (!seen[68])
+            value.mutableListOf = {};
+        if (!seen[69])
+            value.emptyList = {};
+        if (!seen[70])
+            value.mutableMapOf = {};
+        if (!seen[71])
+            value.Collections = {};
+        if (!seen[72])
+            value.make = {};
+        if (!seen[73])
+            value.append = {};
+        if (!seen[74])
+            value.copy = {};
+        if (!seen[75])
+            value.time = {};
+        if (!seen[76])
+            value.std_ = {};
+        if (!seen[77])
+            value.FBE_ = {};
+        if (!seen[78])
+            value.Vec = {};
+        if (!seen[79])
+            value.Default = {};
+        if (!seen[80])
+            value.Some = {};
+        if (!seen[81])
+            value.Box = {};
+        if (!seen[82])
+            value.Uuid = {};
+        if (!seen[83])
+            value.Guid = {};
+        if (!seen[84])
+            value.Dictionary = {};
+        if (!seen[85])
+            value.SortedDictionary = {};
+        if (!seen[86])
+            value.System = {};
+        if (!seen[87])
+            value.Fbe = {};
+        if (!seen[88])
+            value.Hash = {};
+        if (!seen[89])
+            value.hash = {};
+        if (!seen[90])
+            value.freeze = {};
+        if (!seen[91])
+            value.dup = {};
+        if (!seen[92])
+            value.clone = {};
+        if (!seen[93])
+            value.send = {};
+        if (!seen[94])
+            value.format = {};
+        if (!seen[95])
+            value.to_s = {};
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
+    }
+};
+
+template <class TWriter>
 struct ValueWriter<TWriter, ::import::Hostile>
 {
     static bool to_json(TWriter& writer, const ::import::Hostile& value, bool scope = true)
@@ -6414,6 +6938,8 @@ struct ValueWriter<TWriter, ::import::Hostile>
                 return false;
             if (!FBE::JSON::to_json_key(writer, "Letters") || !FBE::JSON::to_json(writer, value.Letters))
                 return false;
+            if (!FBE::JSON::to_json_key(writer, "Shadows") || !FBE::JSON::to_json(writer, value.Shadows))
+                return false;
             return true;
         });
     }
@@ -6433,8 +6959,8 @@ struct ValueReader<TJson, ::import::Hostile>
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Hostile& value)
     {
-        static constexpr std::string_view names[] = {"Order", "CppWords", "PythonWords", "GoWords", "JavaWords", "KotlinWords", "JsWords", "RustWords", "CSharpWords", "RubyWords", "CppMembers", "PythonMembers", "GoMembers", "JvmMembers", "JsMembers", "RuntimeNames", "class", "Object", "String", "List", "Map", "Model", "FinalModel", "Buffer", "Reader", "Writer", "Limits", "DecodeError", "DecodeException", "Decimal", "Uuid", "UUID", "Timestamp", "Sender", "Receiver", "Client", "Proxy", "Handler", "fbe", "FBE", "std", "Companion", "Any", "Self", "self", "None", "Option", "Result", "Vec", "Box", "Error", "Exception", "Text", "JsonWriter", "int32_t", "size_t", "list", "object", "v", "r", "w", "SideBuy", "OrderKey", "textOfside", "DECIMAL_1", "OrderModel", "OrderFinal", "NewOrder", "VerifyFBEOrder", "fbe_vr_Order", "e1", "i2", "o3", "Fbe", "FINGERPRINT", "FBE_FINGERPRINT", "FBEFingerprint", "Case", "Imported", "Derived", "Listed", "Letters"};
-        bool seen[82] = {};
+        static constexpr std::string_view names[] = {"Order", "CppWords", "PythonWords", "GoWords", "JavaWords", "KotlinWords", "JsWords", "RustWords", "CSharpWords", "RubyWords", "CppMembers", "PythonMembers", "GoMembers", "JvmMembers", "JsMembers", "RuntimeNames", "class", "Object", "String", "List", "Map", "Model", "FinalModel", "Buffer", "Reader", "Writer", "Limits", "DecodeError", "DecodeException", "Decimal", "Uuid", "UUID", "Timestamp", "Sender", "Receiver", "Client", "Proxy", "Handler", "fbe", "FBE", "std", "Companion", "Any", "Self", "self", "None", "Option", "Result", "Vec", "Box", "Error", "Exception", "Text", "JsonWriter", "int32_t", "size_t", "list", "object", "v", "r", "w", "SideBuy", "OrderKey", "textOfside", "DECIMAL_1", "OrderModel", "OrderFinal", "NewOrder", "VerifyFBEOrder", "fbe_vr_Order", "e1", "i2", "o3", "Fbe", "FINGERPRINT", "FBE_FINGERPRINT", "FBEFingerprint", "Case", "Imported", "Derived", "Listed", "Letters", "Shadows"};
+        bool seen[83] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
@@ -6521,6 +7047,7 @@ struct ValueReader<TJson, ::import::Hostile>
                 case 79: return detail::read_member<TJson>(member, value.Derived, "Derived");
                 case 80: return detail::read_member<TJson>(member, value.Listed, "Listed");
                 case 81: return detail::read_member<TJson>(member, value.Letters, "Letters");
+                case 82: return detail::read_member<TJson>(member, value.Shadows, "Shadows");
                 default: return true;
             }
         };
@@ -6934,6 +7461,11 @@ struct ValueReader<TJson, ::import::Hostile>
         }
         if (!seen[81])
             value.Letters = ::import::Letters::_a;
+        if (!seen[82])
+        {
+            FBE::detail::assign_default(value.Shadows);
+            defaults += 639;
+        }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };

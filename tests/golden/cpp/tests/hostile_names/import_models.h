@@ -2156,12 +2156,160 @@ struct VBody<::import::Derived> : detail::VFields<::import::Derived>
     };
 };
 
-// import.Hostile: type 83, body 336 bytes
+// import.Shadows: type 83, body 635 bytes
+template <>
+struct VBody<::import::Shadows> : detail::VFields<::import::Shadows>
+{
+    static constexpr uint32_t type_id = 83;
+    static constexpr uint32_t body_size = 635;
+    static constexpr bool fixed_fields = false;
+    static constexpr bool inlined = false;
+    static constexpr uint64_t cost = 615;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Shadows& value);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Shadows";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Shadows::ints, 8, "ints"),
+        FBE::detail::slot(&::import::Shadows::orders, 20, "orders"),
+        FBE::detail::slot(&::import::Shadows::strings, 28, "strings"),
+        FBE::detail::slot(&::import::Shadows::decimals, 36, "decimals"),
+        FBE::detail::slot(&::import::Shadows::uuids, 68, "uuids"),
+        FBE::detail::slot(&::import::Shadows::times, 100, "times"),
+        FBE::detail::slot(&::import::Shadows::words, 116, "words"),
+        FBE::detail::slot(&::import::Shadows::modifiers, 120, "modifiers"),
+        FBE::detail::slot(&::import::Shadows::blobs, 136, "blobs"),
+        FBE::detail::slot(&::import::Shadows::bools, 144, "bools"),
+        FBE::detail::slot(&::import::Shadows::chars, 146, "chars"),
+        FBE::detail::slot(&::import::Shadows::doubles, 148, "doubles"),
+        FBE::detail::slot(&::import::Shadows::vector, 164, "vector"),
+        FBE::detail::slot(&::import::Shadows::orderVector, 168, "orderVector"),
+        FBE::detail::slot(&::import::Shadows::listed, 172, "listed"),
+        FBE::detail::slot(&::import::Shadows::hashed, 176, "hashed"),
+        FBE::detail::slot(&::import::Shadows::mapped, 180, "mapped"),
+        FBE::detail::slot(&::import::Shadows::setted, 184, "setted"),
+        FBE::detail::slot(&::import::Shadows::order, 188, "order"),
+        FBE::detail::slot(&::import::Shadows::price, 193, "price"),
+        FBE::detail::slot(&::import::Shadows::text, 209, "text"),
+        FBE::detail::slot(&::import::Shadows::made, 213, "made"),
+        FBE::detail::slot(&::import::Shadows::random, 229, "random"),
+        FBE::detail::slot(&::import::Shadows::nil, 245, "nil"),
+        FBE::detail::slot(&::import::Shadows::now, 261, "now"),
+        FBE::detail::slot(&::import::Shadows::start, 269, "start"),
+        FBE::detail::slot(&::import::Shadows::word, 277, "word"),
+        FBE::detail::slot(&::import::Shadows::modifier, 279, "modifier"),
+        FBE::detail::slot(&::import::Shadows::range, 287, "range"),
+        FBE::detail::slot(&::import::Shadows::len, 291, "len"),
+        FBE::detail::slot(&::import::Shadows::sorted, 295, "sorted"),
+        FBE::detail::slot(&::import::Shadows::enumerate, 299, "enumerate"),
+        FBE::detail::slot(&::import::Shadows::tuple, 303, "tuple"),
+        FBE::detail::slot(&::import::Shadows::frozenset, 307, "frozenset"),
+        FBE::detail::slot(&::import::Shadows::bytearray, 311, "bytearray"),
+        FBE::detail::slot(&::import::Shadows::int_, 315, "int"),
+        FBE::detail::slot(&::import::Shadows::str, 319, "str"),
+        FBE::detail::slot(&::import::Shadows::dict, 323, "dict"),
+        FBE::detail::slot(&::import::Shadows::set, 327, "set"),
+        FBE::detail::slot(&::import::Shadows::Decimal, 331, "Decimal"),
+        FBE::detail::slot(&::import::Shadows::UUID, 347, "UUID"),
+        FBE::detail::slot(&::import::Shadows::fbe, 363, "fbe"),
+        FBE::detail::slot(&::import::Shadows::type, 367, "type"),
+        FBE::detail::slot(&::import::Shadows::Array, 371, "Array"),
+        FBE::detail::slot(&::import::Shadows::Map, 375, "Map"),
+        FBE::detail::slot(&::import::Shadows::BigInt, 379, "BigInt"),
+        FBE::detail::slot(&::import::Shadows::Number, 387, "Number"),
+        FBE::detail::slot(&::import::Shadows::String, 395, "String"),
+        FBE::detail::slot(&::import::Shadows::Uint8Array, 399, "Uint8Array"),
+        FBE::detail::slot(&::import::Shadows::Object, 403, "Object"),
+        FBE::detail::slot(&::import::Shadows::Math, 407, "Math"),
+        FBE::detail::slot(&::import::Shadows::JSON, 411, "JSON"),
+        FBE::detail::slot(&::import::Shadows::Date, 415, "Date"),
+        FBE::detail::slot(&::import::Shadows::Arrays, 423, "Arrays"),
+        FBE::detail::slot(&::import::Shadows::ArrayList, 427, "ArrayList"),
+        FBE::detail::slot(&::import::Shadows::HashMap, 431, "HashMap"),
+        FBE::detail::slot(&::import::Shadows::TreeMap, 435, "TreeMap"),
+        FBE::detail::slot(&::import::Shadows::LinkedList, 439, "LinkedList"),
+        FBE::detail::slot(&::import::Shadows::HashSet, 443, "HashSet"),
+        FBE::detail::slot(&::import::Shadows::TreeSet, 447, "TreeSet"),
+        FBE::detail::slot(&::import::Shadows::Optional, 451, "Optional"),
+        FBE::detail::slot(&::import::Shadows::BigDecimal, 455, "BigDecimal"),
+        FBE::detail::slot(&::import::Shadows::Instant, 471, "Instant"),
+        FBE::detail::slot(&::import::Shadows::IntArray, 479, "IntArray"),
+        FBE::detail::slot(&::import::Shadows::LongArray, 483, "LongArray"),
+        FBE::detail::slot(&::import::Shadows::ByteArray, 487, "ByteArray"),
+        FBE::detail::slot(&::import::Shadows::arrayOf, 491, "arrayOf"),
+        FBE::detail::slot(&::import::Shadows::listOf, 495, "listOf"),
+        FBE::detail::slot(&::import::Shadows::mutableListOf, 499, "mutableListOf"),
+        FBE::detail::slot(&::import::Shadows::emptyList, 503, "emptyList"),
+        FBE::detail::slot(&::import::Shadows::mutableMapOf, 507, "mutableMapOf"),
+        FBE::detail::slot(&::import::Shadows::Collections, 511, "Collections"),
+        FBE::detail::slot(&::import::Shadows::make, 515, "make"),
+        FBE::detail::slot(&::import::Shadows::append, 519, "append"),
+        FBE::detail::slot(&::import::Shadows::copy, 523, "copy"),
+        FBE::detail::slot(&::import::Shadows::time, 527, "time"),
+        FBE::detail::slot(&::import::Shadows::std_, 531, "std"),
+        FBE::detail::slot(&::import::Shadows::FBE_, 535, "FBE"),
+        FBE::detail::slot(&::import::Shadows::Vec, 539, "Vec"),
+        FBE::detail::slot(&::import::Shadows::Default, 543, "Default"),
+        FBE::detail::slot(&::import::Shadows::Some, 547, "Some"),
+        FBE::detail::slot(&::import::Shadows::Box, 551, "Box"),
+        FBE::detail::slot(&::import::Shadows::Uuid, 555, "Uuid"),
+        FBE::detail::slot(&::import::Shadows::Guid, 571, "Guid"),
+        FBE::detail::slot(&::import::Shadows::Dictionary, 587, "Dictionary"),
+        FBE::detail::slot(&::import::Shadows::SortedDictionary, 591, "SortedDictionary"),
+        FBE::detail::slot(&::import::Shadows::System, 595, "System"),
+        FBE::detail::slot(&::import::Shadows::Fbe, 599, "Fbe"),
+        FBE::detail::slot(&::import::Shadows::Hash, 603, "Hash"),
+        FBE::detail::slot(&::import::Shadows::hash, 607, "hash"),
+        FBE::detail::slot(&::import::Shadows::freeze, 611, "freeze"),
+        FBE::detail::slot(&::import::Shadows::dup, 615, "dup"),
+        FBE::detail::slot(&::import::Shadows::clone, 619, "clone"),
+        FBE::detail::slot(&::import::Shadows::send, 623, "send"),
+        FBE::detail::slot(&::import::Shadows::format, 627, "format"),
+        FBE::detail::slot(&::import::Shadows::to_s, 631, "to_s"));
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {20, 0, "import.Shadows.ints"}, {28, 24, "import.Shadows.orders"}, {36, 0, "import.Shadows.strings"},
+        {68, 0, "import.Shadows.decimals"}, {100, 0, "import.Shadows.uuids"}, {116, 0, "import.Shadows.times"},
+        {120, 0, "import.Shadows.words"}, {136, 0, "import.Shadows.modifiers"}, {144, 0, "import.Shadows.blobs"},
+        {146, 0, "import.Shadows.bools"}, {148, 0, "import.Shadows.chars"}, {164, 0, "import.Shadows.doubles"},
+        {168, 0, "import.Shadows.vector"}, {172, 0, "import.Shadows.orderVector"}, {176, 0, "import.Shadows.listed"},
+        {180, 0, "import.Shadows.hashed"}, {184, 0, "import.Shadows.mapped"}, {188, 0, "import.Shadows.setted"},
+        {193, 0, "import.Shadows.order"}, {209, 0, "import.Shadows.price"}, {213, 0, "import.Shadows.text"},
+        {229, 0, "import.Shadows.made"}, {245, 0, "import.Shadows.random"}, {261, 0, "import.Shadows.nil"},
+        {269, 0, "import.Shadows.now"}, {277, 0, "import.Shadows.start"}, {279, 0, "import.Shadows.word"},
+        {287, 0, "import.Shadows.modifier"}, {291, 0, "import.Shadows.range"}, {295, 0, "import.Shadows.len"},
+        {299, 0, "import.Shadows.sorted"}, {303, 0, "import.Shadows.enumerate"}, {307, 0, "import.Shadows.tuple"},
+        {311, 0, "import.Shadows.frozenset"}, {315, 0, "import.Shadows.bytearray"}, {319, 0, "import.Shadows.int"},
+        {323, 0, "import.Shadows.str"}, {327, 0, "import.Shadows.dict"}, {331, 0, "import.Shadows.set"},
+        {347, 0, "import.Shadows.Decimal"}, {363, 0, "import.Shadows.UUID"}, {367, 0, "import.Shadows.fbe"},
+        {371, 0, "import.Shadows.type"}, {375, 0, "import.Shadows.Array"}, {379, 0, "import.Shadows.Map"},
+        {387, 0, "import.Shadows.BigInt"}, {395, 0, "import.Shadows.Number"}, {399, 0, "import.Shadows.String"},
+        {403, 0, "import.Shadows.Uint8Array"}, {407, 0, "import.Shadows.Object"}, {411, 0, "import.Shadows.Math"},
+        {415, 0, "import.Shadows.JSON"}, {423, 0, "import.Shadows.Date"}, {427, 0, "import.Shadows.Arrays"},
+        {431, 0, "import.Shadows.ArrayList"}, {435, 0, "import.Shadows.HashMap"}, {439, 0, "import.Shadows.TreeMap"},
+        {443, 0, "import.Shadows.LinkedList"}, {447, 0, "import.Shadows.HashSet"}, {451, 0, "import.Shadows.TreeSet"},
+        {455, 0, "import.Shadows.Optional"}, {471, 0, "import.Shadows.BigDecimal"}, {479, 0, "import.Shadows.Instant"},
+        {483, 0, "import.Shadows.IntArray"}, {487, 0, "import.Shadows.LongArray"},
+        {491, 0, "import.Shadows.ByteArray"}, {495, 0, "import.Shadows.arrayOf"}, {499, 0, "import.Shadows.listOf"},
+        {503, 0, "import.Shadows.mutableListOf"}, {507, 0, "import.Shadows.emptyList"},
+        {511, 0, "import.Shadows.mutableMapOf"}, {515, 0, "import.Shadows.Collections"},
+        {519, 0, "import.Shadows.make"}, {523, 0, "import.Shadows.append"}, {527, 0, "import.Shadows.copy"},
+        {531, 0, "import.Shadows.time"}, {535, 0, "import.Shadows.std"}, {539, 0, "import.Shadows.FBE"},
+        {543, 0, "import.Shadows.Vec"}, {547, 0, "import.Shadows.Default"}, {551, 0, "import.Shadows.Some"},
+        {555, 0, "import.Shadows.Box"}, {571, 0, "import.Shadows.Uuid"}, {587, 0, "import.Shadows.Guid"},
+        {591, 0, "import.Shadows.Dictionary"}, {595, 0, "import.Shadows.SortedDictionary"},
+        {599, 0, "import.Shadows.System"}, {603, 0, "import.Shadows.Fbe"}, {607, 0, "import.Shadows.Hash"},
+        {611, 0, "import.Shadows.hash"}, {615, 0, "import.Shadows.freeze"}, {619, 0, "import.Shadows.dup"},
+        {623, 0, "import.Shadows.clone"}, {627, 0, "import.Shadows.send"}, {631, 0, "import.Shadows.format"},
+        {635, 0, "import.Shadows.to_s"},
+    };
+};
+
+// import.Hostile: type 84, body 340 bytes
 template <>
 struct VBody<::import::Hostile> : detail::VFields<::import::Hostile>
 {
-    static constexpr uint32_t type_id = 83;
-    static constexpr uint32_t body_size = 336;
+    static constexpr uint32_t type_id = 84;
+    static constexpr uint32_t body_size = 340;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = false;
     static constexpr uint64_t cost = 4;
@@ -2251,7 +2399,8 @@ struct VBody<::import::Hostile> : detail::VFields<::import::Hostile>
         FBE::detail::slot(&::import::Hostile::Imported, 320, "Imported"),
         FBE::detail::slot(&::import::Hostile::Derived, 324, "Derived"),
         FBE::detail::slot(&::import::Hostile::Listed, 328, "Listed"),
-        FBE::detail::slot(&::import::Hostile::Letters, 332, "Letters"));
+        FBE::detail::slot(&::import::Hostile::Letters, 332, "Letters"),
+        FBE::detail::slot(&::import::Hostile::Shadows, 336, "Shadows"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 12, "import.Hostile.Order"}, {16, 619, "import.Hostile.CppWords"},
         {20, 239, "import.Hostile.PythonWords"}, {24, 202, "import.Hostile.GoWords"},
@@ -2284,7 +2433,7 @@ struct VBody<::import::Hostile> : detail::VFields<::import::Hostile>
         {300, 4, "import.Hostile.o3"}, {304, 4, "import.Hostile.Fbe"}, {308, 4, "import.Hostile.FINGERPRINT"},
         {312, 4, "import.Hostile.FBE_FINGERPRINT"}, {316, 4, "import.Hostile.FBEFingerprint"},
         {320, 32, "import.Hostile.Case"}, {324, 10, "import.Hostile.Imported"}, {328, 18, "import.Hostile.Derived"},
-        {332, 16, "import.Hostile.Listed"}, {336, 0, "import.Hostile.Letters"},
+        {332, 16, "import.Hostile.Listed"}, {336, 0, "import.Hostile.Letters"}, {340, 639, "import.Hostile.Shadows"},
     };
 };
 
@@ -5072,9 +5221,255 @@ FBE_INLINE bool VBody<::import::Derived>::verify(D& d, std::size_t body, uint32_
     return true;
 }
 
+inline bool VBody<::import::Shadows>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Shadows& value)
+{
+    if (FBE_UNLIKELY(size < 635))
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Shadows>(c, body, size, value); });
+    if (!VCodec<std::array<int32_t, 3>>::read(d, body, body + 8, value.ints))
+        return d.fail_in("import.Shadows", "ints");
+    if (!VCodec<std::array<::import::Order, 2>>::read(d, body, body + 20, value.orders))
+        return d.fail_in("import.Shadows", "orders");
+    if (!VCodec<std::array<std::string, 2>>::read(d, body, body + 28, value.strings))
+        return d.fail_in("import.Shadows", "strings");
+    if (!VCodec<std::array<FBE::decimal_t, 2>>::read(d, body, body + 36, value.decimals))
+        return d.fail_in("import.Shadows", "decimals");
+    if (!VCodec<std::array<FBE::uuid_t, 2>>::read(d, body, body + 68, value.uuids))
+        return d.fail_in("import.Shadows", "uuids");
+    if (!VCodec<std::array<uint64_t, 2>>::read(d, body, body + 100, value.times))
+        return d.fail_in("import.Shadows", "times");
+    if (!VCodec<std::array<::import::Word, 2>>::read(d, body, body + 116, value.words))
+        return d.fail_in("import.Shadows", "words");
+    if (!VCodec<std::array<::import::Modifier, 2>>::read(d, body, body + 120, value.modifiers))
+        return d.fail_in("import.Shadows", "modifiers");
+    if (!VCodec<std::array<FBE::buffer_t, 2>>::read(d, body, body + 136, value.blobs))
+        return d.fail_in("import.Shadows", "blobs");
+    if (!VCodec<std::array<bool, 2>>::read(d, body, body + 144, value.bools))
+        return d.fail_in("import.Shadows", "bools");
+    if (!VCodec<std::array<char, 2>>::read(d, body, body + 146, value.chars))
+        return d.fail_in("import.Shadows", "chars");
+    if (!VCodec<std::array<double, 2>>::read(d, body, body + 148, value.doubles))
+        return d.fail_in("import.Shadows", "doubles");
+    if (!VCodec<std::vector<int64_t>>::read(d, body, body + 164, value.vector))
+        return d.fail_in("import.Shadows", "vector");
+    if (!VCodec<std::vector<::import::Order>>::read(d, body, body + 168, value.orderVector))
+        return d.fail_in("import.Shadows", "orderVector");
+    if (!VCodec<std::list<int32_t>>::read(d, body, body + 172, value.listed))
+        return d.fail_in("import.Shadows", "listed");
+    if (!VCodec<std::unordered_map<int32_t, std::string>>::read(d, body, body + 176, value.hashed))
+        return d.fail_in("import.Shadows", "hashed");
+    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 180, value.mapped))
+        return d.fail_in("import.Shadows", "mapped");
+    if (!VCodec<std::set<std::string>>::read(d, body, body + 184, value.setted))
+        return d.fail_in("import.Shadows", "setted");
+    if (!VCodec<std::optional<::import::Order>>::read(d, body, body + 188, value.order))
+        return d.fail_in("import.Shadows", "order");
+    if (!VCodec<FBE::decimal_t>::read(d, body, body + 193, value.price))
+        return d.fail_in("import.Shadows", "price");
+    if (!VCodec<std::string>::read(d, body, body + 209, value.text))
+        return d.fail_in("import.Shadows", "text");
+    const auto fbe_made = Scalar<FBE::uuid_t>::get(d.data + body + 213);
+    const auto fbe_random = Scalar<FBE::uuid_t>::get(d.data + body + 229);
+    const auto fbe_nil = Scalar<FBE::uuid_t>::get(d.data + body + 245);
+    const auto fbe_now = Scalar<uint64_t>::get(d.data + body + 261);
+    const auto fbe_start = Scalar<uint64_t>::get(d.data + body + 269);
+    const auto fbe_word = Scalar<::import::Word>::get(d.data + body + 277);
+    const auto fbe_modifier = Scalar<::import::Modifier>::get(d.data + body + 279);
+    const auto fbe_range = Scalar<int32_t>::get(d.data + body + 287);
+    const auto fbe_len = Scalar<int32_t>::get(d.data + body + 291);
+    const auto fbe_sorted = Scalar<int32_t>::get(d.data + body + 295);
+    const auto fbe_enumerate = Scalar<int32_t>::get(d.data + body + 299);
+    const auto fbe_tuple = Scalar<int32_t>::get(d.data + body + 303);
+    const auto fbe_frozenset = Scalar<int32_t>::get(d.data + body + 307);
+    const auto fbe_bytearray = Scalar<int32_t>::get(d.data + body + 311);
+    const auto fbe_int_ = Scalar<int32_t>::get(d.data + body + 315);
+    value.made = fbe_made;
+    value.random = fbe_random;
+    value.nil = fbe_nil;
+    value.now = fbe_now;
+    value.start = fbe_start;
+    value.word = fbe_word;
+    value.modifier = fbe_modifier;
+    value.range = fbe_range;
+    value.len = fbe_len;
+    value.sorted = fbe_sorted;
+    value.enumerate = fbe_enumerate;
+    value.tuple = fbe_tuple;
+    value.frozenset = fbe_frozenset;
+    value.bytearray = fbe_bytearray;
+    value.int_ = fbe_int_;
+    if (!VCodec<std::string>::read(d, body, body + 319, value.str))
+        return d.fail_in("import.Shadows", "str");
+    if (!VCodec<std::string>::read(d, body, body + 323, value.dict))
+        return d.fail_in("import.Shadows", "dict");
+    VCodec<int32_t>::read(d, body, body + 327, value.set);
+    if (!VCodec<FBE::decimal_t>::read(d, body, body + 331, value.Decimal))
+        return d.fail_in("import.Shadows", "Decimal");
+    const auto fbe_UUID = Scalar<FBE::uuid_t>::get(d.data + body + 347);
+    const auto fbe_fbe = Scalar<int32_t>::get(d.data + body + 363);
+    const auto fbe_type = Scalar<int32_t>::get(d.data + body + 367);
+    const auto fbe_Array = Scalar<int32_t>::get(d.data + body + 371);
+    const auto fbe_Map = Scalar<int32_t>::get(d.data + body + 375);
+    const auto fbe_BigInt = Scalar<int64_t>::get(d.data + body + 379);
+    const auto fbe_Number = Scalar<double>::get(d.data + body + 387);
+    value.UUID = fbe_UUID;
+    value.fbe = fbe_fbe;
+    value.type = fbe_type;
+    value.Array = fbe_Array;
+    value.Map = fbe_Map;
+    value.BigInt = fbe_BigInt;
+    value.Number = fbe_Number;
+    if (!VCodec<std::string>::read(d, body, body + 395, value.String))
+        return d.fail_in("import.Shadows", "String");
+    if (!VCodec<FBE::buffer_t>::read(d, body, body + 399, value.Uint8Array))
+        return d.fail_in("import.Shadows", "Uint8Array");
+    const auto fbe_Object = Scalar<int32_t>::get(d.data + body + 403);
+    const auto fbe_Math = Scalar<int32_t>::get(d.data + body + 407);
+    const auto fbe_JSON = Scalar<int32_t>::get(d.data + body + 411);
+    const auto fbe_Date = Scalar<uint64_t>::get(d.data + body + 415);
+    const auto fbe_Arrays = Scalar<int32_t>::get(d.data + body + 423);
+    const auto fbe_ArrayList = Scalar<int32_t>::get(d.data + body + 427);
+    const auto fbe_HashMap = Scalar<int32_t>::get(d.data + body + 431);
+    const auto fbe_TreeMap = Scalar<int32_t>::get(d.data + body + 435);
+    const auto fbe_LinkedList = Scalar<int32_t>::get(d.data + body + 439);
+    const auto fbe_HashSet = Scalar<int32_t>::get(d.data + body + 443);
+    const auto fbe_TreeSet = Scalar<int32_t>::get(d.data + body + 447);
+    const auto fbe_Optional = Scalar<int32_t>::get(d.data + body + 451);
+    value.Object = fbe_Object;
+    value.Math = fbe_Math;
+    value.JSON = fbe_JSON;
+    value.Date = fbe_Date;
+    value.Arrays = fbe_Arrays;
+    value.ArrayList = fbe_ArrayList;
+    value.HashMap = fbe_HashMap;
+    value.TreeMap = fbe_TreeMap;
+    value.LinkedList = fbe_LinkedList;
+    value.HashSet = fbe_HashSet;
+    value.TreeSet = fbe_TreeSet;
+    value.Optional = fbe_Optional;
+    if (!VCodec<FBE::decimal_t>::read(d, body, body + 455, value.BigDecimal))
+        return d.fail_in("import.Shadows", "BigDecimal");
+    const auto fbe_Instant = Scalar<uint64_t>::get(d.data + body + 471);
+    const auto fbe_IntArray = Scalar<int32_t>::get(d.data + body + 479);
+    const auto fbe_LongArray = Scalar<int32_t>::get(d.data + body + 483);
+    value.Instant = fbe_Instant;
+    value.IntArray = fbe_IntArray;
+    value.LongArray = fbe_LongArray;
+    if (!VCodec<FBE::buffer_t>::read(d, body, body + 487, value.ByteArray))
+        return d.fail_in("import.Shadows", "ByteArray");
+    const auto fbe_arrayOf = Scalar<int32_t>::get(d.data + body + 491);
+    const auto fbe_listOf = Scalar<int32_t>::get(d.data + body + 495);
+    const auto fbe_mutableListOf = Scalar<int32_t>::get(d.data + body + 499);
+    const auto fbe_emptyList = Scalar<int32_t>::get(d.data + body + 503);
+    const auto fbe_mutableMapOf = Scalar<int32_t>::get(d.data + body + 507);
+    const auto fbe_Collections = Scalar<int32_t>::get(d.data + body + 511);
+    const auto fbe_make = Scalar<int32_t>::get(d.data + body + 515);
+    const auto fbe_append = Scalar<int32_t>::get(d.data + body + 519);
+    const auto fbe_copy = Scalar<int32_t>::get(d.data + body + 523);
+    const auto fbe_time = Scalar<int32_t>::get(d.data + body + 527);
+    const auto fbe_std_ = Scalar<int32_t>::get(d.data + body + 531);
+    const auto fbe_FBE_ = Scalar<int32_t>::get(d.data + body + 535);
+    const auto fbe_Vec = Scalar<int32_t>::get(d.data + body + 539);
+    const auto fbe_Default = Scalar<int32_t>::get(d.data + body + 543);
+    const auto fbe_Some = Scalar<int32_t>::get(d.data + body + 547);
+    const auto fbe_Box = Scalar<int32_t>::get(d.data + body + 551);
+    const auto fbe_Uuid = Scalar<FBE::uuid_t>::get(d.data + body + 555);
+    const auto fbe_Guid = Scalar<FBE::uuid_t>::get(d.data + body + 571);
+    const auto fbe_Dictionary = Scalar<int32_t>::get(d.data + body + 587);
+    const auto fbe_SortedDictionary = Scalar<int32_t>::get(d.data + body + 591);
+    const auto fbe_System = Scalar<int32_t>::get(d.data + body + 595);
+    const auto fbe_Fbe = Scalar<int32_t>::get(d.data + body + 599);
+    const auto fbe_Hash = Scalar<int32_t>::get(d.data + body + 603);
+    const auto fbe_hash = Scalar<int32_t>::get(d.data + body + 607);
+    const auto fbe_freeze = Scalar<int32_t>::get(d.data + body + 611);
+    const auto fbe_dup = Scalar<int32_t>::get(d.data + body + 615);
+    const auto fbe_clone = Scalar<int32_t>::get(d.data + body + 619);
+    const auto fbe_send = Scalar<int32_t>::get(d.data + body + 623);
+    const auto fbe_format = Scalar<int32_t>::get(d.data + body + 627);
+    const auto fbe_to_s = Scalar<int32_t>::get(d.data + body + 631);
+    value.arrayOf = fbe_arrayOf;
+    value.listOf = fbe_listOf;
+    value.mutableListOf = fbe_mutableListOf;
+    value.emptyList = fbe_emptyList;
+    value.mutableMapOf = fbe_mutableMapOf;
+    value.Collections = fbe_Collections;
+    value.make = fbe_make;
+    value.append = fbe_append;
+    value.copy = fbe_copy;
+    value.time = fbe_time;
+    value.std_ = fbe_std_;
+    value.FBE_ = fbe_FBE_;
+    value.Vec = fbe_Vec;
+    value.Default = fbe_Default;
+    value.Some = fbe_Some;
+    value.Box = fbe_Box;
+    value.Uuid = fbe_Uuid;
+    value.Guid = fbe_Guid;
+    value.Dictionary = fbe_Dictionary;
+    value.SortedDictionary = fbe_SortedDictionary;
+    value.System = fbe_System;
+    value.Fbe = fbe_Fbe;
+    value.Hash = fbe_Hash;
+    value.hash = fbe_hash;
+    value.freeze = fbe_freeze;
+    value.dup = fbe_dup;
+    value.clone = fbe_clone;
+    value.send = fbe_send;
+    value.format = fbe_format;
+    value.to_s = fbe_to_s;
+    return true;
+}
+
+template <class D>
+inline bool VBody<::import::Shadows>::verify(D& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 635))
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Shadows>(c, body, size); });
+    if (!VCodec<std::array<::import::Order, 2>>::verify(d, body, body + 20))
+        return d.fail_in("import.Shadows", "orders");
+    if (!VCodec<std::array<std::string, 2>>::verify(d, body, body + 28))
+        return d.fail_in("import.Shadows", "strings");
+    if (!VCodec<std::array<FBE::decimal_t, 2>>::verify(d, body, body + 36))
+        return d.fail_in("import.Shadows", "decimals");
+    if (!VCodec<std::array<FBE::buffer_t, 2>>::verify(d, body, body + 136))
+        return d.fail_in("import.Shadows", "blobs");
+    if (!VCodec<std::vector<int64_t>>::verify(d, body, body + 164))
+        return d.fail_in("import.Shadows", "vector");
+    if (!VCodec<std::vector<::import::Order>>::verify(d, body, body + 168))
+        return d.fail_in("import.Shadows", "orderVector");
+    if (!VCodec<std::list<int32_t>>::verify(d, body, body + 172))
+        return d.fail_in("import.Shadows", "listed");
+    if (!VCodec<std::unordered_map<int32_t, std::string>>::verify(d, body, body + 176))
+        return d.fail_in("import.Shadows", "hashed");
+    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 180))
+        return d.fail_in("import.Shadows", "mapped");
+    if (!VCodec<std::set<std::string>>::verify(d, body, body + 184))
+        return d.fail_in("import.Shadows", "setted");
+    if (!VCodec<std::optional<::import::Order>>::verify(d, body, body + 188))
+        return d.fail_in("import.Shadows", "order");
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 193))
+        return d.fail_in("import.Shadows", "price");
+    if (!VCodec<std::string>::verify(d, body, body + 209))
+        return d.fail_in("import.Shadows", "text");
+    if (!VCodec<std::string>::verify(d, body, body + 319))
+        return d.fail_in("import.Shadows", "str");
+    if (!VCodec<std::string>::verify(d, body, body + 323))
+        return d.fail_in("import.Shadows", "dict");
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 331))
+        return d.fail_in("import.Shadows", "Decimal");
+    if (!VCodec<std::string>::verify(d, body, body + 395))
+        return d.fail_in("import.Shadows", "String");
+    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 399))
+        return d.fail_in("import.Shadows", "Uint8Array");
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 455))
+        return d.fail_in("import.Shadows", "BigDecimal");
+    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 487))
+        return d.fail_in("import.Shadows", "ByteArray");
+    return true;
+}
+
 inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
 {
-    if (FBE_UNLIKELY(size < 336))
+    if (FBE_UNLIKELY(size < 340))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Hostile>(c, body, size, value); });
     if (!VCodec<::import::Order>::read(d, body, body + 8, value.Order))
         return d.fail_in("import.Hostile", "Order");
@@ -5239,13 +5634,15 @@ inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_
     if (!VCodec<::import::Listed>::read(d, body, body + 328, value.Listed))
         return d.fail_in("import.Hostile", "Listed");
     VCodec<::import::Letters>::read(d, body, body + 332, value.Letters);
+    if (!VCodec<::import::Shadows>::read(d, body, body + 336, value.Shadows))
+        return d.fail_in("import.Hostile", "Shadows");
     return true;
 }
 
 template <class D>
 inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t size)
 {
-    if (FBE_UNLIKELY(size < 336))
+    if (FBE_UNLIKELY(size < 340))
         return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Hostile>(c, body, size); });
     if (!VCodec<::import::Order>::verify(d, body, body + 8))
         return d.fail_in("import.Hostile", "Order");
@@ -5409,6 +5806,8 @@ inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t si
         return d.fail_in("import.Hostile", "Derived");
     if (!VCodec<::import::Listed>::verify(d, body, body + 328))
         return d.fail_in("import.Hostile", "Listed");
+    if (!VCodec<::import::Shadows>::verify(d, body, body + 336))
+        return d.fail_in("import.Hostile", "Shadows");
     return true;
 }
 
@@ -5823,6 +6222,11 @@ class ListedModel : public FBE::ViewModel<::import::Listed, TBuffer> {};
 //! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
 class DerivedModel : public FBE::ViewModel<::import::Derived, TBuffer> {};
+
+//! Versioned model of import.Shadows: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
+template <class TBuffer = FBE::WriteBuffer>
+class ShadowsModel : public FBE::ViewModel<::import::Shadows, TBuffer> {};
 
 //! Versioned model of import.Hostile: serialize(), deserialize(), verify(), and the
 //! field models of the root (`model`, create_begin(), create_end()).

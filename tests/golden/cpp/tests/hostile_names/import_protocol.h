@@ -70,7 +70,7 @@ protected:
                 if (this->read_frame(selfReader, data, size, "import.self"))
                     onReceive(*selfReader.value);
                 return true;
-            case 83:
+            case 84:
                 if (this->read_frame(HostileReader, data, size, "import.Hostile"))
                     onReceive(*HostileReader.value);
                 return true;
@@ -113,7 +113,7 @@ protected:
                 if (this->verify_frame(selfModel, data, size, "import.self"))
                     onProxy(selfModel, type, data, size);
                 return true;
-            case 83:
+            case 84:
                 if (this->verify_frame(HostileModel, data, size, "import.Hostile"))
                     onProxy(HostileModel, type, data, size);
                 return true;

@@ -26023,11 +26023,1570 @@ namespace Import
         }
     }
 
-    /// <summary>The schema's <c>struct Hostile</c> (type id 83).</summary>
-    public class Hostile : IComparable<Hostile>, IEquatable<Hostile>
+    /// <summary>The schema's <c>struct Shadows</c> (type id 83).</summary>
+    public class Shadows : IComparable<Shadows>, IEquatable<Shadows>
     {
         /// <summary>The type id (docs/format.md 6).</summary>
         public const uint TypeId = 83;
+
+        public int[] Ints { get; set; } = new int[3];
+        public Order[] Orders { get; set; } = Defaults.Array(2, () => new Order());
+        public string[] Strings { get; set; } = Defaults.Array(2, () => "");
+        public decimal[] Decimals { get; set; } = new decimal[2];
+        public Guid[] Uuids { get; set; } = new Guid[2];
+        public Timestamp[] Times { get; set; } = new Timestamp[2];
+        public Word[] Words { get; set; } = new Word[2];
+        public Modifier[] Modifiers { get; set; } = new Modifier[2];
+        public byte[][] Blobs { get; set; } = Defaults.Array(2, () => new byte[0]);
+        public bool[] Bools { get; set; } = new bool[2];
+        public byte[] Chars { get; set; } = new byte[2];
+        public double[] Doubles { get; set; } = new double[2];
+        public List<long> Vector { get; set; } = new List<long>();
+        public List<Order> OrderVector { get; set; } = new List<Order>();
+        public List<int> Listed { get; set; } = new List<int>();
+        public Dictionary<int, string> Hashed { get; set; } = new Dictionary<int, string>(EqualityComparer<int>.Default);
+        public SortedDictionary<string, int> Mapped { get; set; } = new SortedDictionary<string, int>(Keys.String);
+        public SortedSet<string> Setted { get; set; } = new SortedSet<string>(Keys.String);
+        public Order Order { get; set; }
+        public decimal Price { get; set; } = 1.5m;
+        public string Text { get; set; } = "text";
+        public Guid Made { get; set; } = Uuid.Uuid1();
+        public Guid Random { get; set; } = Uuid.Uuid4();
+        public Guid Nil { get; set; }
+        public Timestamp Now { get; set; } = Timestamp.Utc();
+        public Timestamp Start { get; set; }
+        public Word Word { get; set; } = global::Import.Word.Class;
+        public Modifier Modifier { get; set; } = global::Import.Modifier.Static;
+        public int Range { get; set; }
+        public int Len { get; set; }
+        public int Sorted { get; set; }
+        public int Enumerate { get; set; }
+        public int Tuple { get; set; }
+        public int Frozenset { get; set; }
+        public int Bytearray { get; set; }
+        public int Int { get; set; }
+        public string Str { get; set; } = "";
+        public string Dict { get; set; } = "";
+        public int Set { get; set; }
+        public decimal Decimal { get; set; }
+        public Guid Uuid_ { get; set; }
+        public int Fbe { get; set; }
+        public int Type { get; set; }
+        public int Array { get; set; }
+        public int Map { get; set; }
+        public long BigInt { get; set; }
+        public double Number { get; set; }
+        public string String { get; set; } = "";
+        public byte[] Uint8Array { get; set; } = new byte[0];
+        public int Object { get; set; }
+        public int Math { get; set; }
+        public int Json { get; set; }
+        public Timestamp Date { get; set; }
+        public int Arrays { get; set; }
+        public int ArrayList { get; set; }
+        public int HashMap { get; set; }
+        public int TreeMap { get; set; }
+        public int LinkedList { get; set; }
+        public int HashSet { get; set; }
+        public int TreeSet { get; set; }
+        public int Optional { get; set; }
+        public decimal BigDecimal { get; set; }
+        public Timestamp Instant { get; set; }
+        public int IntArray { get; set; }
+        public int LongArray { get; set; }
+        public byte[] ByteArray { get; set; } = new byte[0];
+        public int ArrayOf { get; set; }
+        public int ListOf { get; set; }
+        public int MutableListOf { get; set; }
+        public int EmptyList { get; set; }
+        public int MutableMapOf { get; set; }
+        public int Collections { get; set; }
+        public int Make { get; set; }
+        public int Append { get; set; }
+        public int Copy { get; set; }
+        public int Time { get; set; }
+        public int Std { get; set; }
+        public int Fbe_ { get; set; }
+        public int Vec { get; set; }
+        public int Default { get; set; }
+        public int Some { get; set; }
+        public int Box { get; set; }
+        public Guid Uuid__ { get; set; }
+        public Guid Guid_ { get; set; }
+        public int Dictionary { get; set; }
+        public int SortedDictionary { get; set; }
+        public int System { get; set; }
+        public int Fbe__ { get; set; }
+        public int Hash { get; set; }
+        public int Hash_ { get; set; }
+        public int Freeze { get; set; }
+        public int Dup { get; set; }
+        public int Clone_ { get; set; }
+        public int Send { get; set; }
+        public int Format { get; set; }
+        public int ToS { get; set; }
+
+        /// <summary>The value as a versioned root.</summary>
+        public virtual byte[] ToFbe()
+        {
+            return Model.Instance.ToFbe(this);
+        }
+
+        /// <summary>Writes the value as a versioned root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFbe(Writer w)
+        {
+            Model.Instance.WriteFbe(w, this);
+        }
+
+        /// <summary>Reads a value from a versioned root under the default limits (docs/limits.md).</summary>
+        public static Shadows FromFbe(byte[] data)
+        {
+            return Model.Instance.FromFbe(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a versioned root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Shadows FromFbe(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFbe(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFbe reads the root, throws its error otherwise.</summary>
+        public static void VerifyFbe(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFbe(data, length, limits);
+        }
+
+        /// <summary>The value as a final root.</summary>
+        public virtual byte[] ToFinal()
+        {
+            return Model.Instance.ToFinal(this);
+        }
+
+        /// <summary>Writes the value as a final root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFinal(Writer w)
+        {
+            Model.Instance.WriteFinal(w, this);
+        }
+
+        /// <summary>Reads a value from a final root under the default limits (docs/limits.md).</summary>
+        public static Shadows FromFinal(byte[] data)
+        {
+            return Model.Instance.FromFinal(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a final root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Shadows FromFinal(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFinal(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFinal reads the root, throws its error otherwise.</summary>
+        public static void VerifyFinal(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFinal(data, length, limits);
+        }
+
+        /// <summary>Compares by the schema's [key] fields in turn (the order of a set of them).</summary>
+        public int CompareTo(Shadows other)
+        {
+            if (ReferenceEquals(other, null))
+                return 1;
+            return 0;
+        }
+
+        /// <summary>Whether the [key] fields are the same.</summary>
+        public bool Equals(Shadows other)
+        {
+            return !ReferenceEquals(other, null) && CompareTo(other) == 0;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return Equals(obj as Shadows);
+        }
+
+        public override int GetHashCode()
+        {
+            return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Shadows FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Shadows FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
+        /// <summary>The versioned and final models of Shadows (docs/format.md 3 and 4).</summary>
+        public sealed class Model : StructModel<Shadows>
+        {
+            /// <summary>The one instance.</summary>
+            public static readonly Model Instance = new Model();
+            private static readonly FixedCodec<int[]> IntsCodec = Codecs.FixedArray(Codecs.Int32, 3);
+            private static readonly Codec<Order[]> OrdersCodec = Codecs.Array(global::Import.Order.Model.Instance, 2);
+            private static readonly Codec<string[]> StringsCodec = Codecs.Array(Codecs.String, 2);
+            private static readonly Codec<decimal[]> DecimalsCodec = Codecs.Array(Codecs.Decimal, 2);
+            private static readonly FixedCodec<Guid[]> UuidsCodec = Codecs.FixedArray(Codecs.Guid, 2);
+            private static readonly FixedCodec<Timestamp[]> TimesCodec = Codecs.FixedArray(Codecs.Timestamp, 2);
+            private static readonly FixedCodec<Word[]> WordsCodec = Codecs.FixedArray(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x), 2);
+            private static readonly FixedCodec<Modifier[]> ModifiersCodec = Codecs.FixedArray(Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x), 2);
+            private static readonly Codec<byte[][]> BlobsCodec = Codecs.Array(Codecs.Bytes, 2);
+            private static readonly FixedCodec<bool[]> BoolsCodec = Codecs.FixedArray(Codecs.Bool, 2);
+            private static readonly FixedCodec<byte[]> CharsCodec = Codecs.FixedArray(Codecs.Char, 2);
+            private static readonly FixedCodec<double[]> DoublesCodec = Codecs.FixedArray(Codecs.Double, 2);
+            private static readonly Codec<List<long>> VectorCodec = Codecs.Vector(Codecs.Int64);
+            private static readonly Codec<List<Order>> OrderVectorCodec = Codecs.Vector(global::Import.Order.Model.Instance);
+            private static readonly Codec<List<int>> ListedCodec = Codecs.List(Codecs.Int32);
+            private static readonly Codec<Dictionary<int, string>> HashedCodec = Codecs.Hash(Codecs.Int32, Codecs.String, EqualityComparer<int>.Default);
+            private static readonly Codec<SortedDictionary<string, int>> MappedCodec = Codecs.Map(Codecs.String, Codecs.Int32, Keys.String);
+            private static readonly Codec<SortedSet<string>> SettedCodec = Codecs.Set(Codecs.String, Keys.String);
+            private static readonly Codec<Order> OrderCodec = Codecs.OptionalRef(global::Import.Order.Model.Instance);
+            private static readonly FixedCodec<Word> WordCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
+            private static readonly FixedCodec<Modifier> ModifierCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+
+            private Model() : base("import.Shadows", 83, 639) { }
+
+            public override void WriteBody(Writer w, int bas, int slot, Shadows v)
+            {
+                w.Enter(Name);
+                int b = w.StructBody(bas, slot, 635, 83);
+                IntsCodec.Field(w, b, b + 8, v.Ints, "ints");
+                OrdersCodec.Field(w, b, b + 20, v.Orders, "orders");
+                StringsCodec.Field(w, b, b + 28, v.Strings, "strings");
+                DecimalsCodec.Field(w, b, b + 36, v.Decimals, "decimals");
+                UuidsCodec.Field(w, b, b + 68, v.Uuids, "uuids");
+                TimesCodec.Field(w, b, b + 100, v.Times, "times");
+                WordsCodec.Field(w, b, b + 116, v.Words, "words");
+                ModifiersCodec.Field(w, b, b + 120, v.Modifiers, "modifiers");
+                BlobsCodec.Field(w, b, b + 136, v.Blobs, "blobs");
+                BoolsCodec.Field(w, b, b + 144, v.Bools, "bools");
+                CharsCodec.Field(w, b, b + 146, v.Chars, "chars");
+                DoublesCodec.Field(w, b, b + 148, v.Doubles, "doubles");
+                VectorCodec.Field(w, b, b + 164, v.Vector, "vector");
+                OrderVectorCodec.Field(w, b, b + 168, v.OrderVector, "orderVector");
+                ListedCodec.Field(w, b, b + 172, v.Listed, "listed");
+                HashedCodec.Field(w, b, b + 176, v.Hashed, "hashed");
+                MappedCodec.Field(w, b, b + 180, v.Mapped, "mapped");
+                SettedCodec.Field(w, b, b + 184, v.Setted, "setted");
+                OrderCodec.Field(w, b, b + 188, v.Order, "order");
+                Codecs.Decimal.Field(w, b, b + 193, v.Price, "price");
+                Codecs.String.Field(w, b, b + 209, v.Text, "text");
+                w.PutGuid(b + 213, v.Made);
+                w.PutGuid(b + 229, v.Random);
+                w.PutGuid(b + 245, v.Nil);
+                w.PutUInt64(b + 261, v.Now.Nanoseconds);
+                w.PutUInt64(b + 269, v.Start.Nanoseconds);
+                w.PutInt16(b + 277, (short)v.Word);
+                w.PutUInt64(b + 279, (ulong)v.Modifier);
+                w.PutInt32(b + 287, v.Range);
+                w.PutInt32(b + 291, v.Len);
+                w.PutInt32(b + 295, v.Sorted);
+                w.PutInt32(b + 299, v.Enumerate);
+                w.PutInt32(b + 303, v.Tuple);
+                w.PutInt32(b + 307, v.Frozenset);
+                w.PutInt32(b + 311, v.Bytearray);
+                w.PutInt32(b + 315, v.Int);
+                Codecs.String.Field(w, b, b + 319, v.Str, "str");
+                Codecs.String.Field(w, b, b + 323, v.Dict, "dict");
+                w.PutInt32(b + 327, v.Set);
+                Codecs.Decimal.Field(w, b, b + 331, v.Decimal, "Decimal");
+                w.PutGuid(b + 347, v.Uuid_);
+                w.PutInt32(b + 363, v.Fbe);
+                w.PutInt32(b + 367, v.Type);
+                w.PutInt32(b + 371, v.Array);
+                w.PutInt32(b + 375, v.Map);
+                w.PutInt64(b + 379, v.BigInt);
+                w.PutDouble(b + 387, v.Number);
+                Codecs.String.Field(w, b, b + 395, v.String, "String");
+                Codecs.Bytes.Field(w, b, b + 399, v.Uint8Array, "Uint8Array");
+                w.PutInt32(b + 403, v.Object);
+                w.PutInt32(b + 407, v.Math);
+                w.PutInt32(b + 411, v.Json);
+                w.PutUInt64(b + 415, v.Date.Nanoseconds);
+                w.PutInt32(b + 423, v.Arrays);
+                w.PutInt32(b + 427, v.ArrayList);
+                w.PutInt32(b + 431, v.HashMap);
+                w.PutInt32(b + 435, v.TreeMap);
+                w.PutInt32(b + 439, v.LinkedList);
+                w.PutInt32(b + 443, v.HashSet);
+                w.PutInt32(b + 447, v.TreeSet);
+                w.PutInt32(b + 451, v.Optional);
+                Codecs.Decimal.Field(w, b, b + 455, v.BigDecimal, "BigDecimal");
+                w.PutUInt64(b + 471, v.Instant.Nanoseconds);
+                w.PutInt32(b + 479, v.IntArray);
+                w.PutInt32(b + 483, v.LongArray);
+                Codecs.Bytes.Field(w, b, b + 487, v.ByteArray, "ByteArray");
+                w.PutInt32(b + 491, v.ArrayOf);
+                w.PutInt32(b + 495, v.ListOf);
+                w.PutInt32(b + 499, v.MutableListOf);
+                w.PutInt32(b + 503, v.EmptyList);
+                w.PutInt32(b + 507, v.MutableMapOf);
+                w.PutInt32(b + 511, v.Collections);
+                w.PutInt32(b + 515, v.Make);
+                w.PutInt32(b + 519, v.Append);
+                w.PutInt32(b + 523, v.Copy);
+                w.PutInt32(b + 527, v.Time);
+                w.PutInt32(b + 531, v.Std);
+                w.PutInt32(b + 535, v.Fbe_);
+                w.PutInt32(b + 539, v.Vec);
+                w.PutInt32(b + 543, v.Default);
+                w.PutInt32(b + 547, v.Some);
+                w.PutInt32(b + 551, v.Box);
+                w.PutGuid(b + 555, v.Uuid__);
+                w.PutGuid(b + 571, v.Guid_);
+                w.PutInt32(b + 587, v.Dictionary);
+                w.PutInt32(b + 591, v.SortedDictionary);
+                w.PutInt32(b + 595, v.System);
+                w.PutInt32(b + 599, v.Fbe__);
+                w.PutInt32(b + 603, v.Hash);
+                w.PutInt32(b + 607, v.Hash_);
+                w.PutInt32(b + 611, v.Freeze);
+                w.PutInt32(b + 615, v.Dup);
+                w.PutInt32(b + 619, v.Clone_);
+                w.PutInt32(b + 623, v.Send);
+                w.PutInt32(b + 627, v.Format);
+                w.PutInt32(b + 631, v.ToS);
+                w.Leave();
+            }
+
+            public override Shadows ReadBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 83, 615, out n);
+                var v = new Shadows();
+                if (n >= 20)
+                    v.Ints = IntsCodec.Field(r, b, b + 8, "ints");
+                else
+                    r.Spend(24, b, "ints");
+                if (n >= 28)
+                    v.Orders = OrdersCodec.Field(r, b, b + 20, "orders");
+                else if (n >= 20)
+                    r.Spend(24, b, "orders");
+                if (n >= 36)
+                    v.Strings = StringsCodec.Field(r, b, b + 28, "strings");
+                if (n >= 68)
+                    v.Decimals = DecimalsCodec.Field(r, b, b + 36, "decimals");
+                if (n >= 100)
+                    v.Uuids = UuidsCodec.Field(r, b, b + 68, "uuids");
+                if (n >= 116)
+                    v.Times = TimesCodec.Field(r, b, b + 100, "times");
+                if (n >= 120)
+                    v.Words = WordsCodec.Field(r, b, b + 116, "words");
+                if (n >= 136)
+                    v.Modifiers = ModifiersCodec.Field(r, b, b + 120, "modifiers");
+                if (n >= 144)
+                    v.Blobs = BlobsCodec.Field(r, b, b + 136, "blobs");
+                if (n >= 146)
+                    v.Bools = BoolsCodec.Field(r, b, b + 144, "bools");
+                if (n >= 148)
+                    v.Chars = CharsCodec.Field(r, b, b + 146, "chars");
+                if (n >= 164)
+                    v.Doubles = DoublesCodec.Field(r, b, b + 148, "doubles");
+                if (n >= 168)
+                    v.Vector = VectorCodec.Field(r, b, b + 164, "vector");
+                if (n >= 172)
+                    v.OrderVector = OrderVectorCodec.Field(r, b, b + 168, "orderVector");
+                if (n >= 176)
+                    v.Listed = ListedCodec.Field(r, b, b + 172, "listed");
+                if (n >= 180)
+                    v.Hashed = HashedCodec.Field(r, b, b + 176, "hashed");
+                if (n >= 184)
+                    v.Mapped = MappedCodec.Field(r, b, b + 180, "mapped");
+                if (n >= 188)
+                    v.Setted = SettedCodec.Field(r, b, b + 184, "setted");
+                if (n >= 193)
+                    v.Order = OrderCodec.Field(r, b, b + 188, "order");
+                if (n >= 209)
+                    v.Price = Codecs.Decimal.Field(r, b, b + 193, "price");
+                if (n >= 213)
+                    v.Text = Codecs.String.Field(r, b, b + 209, "text");
+                if (n >= 229)
+                    v.Made = Reader.GetGuid(r.Data, b + 213);
+                if (n >= 245)
+                    v.Random = Reader.GetGuid(r.Data, b + 229);
+                if (n >= 261)
+                    v.Nil = Reader.GetGuid(r.Data, b + 245);
+                if (n >= 269)
+                    v.Now = new Timestamp(Reader.GetUInt64(r.Data, b + 261));
+                if (n >= 277)
+                    v.Start = new Timestamp(Reader.GetUInt64(r.Data, b + 269));
+                if (n >= 279)
+                    v.Word = (global::Import.Word)Reader.GetInt16(r.Data, b + 277);
+                if (n >= 287)
+                    v.Modifier = (global::Import.Modifier)Reader.GetUInt64(r.Data, b + 279);
+                if (n >= 291)
+                    v.Range = Reader.GetInt32(r.Data, b + 287);
+                if (n >= 295)
+                    v.Len = Reader.GetInt32(r.Data, b + 291);
+                if (n >= 299)
+                    v.Sorted = Reader.GetInt32(r.Data, b + 295);
+                if (n >= 303)
+                    v.Enumerate = Reader.GetInt32(r.Data, b + 299);
+                if (n >= 307)
+                    v.Tuple = Reader.GetInt32(r.Data, b + 303);
+                if (n >= 311)
+                    v.Frozenset = Reader.GetInt32(r.Data, b + 307);
+                if (n >= 315)
+                    v.Bytearray = Reader.GetInt32(r.Data, b + 311);
+                if (n >= 319)
+                    v.Int = Reader.GetInt32(r.Data, b + 315);
+                if (n >= 323)
+                    v.Str = Codecs.String.Field(r, b, b + 319, "str");
+                if (n >= 327)
+                    v.Dict = Codecs.String.Field(r, b, b + 323, "dict");
+                if (n >= 331)
+                    v.Set = Reader.GetInt32(r.Data, b + 327);
+                if (n >= 347)
+                    v.Decimal = Codecs.Decimal.Field(r, b, b + 331, "Decimal");
+                if (n >= 363)
+                    v.Uuid_ = Reader.GetGuid(r.Data, b + 347);
+                if (n >= 367)
+                    v.Fbe = Reader.GetInt32(r.Data, b + 363);
+                if (n >= 371)
+                    v.Type = Reader.GetInt32(r.Data, b + 367);
+                if (n >= 375)
+                    v.Array = Reader.GetInt32(r.Data, b + 371);
+                if (n >= 379)
+                    v.Map = Reader.GetInt32(r.Data, b + 375);
+                if (n >= 387)
+                    v.BigInt = Reader.GetInt64(r.Data, b + 379);
+                if (n >= 395)
+                    v.Number = Reader.GetDouble(r.Data, b + 387);
+                if (n >= 399)
+                    v.String = Codecs.String.Field(r, b, b + 395, "String");
+                if (n >= 403)
+                    v.Uint8Array = Codecs.Bytes.Field(r, b, b + 399, "Uint8Array");
+                if (n >= 407)
+                    v.Object = Reader.GetInt32(r.Data, b + 403);
+                if (n >= 411)
+                    v.Math = Reader.GetInt32(r.Data, b + 407);
+                if (n >= 415)
+                    v.Json = Reader.GetInt32(r.Data, b + 411);
+                if (n >= 423)
+                    v.Date = new Timestamp(Reader.GetUInt64(r.Data, b + 415));
+                if (n >= 427)
+                    v.Arrays = Reader.GetInt32(r.Data, b + 423);
+                if (n >= 431)
+                    v.ArrayList = Reader.GetInt32(r.Data, b + 427);
+                if (n >= 435)
+                    v.HashMap = Reader.GetInt32(r.Data, b + 431);
+                if (n >= 439)
+                    v.TreeMap = Reader.GetInt32(r.Data, b + 435);
+                if (n >= 443)
+                    v.LinkedList = Reader.GetInt32(r.Data, b + 439);
+                if (n >= 447)
+                    v.HashSet = Reader.GetInt32(r.Data, b + 443);
+                if (n >= 451)
+                    v.TreeSet = Reader.GetInt32(r.Data, b + 447);
+                if (n >= 455)
+                    v.Optional = Reader.GetInt32(r.Data, b + 451);
+                if (n >= 471)
+                    v.BigDecimal = Codecs.Decimal.Field(r, b, b + 455, "BigDecimal");
+                if (n >= 479)
+                    v.Instant = new Timestamp(Reader.GetUInt64(r.Data, b + 471));
+                if (n >= 483)
+                    v.IntArray = Reader.GetInt32(r.Data, b + 479);
+                if (n >= 487)
+                    v.LongArray = Reader.GetInt32(r.Data, b + 483);
+                if (n >= 491)
+                    v.ByteArray = Codecs.Bytes.Field(r, b, b + 487, "ByteArray");
+                if (n >= 495)
+                    v.ArrayOf = Reader.GetInt32(r.Data, b + 491);
+                if (n >= 499)
+                    v.ListOf = Reader.GetInt32(r.Data, b + 495);
+                if (n >= 503)
+                    v.MutableListOf = Reader.GetInt32(r.Data, b + 499);
+                if (n >= 507)
+                    v.EmptyList = Reader.GetInt32(r.Data, b + 503);
+                if (n >= 511)
+                    v.MutableMapOf = Reader.GetInt32(r.Data, b + 507);
+                if (n >= 515)
+                    v.Collections = Reader.GetInt32(r.Data, b + 511);
+                if (n >= 519)
+                    v.Make = Reader.GetInt32(r.Data, b + 515);
+                if (n >= 523)
+                    v.Append = Reader.GetInt32(r.Data, b + 519);
+                if (n >= 527)
+                    v.Copy = Reader.GetInt32(r.Data, b + 523);
+                if (n >= 531)
+                    v.Time = Reader.GetInt32(r.Data, b + 527);
+                if (n >= 535)
+                    v.Std = Reader.GetInt32(r.Data, b + 531);
+                if (n >= 539)
+                    v.Fbe_ = Reader.GetInt32(r.Data, b + 535);
+                if (n >= 543)
+                    v.Vec = Reader.GetInt32(r.Data, b + 539);
+                if (n >= 547)
+                    v.Default = Reader.GetInt32(r.Data, b + 543);
+                if (n >= 551)
+                    v.Some = Reader.GetInt32(r.Data, b + 547);
+                if (n >= 555)
+                    v.Box = Reader.GetInt32(r.Data, b + 551);
+                if (n >= 571)
+                    v.Uuid__ = Reader.GetGuid(r.Data, b + 555);
+                if (n >= 587)
+                    v.Guid_ = Reader.GetGuid(r.Data, b + 571);
+                if (n >= 591)
+                    v.Dictionary = Reader.GetInt32(r.Data, b + 587);
+                if (n >= 595)
+                    v.SortedDictionary = Reader.GetInt32(r.Data, b + 591);
+                if (n >= 599)
+                    v.System = Reader.GetInt32(r.Data, b + 595);
+                if (n >= 603)
+                    v.Fbe__ = Reader.GetInt32(r.Data, b + 599);
+                if (n >= 607)
+                    v.Hash = Reader.GetInt32(r.Data, b + 603);
+                if (n >= 611)
+                    v.Hash_ = Reader.GetInt32(r.Data, b + 607);
+                if (n >= 615)
+                    v.Freeze = Reader.GetInt32(r.Data, b + 611);
+                if (n >= 619)
+                    v.Dup = Reader.GetInt32(r.Data, b + 615);
+                if (n >= 623)
+                    v.Clone_ = Reader.GetInt32(r.Data, b + 619);
+                if (n >= 627)
+                    v.Send = Reader.GetInt32(r.Data, b + 623);
+                if (n >= 631)
+                    v.Format = Reader.GetInt32(r.Data, b + 627);
+                if (n >= 635)
+                    v.ToS = Reader.GetInt32(r.Data, b + 631);
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 83, 615, out n);
+                if (n < 20)
+                    r.Spend(24, b, "ints");
+                if (n >= 28)
+                    OrdersCodec.CheckField(r, b, b + 20, "orders");
+                else if (n >= 20)
+                    r.Spend(24, b, "orders");
+                if (n >= 36)
+                    StringsCodec.CheckField(r, b, b + 28, "strings");
+                if (n >= 68)
+                    DecimalsCodec.CheckField(r, b, b + 36, "decimals");
+                if (n >= 144)
+                    BlobsCodec.CheckField(r, b, b + 136, "blobs");
+                if (n >= 168)
+                    VectorCodec.CheckField(r, b, b + 164, "vector");
+                if (n >= 172)
+                    OrderVectorCodec.CheckField(r, b, b + 168, "orderVector");
+                if (n >= 176)
+                    ListedCodec.CheckField(r, b, b + 172, "listed");
+                if (n >= 180)
+                    HashedCodec.CheckField(r, b, b + 176, "hashed");
+                if (n >= 184)
+                    MappedCodec.CheckField(r, b, b + 180, "mapped");
+                if (n >= 188)
+                    SettedCodec.CheckField(r, b, b + 184, "setted");
+                if (n >= 193)
+                    OrderCodec.CheckField(r, b, b + 188, "order");
+                if (n >= 209)
+                    Codecs.Decimal.CheckField(r, b, b + 193, "price");
+                if (n >= 213)
+                    Codecs.String.CheckField(r, b, b + 209, "text");
+                if (n >= 323)
+                    Codecs.String.CheckField(r, b, b + 319, "str");
+                if (n >= 327)
+                    Codecs.String.CheckField(r, b, b + 323, "dict");
+                if (n >= 347)
+                    Codecs.Decimal.CheckField(r, b, b + 331, "Decimal");
+                if (n >= 399)
+                    Codecs.String.CheckField(r, b, b + 395, "String");
+                if (n >= 403)
+                    Codecs.Bytes.CheckField(r, b, b + 399, "Uint8Array");
+                if (n >= 471)
+                    Codecs.Decimal.CheckField(r, b, b + 455, "BigDecimal");
+                if (n >= 491)
+                    Codecs.Bytes.CheckField(r, b, b + 487, "ByteArray");
+                r.Leave();
+            }
+
+            public override void WriteFields(Writer w, Shadows v)
+            {
+                w.Enter(Name);
+                IntsCodec.FinalField(w, v.Ints, "ints");
+                OrdersCodec.FinalField(w, v.Orders, "orders");
+                StringsCodec.FinalField(w, v.Strings, "strings");
+                DecimalsCodec.FinalField(w, v.Decimals, "decimals");
+                UuidsCodec.FinalField(w, v.Uuids, "uuids");
+                TimesCodec.FinalField(w, v.Times, "times");
+                WordsCodec.FinalField(w, v.Words, "words");
+                ModifiersCodec.FinalField(w, v.Modifiers, "modifiers");
+                BlobsCodec.FinalField(w, v.Blobs, "blobs");
+                BoolsCodec.FinalField(w, v.Bools, "bools");
+                CharsCodec.FinalField(w, v.Chars, "chars");
+                DoublesCodec.FinalField(w, v.Doubles, "doubles");
+                VectorCodec.FinalField(w, v.Vector, "vector");
+                OrderVectorCodec.FinalField(w, v.OrderVector, "orderVector");
+                ListedCodec.FinalField(w, v.Listed, "listed");
+                HashedCodec.FinalField(w, v.Hashed, "hashed");
+                MappedCodec.FinalField(w, v.Mapped, "mapped");
+                SettedCodec.FinalField(w, v.Setted, "setted");
+                OrderCodec.FinalField(w, v.Order, "order");
+                Codecs.Decimal.FinalField(w, v.Price, "price");
+                Codecs.String.FinalField(w, v.Text, "text");
+                w.AppendGuid(v.Made);
+                w.AppendGuid(v.Random);
+                w.AppendGuid(v.Nil);
+                w.AppendUInt64(v.Now.Nanoseconds);
+                w.AppendUInt64(v.Start.Nanoseconds);
+                w.AppendInt16((short)v.Word);
+                w.AppendUInt64((ulong)v.Modifier);
+                w.AppendInt32(v.Range);
+                w.AppendInt32(v.Len);
+                w.AppendInt32(v.Sorted);
+                w.AppendInt32(v.Enumerate);
+                w.AppendInt32(v.Tuple);
+                w.AppendInt32(v.Frozenset);
+                w.AppendInt32(v.Bytearray);
+                w.AppendInt32(v.Int);
+                Codecs.String.FinalField(w, v.Str, "str");
+                Codecs.String.FinalField(w, v.Dict, "dict");
+                w.AppendInt32(v.Set);
+                Codecs.Decimal.FinalField(w, v.Decimal, "Decimal");
+                w.AppendGuid(v.Uuid_);
+                w.AppendInt32(v.Fbe);
+                w.AppendInt32(v.Type);
+                w.AppendInt32(v.Array);
+                w.AppendInt32(v.Map);
+                w.AppendInt64(v.BigInt);
+                w.AppendDouble(v.Number);
+                Codecs.String.FinalField(w, v.String, "String");
+                Codecs.Bytes.FinalField(w, v.Uint8Array, "Uint8Array");
+                w.AppendInt32(v.Object);
+                w.AppendInt32(v.Math);
+                w.AppendInt32(v.Json);
+                w.AppendUInt64(v.Date.Nanoseconds);
+                w.AppendInt32(v.Arrays);
+                w.AppendInt32(v.ArrayList);
+                w.AppendInt32(v.HashMap);
+                w.AppendInt32(v.TreeMap);
+                w.AppendInt32(v.LinkedList);
+                w.AppendInt32(v.HashSet);
+                w.AppendInt32(v.TreeSet);
+                w.AppendInt32(v.Optional);
+                Codecs.Decimal.FinalField(w, v.BigDecimal, "BigDecimal");
+                w.AppendUInt64(v.Instant.Nanoseconds);
+                w.AppendInt32(v.IntArray);
+                w.AppendInt32(v.LongArray);
+                Codecs.Bytes.FinalField(w, v.ByteArray, "ByteArray");
+                w.AppendInt32(v.ArrayOf);
+                w.AppendInt32(v.ListOf);
+                w.AppendInt32(v.MutableListOf);
+                w.AppendInt32(v.EmptyList);
+                w.AppendInt32(v.MutableMapOf);
+                w.AppendInt32(v.Collections);
+                w.AppendInt32(v.Make);
+                w.AppendInt32(v.Append);
+                w.AppendInt32(v.Copy);
+                w.AppendInt32(v.Time);
+                w.AppendInt32(v.Std);
+                w.AppendInt32(v.Fbe_);
+                w.AppendInt32(v.Vec);
+                w.AppendInt32(v.Default);
+                w.AppendInt32(v.Some);
+                w.AppendInt32(v.Box);
+                w.AppendGuid(v.Uuid__);
+                w.AppendGuid(v.Guid_);
+                w.AppendInt32(v.Dictionary);
+                w.AppendInt32(v.SortedDictionary);
+                w.AppendInt32(v.System);
+                w.AppendInt32(v.Fbe__);
+                w.AppendInt32(v.Hash);
+                w.AppendInt32(v.Hash_);
+                w.AppendInt32(v.Freeze);
+                w.AppendInt32(v.Dup);
+                w.AppendInt32(v.Clone_);
+                w.AppendInt32(v.Send);
+                w.AppendInt32(v.Format);
+                w.AppendInt32(v.ToS);
+                w.Leave();
+            }
+
+            public override Shadows ReadFields(Reader r)
+            {
+                r.Enter(615);
+                var v = new Shadows();
+                v.Ints = IntsCodec.FinalField(r, "ints");
+                v.Orders = OrdersCodec.FinalField(r, "orders");
+                v.Strings = StringsCodec.FinalField(r, "strings");
+                v.Decimals = DecimalsCodec.FinalField(r, "decimals");
+                int run4 = r.Run(68, "uuids=16*2,times=8*2,words=2*2,modifiers=8*2");
+                v.Uuids = UuidsCodec.At(r.Data, run4);
+                v.Times = TimesCodec.At(r.Data, run4 + 32);
+                v.Words = WordsCodec.At(r.Data, run4 + 48);
+                v.Modifiers = ModifiersCodec.At(r.Data, run4 + 52);
+                v.Blobs = BlobsCodec.FinalField(r, "blobs");
+                int run6 = r.Run(20, "bools=1*2,chars=1*2,doubles=8*2");
+                v.Bools = BoolsCodec.At(r.Data, run6);
+                v.Chars = CharsCodec.At(r.Data, run6 + 2);
+                v.Doubles = DoublesCodec.At(r.Data, run6 + 4);
+                v.Vector = VectorCodec.FinalField(r, "vector");
+                v.OrderVector = OrderVectorCodec.FinalField(r, "orderVector");
+                v.Listed = ListedCodec.FinalField(r, "listed");
+                v.Hashed = HashedCodec.FinalField(r, "hashed");
+                v.Mapped = MappedCodec.FinalField(r, "mapped");
+                v.Setted = SettedCodec.FinalField(r, "setted");
+                v.Order = OrderCodec.FinalField(r, "order");
+                v.Price = Codecs.Decimal.FinalField(r, "price");
+                v.Text = Codecs.String.FinalField(r, "text");
+                int run16 = r.Run(106, "made=16,random=16,nil=16,now=8,start=8,word=2,modifier=8,range=4,len=4,sorted=4,enumerate=4,tuple=4,frozenset=4,bytearray=4,int=4");
+                v.Made = Reader.GetGuid(r.Data, run16);
+                v.Random = Reader.GetGuid(r.Data, run16 + 16);
+                v.Nil = Reader.GetGuid(r.Data, run16 + 32);
+                v.Now = new Timestamp(Reader.GetUInt64(r.Data, run16 + 48));
+                v.Start = new Timestamp(Reader.GetUInt64(r.Data, run16 + 56));
+                v.Word = (global::Import.Word)Reader.GetInt16(r.Data, run16 + 64);
+                v.Modifier = (global::Import.Modifier)Reader.GetUInt64(r.Data, run16 + 66);
+                v.Range = Reader.GetInt32(r.Data, run16 + 74);
+                v.Len = Reader.GetInt32(r.Data, run16 + 78);
+                v.Sorted = Reader.GetInt32(r.Data, run16 + 82);
+                v.Enumerate = Reader.GetInt32(r.Data, run16 + 86);
+                v.Tuple = Reader.GetInt32(r.Data, run16 + 90);
+                v.Frozenset = Reader.GetInt32(r.Data, run16 + 94);
+                v.Bytearray = Reader.GetInt32(r.Data, run16 + 98);
+                v.Int = Reader.GetInt32(r.Data, run16 + 102);
+                v.Str = Codecs.String.FinalField(r, "str");
+                v.Dict = Codecs.String.FinalField(r, "dict");
+                v.Set = Reader.GetInt32(r.Data, r.Fixed(4, "set"));
+                v.Decimal = Codecs.Decimal.FinalField(r, "Decimal");
+                int run21 = r.Run(48, "UUID=16,fbe=4,type=4,Array=4,Map=4,BigInt=8,Number=8");
+                v.Uuid_ = Reader.GetGuid(r.Data, run21);
+                v.Fbe = Reader.GetInt32(r.Data, run21 + 16);
+                v.Type = Reader.GetInt32(r.Data, run21 + 20);
+                v.Array = Reader.GetInt32(r.Data, run21 + 24);
+                v.Map = Reader.GetInt32(r.Data, run21 + 28);
+                v.BigInt = Reader.GetInt64(r.Data, run21 + 32);
+                v.Number = Reader.GetDouble(r.Data, run21 + 40);
+                v.String = Codecs.String.FinalField(r, "String");
+                v.Uint8Array = Codecs.Bytes.FinalField(r, "Uint8Array");
+                int run24 = r.Run(52, "Object=4,Math=4,JSON=4,Date=8,Arrays=4,ArrayList=4,HashMap=4,TreeMap=4,LinkedList=4,HashSet=4,TreeSet=4,Optional=4");
+                v.Object = Reader.GetInt32(r.Data, run24);
+                v.Math = Reader.GetInt32(r.Data, run24 + 4);
+                v.Json = Reader.GetInt32(r.Data, run24 + 8);
+                v.Date = new Timestamp(Reader.GetUInt64(r.Data, run24 + 12));
+                v.Arrays = Reader.GetInt32(r.Data, run24 + 20);
+                v.ArrayList = Reader.GetInt32(r.Data, run24 + 24);
+                v.HashMap = Reader.GetInt32(r.Data, run24 + 28);
+                v.TreeMap = Reader.GetInt32(r.Data, run24 + 32);
+                v.LinkedList = Reader.GetInt32(r.Data, run24 + 36);
+                v.HashSet = Reader.GetInt32(r.Data, run24 + 40);
+                v.TreeSet = Reader.GetInt32(r.Data, run24 + 44);
+                v.Optional = Reader.GetInt32(r.Data, run24 + 48);
+                v.BigDecimal = Codecs.Decimal.FinalField(r, "BigDecimal");
+                int run26 = r.Run(16, "Instant=8,IntArray=4,LongArray=4");
+                v.Instant = new Timestamp(Reader.GetUInt64(r.Data, run26));
+                v.IntArray = Reader.GetInt32(r.Data, run26 + 8);
+                v.LongArray = Reader.GetInt32(r.Data, run26 + 12);
+                v.ByteArray = Codecs.Bytes.FinalField(r, "ByteArray");
+                int run28 = r.Run(144, "arrayOf=4,listOf=4,mutableListOf=4,emptyList=4,mutableMapOf=4,Collections=4,make=4,append=4,copy=4,time=4,std=4,FBE=4,Vec=4,Default=4,Some=4,Box=4,Uuid=16,Guid=16,Dictionary=4,SortedDictionary=4,System=4,Fbe=4,Hash=4,hash=4,freeze=4,dup=4,clone=4,send=4,format=4,to_s=4");
+                v.ArrayOf = Reader.GetInt32(r.Data, run28);
+                v.ListOf = Reader.GetInt32(r.Data, run28 + 4);
+                v.MutableListOf = Reader.GetInt32(r.Data, run28 + 8);
+                v.EmptyList = Reader.GetInt32(r.Data, run28 + 12);
+                v.MutableMapOf = Reader.GetInt32(r.Data, run28 + 16);
+                v.Collections = Reader.GetInt32(r.Data, run28 + 20);
+                v.Make = Reader.GetInt32(r.Data, run28 + 24);
+                v.Append = Reader.GetInt32(r.Data, run28 + 28);
+                v.Copy = Reader.GetInt32(r.Data, run28 + 32);
+                v.Time = Reader.GetInt32(r.Data, run28 + 36);
+                v.Std = Reader.GetInt32(r.Data, run28 + 40);
+                v.Fbe_ = Reader.GetInt32(r.Data, run28 + 44);
+                v.Vec = Reader.GetInt32(r.Data, run28 + 48);
+                v.Default = Reader.GetInt32(r.Data, run28 + 52);
+                v.Some = Reader.GetInt32(r.Data, run28 + 56);
+                v.Box = Reader.GetInt32(r.Data, run28 + 60);
+                v.Uuid__ = Reader.GetGuid(r.Data, run28 + 64);
+                v.Guid_ = Reader.GetGuid(r.Data, run28 + 80);
+                v.Dictionary = Reader.GetInt32(r.Data, run28 + 96);
+                v.SortedDictionary = Reader.GetInt32(r.Data, run28 + 100);
+                v.System = Reader.GetInt32(r.Data, run28 + 104);
+                v.Fbe__ = Reader.GetInt32(r.Data, run28 + 108);
+                v.Hash = Reader.GetInt32(r.Data, run28 + 112);
+                v.Hash_ = Reader.GetInt32(r.Data, run28 + 116);
+                v.Freeze = Reader.GetInt32(r.Data, run28 + 120);
+                v.Dup = Reader.GetInt32(r.Data, run28 + 124);
+                v.Clone_ = Reader.GetInt32(r.Data, run28 + 128);
+                v.Send = Reader.GetInt32(r.Data, run28 + 132);
+                v.Format = Reader.GetInt32(r.Data, run28 + 136);
+                v.ToS = Reader.GetInt32(r.Data, run28 + 140);
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyFields(Reader r)
+            {
+                r.Enter(615);
+                IntsCodec.CheckFinalField(r, "ints");
+                OrdersCodec.CheckFinalField(r, "orders");
+                StringsCodec.CheckFinalField(r, "strings");
+                DecimalsCodec.CheckFinalField(r, "decimals");
+                r.Run(68, "uuids=16*2,times=8*2,words=2*2,modifiers=8*2");
+                BlobsCodec.CheckFinalField(r, "blobs");
+                r.Run(20, "bools=1*2,chars=1*2,doubles=8*2");
+                VectorCodec.CheckFinalField(r, "vector");
+                OrderVectorCodec.CheckFinalField(r, "orderVector");
+                ListedCodec.CheckFinalField(r, "listed");
+                HashedCodec.CheckFinalField(r, "hashed");
+                MappedCodec.CheckFinalField(r, "mapped");
+                SettedCodec.CheckFinalField(r, "setted");
+                OrderCodec.CheckFinalField(r, "order");
+                Codecs.Decimal.CheckFinalField(r, "price");
+                Codecs.String.CheckFinalField(r, "text");
+                r.Run(106, "made=16,random=16,nil=16,now=8,start=8,word=2,modifier=8,range=4,len=4,sorted=4,enumerate=4,tuple=4,frozenset=4,bytearray=4,int=4");
+                Codecs.String.CheckFinalField(r, "str");
+                Codecs.String.CheckFinalField(r, "dict");
+                r.Fixed(4, "set");
+                Codecs.Decimal.CheckFinalField(r, "Decimal");
+                r.Run(48, "UUID=16,fbe=4,type=4,Array=4,Map=4,BigInt=8,Number=8");
+                Codecs.String.CheckFinalField(r, "String");
+                Codecs.Bytes.CheckFinalField(r, "Uint8Array");
+                r.Run(52, "Object=4,Math=4,JSON=4,Date=8,Arrays=4,ArrayList=4,HashMap=4,TreeMap=4,LinkedList=4,HashSet=4,TreeSet=4,Optional=4");
+                Codecs.Decimal.CheckFinalField(r, "BigDecimal");
+                r.Run(16, "Instant=8,IntArray=4,LongArray=4");
+                Codecs.Bytes.CheckFinalField(r, "ByteArray");
+                r.Run(144, "arrayOf=4,listOf=4,mutableListOf=4,emptyList=4,mutableMapOf=4,Collections=4,make=4,append=4,copy=4,time=4,std=4,FBE=4,Vec=4,Default=4,Some=4,Box=4,Uuid=16,Guid=16,Dictionary=4,SortedDictionary=4,System=4,Fbe=4,Hash=4,hash=4,freeze=4,dup=4,clone=4,send=4,format=4,to_s=4");
+                r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Shadows v)
+            {
+                t.Raw("Shadows(ints=");
+                IntsCodec.Text(t, v.Ints);
+                t.Raw(",orders=");
+                OrdersCodec.Text(t, v.Orders);
+                t.Raw(",strings=");
+                StringsCodec.Text(t, v.Strings);
+                t.Raw(",decimals=");
+                DecimalsCodec.Text(t, v.Decimals);
+                t.Raw(",uuids=");
+                UuidsCodec.Text(t, v.Uuids);
+                t.Raw(",times=");
+                TimesCodec.Text(t, v.Times);
+                t.Raw(",words=");
+                WordsCodec.Text(t, v.Words);
+                t.Raw(",modifiers=");
+                ModifiersCodec.Text(t, v.Modifiers);
+                t.Raw(",blobs=");
+                BlobsCodec.Text(t, v.Blobs);
+                t.Raw(",bools=");
+                BoolsCodec.Text(t, v.Bools);
+                t.Raw(",chars=");
+                CharsCodec.Text(t, v.Chars);
+                t.Raw(",doubles=");
+                DoublesCodec.Text(t, v.Doubles);
+                t.Raw(",vector=");
+                VectorCodec.Text(t, v.Vector);
+                t.Raw(",orderVector=");
+                OrderVectorCodec.Text(t, v.OrderVector);
+                t.Raw(",listed=");
+                ListedCodec.Text(t, v.Listed);
+                t.Raw(",hashed=");
+                HashedCodec.Text(t, v.Hashed);
+                t.Raw(",mapped=");
+                MappedCodec.Text(t, v.Mapped);
+                t.Raw(",setted=");
+                SettedCodec.Text(t, v.Setted);
+                t.Raw(",order=");
+                OrderCodec.Text(t, v.Order);
+                t.Raw(",price=");
+                Codecs.Decimal.Text(t, v.Price);
+                t.Raw(",text=");
+                Codecs.String.Text(t, v.Text);
+                t.Raw(",made=");
+                Codecs.Guid.Text(t, v.Made);
+                t.Raw(",random=");
+                Codecs.Guid.Text(t, v.Random);
+                t.Raw(",nil=");
+                Codecs.Guid.Text(t, v.Nil);
+                t.Raw(",now=");
+                Codecs.Timestamp.Text(t, v.Now);
+                t.Raw(",start=");
+                Codecs.Timestamp.Text(t, v.Start);
+                t.Raw(",word=");
+                WordCodec.Text(t, v.Word);
+                t.Raw(",modifier=");
+                ModifierCodec.Text(t, v.Modifier);
+                t.Raw(",range=");
+                Codecs.Int32.Text(t, v.Range);
+                t.Raw(",len=");
+                Codecs.Int32.Text(t, v.Len);
+                t.Raw(",sorted=");
+                Codecs.Int32.Text(t, v.Sorted);
+                t.Raw(",enumerate=");
+                Codecs.Int32.Text(t, v.Enumerate);
+                t.Raw(",tuple=");
+                Codecs.Int32.Text(t, v.Tuple);
+                t.Raw(",frozenset=");
+                Codecs.Int32.Text(t, v.Frozenset);
+                t.Raw(",bytearray=");
+                Codecs.Int32.Text(t, v.Bytearray);
+                t.Raw(",int=");
+                Codecs.Int32.Text(t, v.Int);
+                t.Raw(",str=");
+                Codecs.String.Text(t, v.Str);
+                t.Raw(",dict=");
+                Codecs.String.Text(t, v.Dict);
+                t.Raw(",set=");
+                Codecs.Int32.Text(t, v.Set);
+                t.Raw(",Decimal=");
+                Codecs.Decimal.Text(t, v.Decimal);
+                t.Raw(",UUID=");
+                Codecs.Guid.Text(t, v.Uuid_);
+                t.Raw(",fbe=");
+                Codecs.Int32.Text(t, v.Fbe);
+                t.Raw(",type=");
+                Codecs.Int32.Text(t, v.Type);
+                t.Raw(",Array=");
+                Codecs.Int32.Text(t, v.Array);
+                t.Raw(",Map=");
+                Codecs.Int32.Text(t, v.Map);
+                t.Raw(",BigInt=");
+                Codecs.Int64.Text(t, v.BigInt);
+                t.Raw(",Number=");
+                Codecs.Double.Text(t, v.Number);
+                t.Raw(",String=");
+                Codecs.String.Text(t, v.String);
+                t.Raw(",Uint8Array=");
+                Codecs.Bytes.Text(t, v.Uint8Array);
+                t.Raw(",Object=");
+                Codecs.Int32.Text(t, v.Object);
+                t.Raw(",Math=");
+                Codecs.Int32.Text(t, v.Math);
+                t.Raw(",JSON=");
+                Codecs.Int32.Text(t, v.Json);
+                t.Raw(",Date=");
+                Codecs.Timestamp.Text(t, v.Date);
+                t.Raw(",Arrays=");
+                Codecs.Int32.Text(t, v.Arrays);
+                t.Raw(",ArrayList=");
+                Codecs.Int32.Text(t, v.ArrayList);
+                t.Raw(",HashMap=");
+                Codecs.Int32.Text(t, v.HashMap);
+                t.Raw(",TreeMap=");
+                Codecs.Int32.Text(t, v.TreeMap);
+                t.Raw(",LinkedList=");
+                Codecs.Int32.Text(t, v.LinkedList);
+                t.Raw(",HashSet=");
+                Codecs.Int32.Text(t, v.HashSet);
+                t.Raw(",TreeSet=");
+                Codecs.Int32.Text(t, v.TreeSet);
+                t.Raw(",Optional=");
+                Codecs.Int32.Text(t, v.Optional);
+                t.Raw(",BigDecimal=");
+                Codecs.Decimal.Text(t, v.BigDecimal);
+                t.Raw(",Instant=");
+                Codecs.Timestamp.Text(t, v.Instant);
+                t.Raw(",IntArray=");
+                Codecs.Int32.Text(t, v.IntArray);
+                t.Raw(",LongArray=");
+                Codecs.Int32.Text(t, v.LongArray);
+                t.Raw(",ByteArray=");
+                Codecs.Bytes.Text(t, v.ByteArray);
+                t.Raw(",arrayOf=");
+                Codecs.Int32.Text(t, v.ArrayOf);
+                t.Raw(",listOf=");
+                Codecs.Int32.Text(t, v.ListOf);
+                t.Raw(",mutableListOf=");
+                Codecs.Int32.Text(t, v.MutableListOf);
+                t.Raw(",emptyList=");
+                Codecs.Int32.Text(t, v.EmptyList);
+                t.Raw(",mutableMapOf=");
+                Codecs.Int32.Text(t, v.MutableMapOf);
+                t.Raw(",Collections=");
+                Codecs.Int32.Text(t, v.Collections);
+                t.Raw(",make=");
+                Codecs.Int32.Text(t, v.Make);
+                t.Raw(",append=");
+                Codecs.Int32.Text(t, v.Append);
+                t.Raw(",copy=");
+                Codecs.Int32.Text(t, v.Copy);
+                t.Raw(",time=");
+                Codecs.Int32.Text(t, v.Time);
+                t.Raw(",std=");
+                Codecs.Int32.Text(t, v.Std);
+                t.Raw(",FBE=");
+                Codecs.Int32.Text(t, v.Fbe_);
+                t.Raw(",Vec=");
+                Codecs.Int32.Text(t, v.Vec);
+                t.Raw(",Default=");
+                Codecs.Int32.Text(t, v.Default);
+                t.Raw(",Some=");
+                Codecs.Int32.Text(t, v.Some);
+                t.Raw(",Box=");
+                Codecs.Int32.Text(t, v.Box);
+                t.Raw(",Uuid=");
+                Codecs.Guid.Text(t, v.Uuid__);
+                t.Raw(",Guid=");
+                Codecs.Guid.Text(t, v.Guid_);
+                t.Raw(",Dictionary=");
+                Codecs.Int32.Text(t, v.Dictionary);
+                t.Raw(",SortedDictionary=");
+                Codecs.Int32.Text(t, v.SortedDictionary);
+                t.Raw(",System=");
+                Codecs.Int32.Text(t, v.System);
+                t.Raw(",Fbe=");
+                Codecs.Int32.Text(t, v.Fbe__);
+                t.Raw(",Hash=");
+                Codecs.Int32.Text(t, v.Hash);
+                t.Raw(",hash=");
+                Codecs.Int32.Text(t, v.Hash_);
+                t.Raw(",freeze=");
+                Codecs.Int32.Text(t, v.Freeze);
+                t.Raw(",dup=");
+                Codecs.Int32.Text(t, v.Dup);
+                t.Raw(",clone=");
+                Codecs.Int32.Text(t, v.Clone_);
+                t.Raw(",send=");
+                Codecs.Int32.Text(t, v.Send);
+                t.Raw(",format=");
+                Codecs.Int32.Text(t, v.Format);
+                t.Raw(",to_s=");
+                Codecs.Int32.Text(t, v.ToS);
+                t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Shadows v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"ints\":");
+                IntsCodec.JsonField(j, v.Ints, "ints");
+                j.Raw(",\"orders\":");
+                OrdersCodec.JsonField(j, v.Orders, "orders");
+                j.Raw(",\"strings\":");
+                StringsCodec.JsonField(j, v.Strings, "strings");
+                j.Raw(",\"decimals\":");
+                DecimalsCodec.JsonField(j, v.Decimals, "decimals");
+                j.Raw(",\"uuids\":");
+                UuidsCodec.JsonField(j, v.Uuids, "uuids");
+                j.Raw(",\"times\":");
+                TimesCodec.JsonField(j, v.Times, "times");
+                j.Raw(",\"words\":");
+                WordsCodec.JsonField(j, v.Words, "words");
+                j.Raw(",\"modifiers\":");
+                ModifiersCodec.JsonField(j, v.Modifiers, "modifiers");
+                j.Raw(",\"blobs\":");
+                BlobsCodec.JsonField(j, v.Blobs, "blobs");
+                j.Raw(",\"bools\":");
+                BoolsCodec.JsonField(j, v.Bools, "bools");
+                j.Raw(",\"chars\":");
+                CharsCodec.JsonField(j, v.Chars, "chars");
+                j.Raw(",\"doubles\":");
+                DoublesCodec.JsonField(j, v.Doubles, "doubles");
+                j.Raw(",\"vector\":");
+                VectorCodec.JsonField(j, v.Vector, "vector");
+                j.Raw(",\"orderVector\":");
+                OrderVectorCodec.JsonField(j, v.OrderVector, "orderVector");
+                j.Raw(",\"listed\":");
+                ListedCodec.JsonField(j, v.Listed, "listed");
+                j.Raw(",\"hashed\":");
+                HashedCodec.JsonField(j, v.Hashed, "hashed");
+                j.Raw(",\"mapped\":");
+                MappedCodec.JsonField(j, v.Mapped, "mapped");
+                j.Raw(",\"setted\":");
+                SettedCodec.JsonField(j, v.Setted, "setted");
+                j.Raw(",\"order\":");
+                OrderCodec.JsonField(j, v.Order, "order");
+                j.Raw(",\"price\":");
+                Codecs.Decimal.JsonField(j, v.Price, "price");
+                j.Raw(",\"text\":");
+                Codecs.String.JsonField(j, v.Text, "text");
+                j.Raw(",\"made\":");
+                Codecs.Guid.JsonField(j, v.Made, "made");
+                j.Raw(",\"random\":");
+                Codecs.Guid.JsonField(j, v.Random, "random");
+                j.Raw(",\"nil\":");
+                Codecs.Guid.JsonField(j, v.Nil, "nil");
+                j.Raw(",\"now\":");
+                Codecs.Timestamp.JsonField(j, v.Now, "now");
+                j.Raw(",\"start\":");
+                Codecs.Timestamp.JsonField(j, v.Start, "start");
+                j.Raw(",\"word\":");
+                WordCodec.JsonField(j, v.Word, "word");
+                j.Raw(",\"modifier\":");
+                ModifierCodec.JsonField(j, v.Modifier, "modifier");
+                j.Raw(",\"range\":");
+                Codecs.Int32.JsonField(j, v.Range, "range");
+                j.Raw(",\"len\":");
+                Codecs.Int32.JsonField(j, v.Len, "len");
+                j.Raw(",\"sorted\":");
+                Codecs.Int32.JsonField(j, v.Sorted, "sorted");
+                j.Raw(",\"enumerate\":");
+                Codecs.Int32.JsonField(j, v.Enumerate, "enumerate");
+                j.Raw(",\"tuple\":");
+                Codecs.Int32.JsonField(j, v.Tuple, "tuple");
+                j.Raw(",\"frozenset\":");
+                Codecs.Int32.JsonField(j, v.Frozenset, "frozenset");
+                j.Raw(",\"bytearray\":");
+                Codecs.Int32.JsonField(j, v.Bytearray, "bytearray");
+                j.Raw(",\"int\":");
+                Codecs.Int32.JsonField(j, v.Int, "int");
+                j.Raw(",\"str\":");
+                Codecs.String.JsonField(j, v.Str, "str");
+                j.Raw(",\"dict\":");
+                Codecs.String.JsonField(j, v.Dict, "dict");
+                j.Raw(",\"set\":");
+                Codecs.Int32.JsonField(j, v.Set, "set");
+                j.Raw(",\"Decimal\":");
+                Codecs.Decimal.JsonField(j, v.Decimal, "Decimal");
+                j.Raw(",\"UUID\":");
+                Codecs.Guid.JsonField(j, v.Uuid_, "UUID");
+                j.Raw(",\"fbe\":");
+                Codecs.Int32.JsonField(j, v.Fbe, "fbe");
+                j.Raw(",\"type\":");
+                Codecs.Int32.JsonField(j, v.Type, "type");
+                j.Raw(",\"Array\":");
+                Codecs.Int32.JsonField(j, v.Array, "Array");
+                j.Raw(",\"Map\":");
+                Codecs.Int32.JsonField(j, v.Map, "Map");
+                j.Raw(",\"BigInt\":");
+                Codecs.Int64.JsonField(j, v.BigInt, "BigInt");
+                j.Raw(",\"Number\":");
+                Codecs.Double.JsonField(j, v.Number, "Number");
+                j.Raw(",\"String\":");
+                Codecs.String.JsonField(j, v.String, "String");
+                j.Raw(",\"Uint8Array\":");
+                Codecs.Bytes.JsonField(j, v.Uint8Array, "Uint8Array");
+                j.Raw(",\"Object\":");
+                Codecs.Int32.JsonField(j, v.Object, "Object");
+                j.Raw(",\"Math\":");
+                Codecs.Int32.JsonField(j, v.Math, "Math");
+                j.Raw(",\"JSON\":");
+                Codecs.Int32.JsonField(j, v.Json, "JSON");
+                j.Raw(",\"Date\":");
+                Codecs.Timestamp.JsonField(j, v.Date, "Date");
+                j.Raw(",\"Arrays\":");
+                Codecs.Int32.JsonField(j, v.Arrays, "Arrays");
+                j.Raw(",\"ArrayList\":");
+                Codecs.Int32.JsonField(j, v.ArrayList, "ArrayList");
+                j.Raw(",\"HashMap\":");
+                Codecs.Int32.JsonField(j, v.HashMap, "HashMap");
+                j.Raw(",\"TreeMap\":");
+                Codecs.Int32.JsonField(j, v.TreeMap, "TreeMap");
+                j.Raw(",\"LinkedList\":");
+                Codecs.Int32.JsonField(j, v.LinkedList, "LinkedList");
+                j.Raw(",\"HashSet\":");
+                Codecs.Int32.JsonField(j, v.HashSet, "HashSet");
+                j.Raw(",\"TreeSet\":");
+                Codecs.Int32.JsonField(j, v.TreeSet, "TreeSet");
+                j.Raw(",\"Optional\":");
+                Codecs.Int32.JsonField(j, v.Optional, "Optional");
+                j.Raw(",\"BigDecimal\":");
+                Codecs.Decimal.JsonField(j, v.BigDecimal, "BigDecimal");
+                j.Raw(",\"Instant\":");
+                Codecs.Timestamp.JsonField(j, v.Instant, "Instant");
+                j.Raw(",\"IntArray\":");
+                Codecs.Int32.JsonField(j, v.IntArray, "IntArray");
+                j.Raw(",\"LongArray\":");
+                Codecs.Int32.JsonField(j, v.LongArray, "LongArray");
+                j.Raw(",\"ByteArray\":");
+                Codecs.Bytes.JsonField(j, v.ByteArray, "ByteArray");
+                j.Raw(",\"arrayOf\":");
+                Codecs.Int32.JsonField(j, v.ArrayOf, "arrayOf");
+                j.Raw(",\"listOf\":");
+                Codecs.Int32.JsonField(j, v.ListOf, "listOf");
+                j.Raw(",\"mutableListOf\":");
+                Codecs.Int32.JsonField(j, v.MutableListOf, "mutableListOf");
+                j.Raw(",\"emptyList\":");
+                Codecs.Int32.JsonField(j, v.EmptyList, "emptyList");
+                j.Raw(",\"mutableMapOf\":");
+                Codecs.Int32.JsonField(j, v.MutableMapOf, "mutableMapOf");
+                j.Raw(",\"Collections\":");
+                Codecs.Int32.JsonField(j, v.Collections, "Collections");
+                j.Raw(",\"make\":");
+                Codecs.Int32.JsonField(j, v.Make, "make");
+                j.Raw(",\"append\":");
+                Codecs.Int32.JsonField(j, v.Append, "append");
+                j.Raw(",\"copy\":");
+                Codecs.Int32.JsonField(j, v.Copy, "copy");
+                j.Raw(",\"time\":");
+                Codecs.Int32.JsonField(j, v.Time, "time");
+                j.Raw(",\"std\":");
+                Codecs.Int32.JsonField(j, v.Std, "std");
+                j.Raw(",\"FBE\":");
+                Codecs.Int32.JsonField(j, v.Fbe_, "FBE");
+                j.Raw(",\"Vec\":");
+                Codecs.Int32.JsonField(j, v.Vec, "Vec");
+                j.Raw(",\"Default\":");
+                Codecs.Int32.JsonField(j, v.Default, "Default");
+                j.Raw(",\"Some\":");
+                Codecs.Int32.JsonField(j, v.Some, "Some");
+                j.Raw(",\"Box\":");
+                Codecs.Int32.JsonField(j, v.Box, "Box");
+                j.Raw(",\"Uuid\":");
+                Codecs.Guid.JsonField(j, v.Uuid__, "Uuid");
+                j.Raw(",\"Guid\":");
+                Codecs.Guid.JsonField(j, v.Guid_, "Guid");
+                j.Raw(",\"Dictionary\":");
+                Codecs.Int32.JsonField(j, v.Dictionary, "Dictionary");
+                j.Raw(",\"SortedDictionary\":");
+                Codecs.Int32.JsonField(j, v.SortedDictionary, "SortedDictionary");
+                j.Raw(",\"System\":");
+                Codecs.Int32.JsonField(j, v.System, "System");
+                j.Raw(",\"Fbe\":");
+                Codecs.Int32.JsonField(j, v.Fbe__, "Fbe");
+                j.Raw(",\"Hash\":");
+                Codecs.Int32.JsonField(j, v.Hash, "Hash");
+                j.Raw(",\"hash\":");
+                Codecs.Int32.JsonField(j, v.Hash_, "hash");
+                j.Raw(",\"freeze\":");
+                Codecs.Int32.JsonField(j, v.Freeze, "freeze");
+                j.Raw(",\"dup\":");
+                Codecs.Int32.JsonField(j, v.Dup, "dup");
+                j.Raw(",\"clone\":");
+                Codecs.Int32.JsonField(j, v.Clone_, "clone");
+                j.Raw(",\"send\":");
+                Codecs.Int32.JsonField(j, v.Send, "send");
+                j.Raw(",\"format\":");
+                Codecs.Int32.JsonField(j, v.Format, "format");
+                j.Raw(",\"to_s\":");
+                Codecs.Int32.JsonField(j, v.ToS, "to_s");
+                j.Raw("}");
+                j.Leave();
+            }
+
+            public override Shadows FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(615, 0);
+                var v = new Shadows();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "ints":
+                            v.Ints = IntsCodec.JsonField(r, "ints");
+                            break;
+                        case "orders":
+                            seen0 = true;
+                            v.Orders = OrdersCodec.JsonField(r, "orders");
+                            break;
+                        case "strings":
+                            v.Strings = StringsCodec.JsonField(r, "strings");
+                            break;
+                        case "decimals":
+                            v.Decimals = DecimalsCodec.JsonField(r, "decimals");
+                            break;
+                        case "uuids":
+                            v.Uuids = UuidsCodec.JsonField(r, "uuids");
+                            break;
+                        case "times":
+                            v.Times = TimesCodec.JsonField(r, "times");
+                            break;
+                        case "words":
+                            v.Words = WordsCodec.JsonField(r, "words");
+                            break;
+                        case "modifiers":
+                            v.Modifiers = ModifiersCodec.JsonField(r, "modifiers");
+                            break;
+                        case "blobs":
+                            v.Blobs = BlobsCodec.JsonField(r, "blobs");
+                            break;
+                        case "bools":
+                            v.Bools = BoolsCodec.JsonField(r, "bools");
+                            break;
+                        case "chars":
+                            v.Chars = CharsCodec.JsonField(r, "chars");
+                            break;
+                        case "doubles":
+                            v.Doubles = DoublesCodec.JsonField(r, "doubles");
+                            break;
+                        case "vector":
+                            v.Vector = VectorCodec.JsonField(r, "vector");
+                            break;
+                        case "orderVector":
+                            v.OrderVector = OrderVectorCodec.JsonField(r, "orderVector");
+                            break;
+                        case "listed":
+                            v.Listed = ListedCodec.JsonField(r, "listed");
+                            break;
+                        case "hashed":
+                            v.Hashed = HashedCodec.JsonField(r, "hashed");
+                            break;
+                        case "mapped":
+                            v.Mapped = MappedCodec.JsonField(r, "mapped");
+                            break;
+                        case "setted":
+                            v.Setted = SettedCodec.JsonField(r, "setted");
+                            break;
+                        case "order":
+                            v.Order = OrderCodec.JsonField(r, "order");
+                            break;
+                        case "price":
+                            v.Price = Codecs.Decimal.JsonField(r, "price");
+                            break;
+                        case "text":
+                            v.Text = Codecs.String.JsonField(r, "text");
+                            break;
+                        case "made":
+                            v.Made = Codecs.Guid.JsonField(r, "made");
+                            break;
+                        case "random":
+                            v.Random = Codecs.Guid.JsonField(r, "random");
+                            break;
+                        case "nil":
+                            v.Nil = Codecs.Guid.JsonField(r, "nil");
+                            break;
+                        case "now":
+                            v.Now = Codecs.Timestamp.JsonField(r, "now");
+                            break;
+                        case "start":
+                            v.Start = Codecs.Timestamp.JsonField(r, "start");
+                            break;
+                        case "word":
+                            v.Word = WordCodec.JsonField(r, "word");
+                            break;
+                        case "modifier":
+                            v.Modifier = ModifierCodec.JsonField(r, "modifier");
+                            break;
+                        case "range":
+                            v.Range = Codecs.Int32.JsonField(r, "range");
+                            break;
+                        case "len":
+                            v.Len = Codecs.Int32.JsonField(r, "len");
+                            break;
+                        case "sorted":
+                            v.Sorted = Codecs.Int32.JsonField(r, "sorted");
+                            break;
+                        case "enumerate":
+                            v.Enumerate = Codecs.Int32.JsonField(r, "enumerate");
+                            break;
+                        case "tuple":
+                            v.Tuple = Codecs.Int32.JsonField(r, "tuple");
+                            break;
+                        case "frozenset":
+                            v.Frozenset = Codecs.Int32.JsonField(r, "frozenset");
+                            break;
+                        case "bytearray":
+                            v.Bytearray = Codecs.Int32.JsonField(r, "bytearray");
+                            break;
+                        case "int":
+                            v.Int = Codecs.Int32.JsonField(r, "int");
+                            break;
+                        case "str":
+                            v.Str = Codecs.String.JsonField(r, "str");
+                            break;
+                        case "dict":
+                            v.Dict = Codecs.String.JsonField(r, "dict");
+                            break;
+                        case "set":
+                            v.Set = Codecs.Int32.JsonField(r, "set");
+                            break;
+                        case "Decimal":
+                            v.Decimal = Codecs.Decimal.JsonField(r, "Decimal");
+                            break;
+                        case "UUID":
+                            v.Uuid_ = Codecs.Guid.JsonField(r, "UUID");
+                            break;
+                        case "fbe":
+                            v.Fbe = Codecs.Int32.JsonField(r, "fbe");
+                            break;
+                        case "type":
+                            v.Type = Codecs.Int32.JsonField(r, "type");
+                            break;
+                        case "Array":
+                            v.Array = Codecs.Int32.JsonField(r, "Array");
+                            break;
+                        case "Map":
+                            v.Map = Codecs.Int32.JsonField(r, "Map");
+                            break;
+                        case "BigInt":
+                            v.BigInt = Codecs.Int64.JsonField(r, "BigInt");
+                            break;
+                        case "Number":
+                            v.Number = Codecs.Double.JsonField(r, "Number");
+                            break;
+                        case "String":
+                            v.String = Codecs.String.JsonField(r, "String");
+                            break;
+                        case "Uint8Array":
+                            v.Uint8Array = Codecs.Bytes.JsonField(r, "Uint8Array");
+                            break;
+                        case "Object":
+                            v.Object = Codecs.Int32.JsonField(r, "Object");
+                            break;
+                        case "Math":
+                            v.Math = Codecs.Int32.JsonField(r, "Math");
+                            break;
+                        case "JSON":
+                            v.Json = Codecs.Int32.JsonField(r, "JSON");
+                            break;
+                        case "Date":
+                            v.Date = Codecs.Timestamp.JsonField(r, "Date");
+                            break;
+                        case "Arrays":
+                            v.Arrays = Codecs.Int32.JsonField(r, "Arrays");
+                            break;
+                        case "ArrayList":
+                            v.ArrayList = Codecs.Int32.JsonField(r, "ArrayList");
+                            break;
+                        case "HashMap":
+                            v.HashMap = Codecs.Int32.JsonField(r, "HashMap");
+                            break;
+                        case "TreeMap":
+                            v.TreeMap = Codecs.Int32.JsonField(r, "TreeMap");
+                            break;
+                        case "LinkedList":
+                            v.LinkedList = Codecs.Int32.JsonField(r, "LinkedList");
+                            break;
+                        case "HashSet":
+                            v.HashSet = Codecs.Int32.JsonField(r, "HashSet");
+                            break;
+                        case "TreeSet":
+                            v.TreeSet = Codecs.Int32.JsonField(r, "TreeSet");
+                            break;
+                        case "Optional":
+                            v.Optional = Codecs.Int32.JsonField(r, "Optional");
+                            break;
+                        case "BigDecimal":
+                            v.BigDecimal = Codecs.Decimal.JsonField(r, "BigDecimal");
+                            break;
+                        case "Instant":
+                            v.Instant = Codecs.Timestamp.JsonField(r, "Instant");
+                            break;
+                        case "IntArray":
+                            v.IntArray = Codecs.Int32.JsonField(r, "IntArray");
+                            break;
+                        case "LongArray":
+                            v.LongArray = Codecs.Int32.JsonField(r, "LongArray");
+                            break;
+                        case "ByteArray":
+                            v.ByteArray = Codecs.Bytes.JsonField(r, "ByteArray");
+                            break;
+                        case "arrayOf":
+                            v.ArrayOf = Codecs.Int32.JsonField(r, "arrayOf");
+                            break;
+                        case "listOf":
+                            v.ListOf = Codecs.Int32.JsonField(r, "listOf");
+                            break;
+                        case "mutableListOf":
+                            v.MutableListOf = Codecs.Int32.JsonField(r, "mutableListOf");
+                            break;
+                        case "emptyList":
+                            v.EmptyList = Codecs.Int32.JsonField(r, "emptyList");
+                            break;
+                        case "mutableMapOf":
+                            v.MutableMapOf = Codecs.Int32.JsonField(r, "mutableMapOf");
+                            break;
+                        case "Collections":
+                            v.Collections = Codecs.Int32.JsonField(r, "Collections");
+                            break;
+                        case "make":
+                            v.Make = Codecs.Int32.JsonField(r, "make");
+                            break;
+                        case "append":
+                            v.Append = Codecs.Int32.JsonField(r, "append");
+                            break;
+                        case "copy":
+                            v.Copy = Codecs.Int32.JsonField(r, "copy");
+                            break;
+                        case "time":
+                            v.Time = Codecs.Int32.JsonField(r, "time");
+                            break;
+                        case "std":
+                            v.Std = Codecs.Int32.JsonField(r, "std");
+                            break;
+                        case "FBE":
+                            v.Fbe_ = Codecs.Int32.JsonField(r, "FBE");
+                            break;
+                        case "Vec":
+                            v.Vec = Codecs.Int32.JsonField(r, "Vec");
+                            break;
+                        case "Default":
+                            v.Default = Codecs.Int32.JsonField(r, "Default");
+                            break;
+                        case "Some":
+                            v.Some = Codecs.Int32.JsonField(r, "Some");
+                            break;
+                        case "Box":
+                            v.Box = Codecs.Int32.JsonField(r, "Box");
+                            break;
+                        case "Uuid":
+                            v.Uuid__ = Codecs.Guid.JsonField(r, "Uuid");
+                            break;
+                        case "Guid":
+                            v.Guid_ = Codecs.Guid.JsonField(r, "Guid");
+                            break;
+                        case "Dictionary":
+                            v.Dictionary = Codecs.Int32.JsonField(r, "Dictionary");
+                            break;
+                        case "SortedDictionary":
+                            v.SortedDictionary = Codecs.Int32.JsonField(r, "SortedDictionary");
+                            break;
+                        case "System":
+                            v.System = Codecs.Int32.JsonField(r, "System");
+                            break;
+                        case "Fbe":
+                            v.Fbe__ = Codecs.Int32.JsonField(r, "Fbe");
+                            break;
+                        case "Hash":
+                            v.Hash = Codecs.Int32.JsonField(r, "Hash");
+                            break;
+                        case "hash":
+                            v.Hash_ = Codecs.Int32.JsonField(r, "hash");
+                            break;
+                        case "freeze":
+                            v.Freeze = Codecs.Int32.JsonField(r, "freeze");
+                            break;
+                        case "dup":
+                            v.Dup = Codecs.Int32.JsonField(r, "dup");
+                            break;
+                        case "clone":
+                            v.Clone_ = Codecs.Int32.JsonField(r, "clone");
+                            break;
+                        case "send":
+                            v.Send = Codecs.Int32.JsonField(r, "send");
+                            break;
+                        case "format":
+                            v.Format = Codecs.Int32.JsonField(r, "format");
+                            break;
+                        case "to_s":
+                            v.ToS = Codecs.Int32.JsonField(r, "to_s");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(24);
+                r.Leave();
+                return v;
+            }
+        }
+    }
+
+    /// <summary>The schema's <c>struct Hostile</c> (type id 84).</summary>
+    public class Hostile : IComparable<Hostile>, IEquatable<Hostile>
+    {
+        /// <summary>The type id (docs/format.md 6).</summary>
+        public const uint TypeId = 84;
 
         public Order Order { get; set; } = new Order();
         public CppWords CppWords { get; set; } = new CppWords();
@@ -26111,6 +27670,7 @@ namespace Import
         public Derived Derived { get; set; } = new Derived();
         public Listed Listed { get; set; } = new Listed();
         public Letters Letters { get; set; } = global::Import.Letters.A__;
+        public Shadows Shadows { get; set; } = new Shadows();
 
         /// <summary>The value as a versioned root.</summary>
         public virtual byte[] ToFbe()
@@ -26230,12 +27790,12 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Letters> LettersCodec = Codecs.Enum<Letters, int>(Codecs.Int32, x => (Letters)x, x => (int)x);
 
-            private Model() : base("import.Hostile", 83, 3014) { }
+            private Model() : base("import.Hostile", 84, 3653) { }
 
             public override void WriteBody(Writer w, int bas, int slot, Hostile v)
             {
                 w.Enter(Name);
-                int b = w.StructBody(bas, slot, 336, 83);
+                int b = w.StructBody(bas, slot, 340, 84);
                 global::Import.Order.Model.Instance.Field(w, b, b + 8, v.Order, "Order");
                 global::Import.CppWords.Model.Instance.Field(w, b, b + 12, v.CppWords, "CppWords");
                 global::Import.PythonWords.Model.Instance.Field(w, b, b + 16, v.PythonWords, "PythonWords");
@@ -26318,340 +27878,347 @@ namespace Import
                 global::Import.Derived.Model.Instance.Field(w, b, b + 324, v.Derived, "Derived");
                 global::Import.Listed.Model.Instance.Field(w, b, b + 328, v.Listed, "Listed");
                 w.PutInt32(b + 332, (int)v.Letters);
+                global::Import.Shadows.Model.Instance.Field(w, b, b + 336, v.Shadows, "Shadows");
                 w.Leave();
             }
 
             public override Hostile ReadBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 83, 4, out n);
+                int b = r.StructBody(bas, slot, 84, 4, out n);
                 var v = new Hostile();
                 if (n >= 12)
                     v.Order = global::Import.Order.Model.Instance.Field(r, b, b + 8, "Order");
                 else
-                    r.Spend(3010, b, "Order");
+                    r.Spend(3649, b, "Order");
                 if (n >= 16)
                     v.CppWords = global::Import.CppWords.Model.Instance.Field(r, b, b + 12, "CppWords");
                 else if (n >= 12)
-                    r.Spend(2998, b, "CppWords");
+                    r.Spend(3637, b, "CppWords");
                 if (n >= 20)
                     v.PythonWords = global::Import.PythonWords.Model.Instance.Field(r, b, b + 16, "PythonWords");
                 else if (n >= 16)
-                    r.Spend(2379, b, "PythonWords");
+                    r.Spend(3018, b, "PythonWords");
                 if (n >= 24)
                     v.GoWords = global::Import.GoWords.Model.Instance.Field(r, b, b + 20, "GoWords");
                 else if (n >= 20)
-                    r.Spend(2140, b, "GoWords");
+                    r.Spend(2779, b, "GoWords");
                 if (n >= 28)
                     v.JavaWords = global::Import.JavaWords.Model.Instance.Field(r, b, b + 24, "JavaWords");
                 else if (n >= 24)
-                    r.Spend(1938, b, "JavaWords");
+                    r.Spend(2577, b, "JavaWords");
                 if (n >= 32)
                     v.KotlinWords = global::Import.KotlinWords.Model.Instance.Field(r, b, b + 28, "KotlinWords");
                 else if (n >= 28)
-                    r.Spend(1756, b, "KotlinWords");
+                    r.Spend(2395, b, "KotlinWords");
                 if (n >= 36)
                     v.JsWords = global::Import.JsWords.Model.Instance.Field(r, b, b + 32, "JsWords");
                 else if (n >= 32)
-                    r.Spend(1549, b, "JsWords");
+                    r.Spend(2188, b, "JsWords");
                 if (n >= 40)
                     v.RustWords = global::Import.RustWords.Model.Instance.Field(r, b, b + 36, "RustWords");
                 else if (n >= 36)
-                    r.Spend(1326, b, "RustWords");
+                    r.Spend(1965, b, "RustWords");
                 if (n >= 44)
                     v.CSharpWords = global::Import.CSharpWords.Model.Instance.Field(r, b, b + 40, "CSharpWords");
                 else if (n >= 40)
-                    r.Spend(1131, b, "CSharpWords");
+                    r.Spend(1770, b, "CSharpWords");
                 if (n >= 48)
                     v.RubyWords = global::Import.RubyWords.Model.Instance.Field(r, b, b + 44, "RubyWords");
                 else if (n >= 44)
-                    r.Spend(981, b, "RubyWords");
+                    r.Spend(1620, b, "RubyWords");
                 if (n >= 52)
                     v.CppMembers = global::Import.CppMembers.Model.Instance.Field(r, b, b + 48, "CppMembers");
                 else if (n >= 48)
-                    r.Spend(883, b, "CppMembers");
+                    r.Spend(1522, b, "CppMembers");
                 if (n >= 56)
                     v.PythonMembers = global::Import.PythonMembers.Model.Instance.Field(r, b, b + 52, "PythonMembers");
                 else if (n >= 52)
-                    r.Spend(835, b, "PythonMembers");
+                    r.Spend(1474, b, "PythonMembers");
                 if (n >= 60)
                     v.GoMembers = global::Import.GoMembers.Model.Instance.Field(r, b, b + 56, "GoMembers");
                 else if (n >= 56)
-                    r.Spend(739, b, "GoMembers");
+                    r.Spend(1378, b, "GoMembers");
                 if (n >= 64)
                     v.JvmMembers = global::Import.JvmMembers.Model.Instance.Field(r, b, b + 60, "JvmMembers");
                 else if (n >= 60)
-                    r.Spend(610, b, "JvmMembers");
+                    r.Spend(1249, b, "JvmMembers");
                 if (n >= 68)
                     v.JsMembers = global::Import.JsMembers.Model.Instance.Field(r, b, b + 64, "JsMembers");
                 else if (n >= 64)
-                    r.Spend(473, b, "JsMembers");
+                    r.Spend(1112, b, "JsMembers");
                 if (n >= 72)
                     v.RuntimeNames = global::Import.RuntimeNames.Model.Instance.Field(r, b, b + 68, "RuntimeNames");
                 else if (n >= 68)
-                    r.Spend(462, b, "RuntimeNames");
+                    r.Spend(1101, b, "RuntimeNames");
                 if (n >= 76)
                     v.Class = global::Import.Class.Model.Instance.Field(r, b, b + 72, "class");
                 else if (n >= 72)
-                    r.Spend(320, b, "class");
+                    r.Spend(959, b, "class");
                 if (n >= 80)
                     v.Object = global::Import.Object_.Model.Instance.Field(r, b, b + 76, "Object");
                 else if (n >= 76)
-                    r.Spend(316, b, "Object");
+                    r.Spend(955, b, "Object");
                 if (n >= 84)
                     v.String = global::Import.String_.Model.Instance.Field(r, b, b + 80, "String");
                 else if (n >= 80)
-                    r.Spend(312, b, "String");
+                    r.Spend(951, b, "String");
                 if (n >= 88)
                     v.List = global::Import.List_.Model.Instance.Field(r, b, b + 84, "List");
                 else if (n >= 84)
-                    r.Spend(308, b, "List");
+                    r.Spend(947, b, "List");
                 if (n >= 92)
                     v.Map = global::Import.Map.Model.Instance.Field(r, b, b + 88, "Map");
                 else if (n >= 88)
-                    r.Spend(304, b, "Map");
+                    r.Spend(943, b, "Map");
                 if (n >= 96)
                     v.Model_ = global::Import.Model_.Model.Instance.Field(r, b, b + 92, "Model");
                 else if (n >= 92)
-                    r.Spend(300, b, "Model");
+                    r.Spend(939, b, "Model");
                 if (n >= 100)
                     v.FinalModel = global::Import.FinalModel.Model.Instance.Field(r, b, b + 96, "FinalModel");
                 else if (n >= 96)
-                    r.Spend(296, b, "FinalModel");
+                    r.Spend(935, b, "FinalModel");
                 if (n >= 104)
                     v.Buffer = global::Import.Buffer.Model.Instance.Field(r, b, b + 100, "Buffer");
                 else if (n >= 100)
-                    r.Spend(292, b, "Buffer");
+                    r.Spend(931, b, "Buffer");
                 if (n >= 108)
                     v.Reader_ = global::Import.Reader_.Model.Instance.Field(r, b, b + 104, "Reader");
                 else if (n >= 104)
-                    r.Spend(288, b, "Reader");
+                    r.Spend(927, b, "Reader");
                 if (n >= 112)
                     v.Writer_ = global::Import.Writer_.Model.Instance.Field(r, b, b + 108, "Writer");
                 else if (n >= 108)
-                    r.Spend(284, b, "Writer");
+                    r.Spend(923, b, "Writer");
                 if (n >= 116)
                     v.Limits_ = global::Import.Limits_.Model.Instance.Field(r, b, b + 112, "Limits");
                 else if (n >= 112)
-                    r.Spend(280, b, "Limits");
+                    r.Spend(919, b, "Limits");
                 if (n >= 120)
                     v.DecodeError = global::Import.DecodeError.Model.Instance.Field(r, b, b + 116, "DecodeError");
                 else if (n >= 116)
-                    r.Spend(276, b, "DecodeError");
+                    r.Spend(915, b, "DecodeError");
                 if (n >= 124)
                     v.DecodeException = global::Import.DecodeException_.Model.Instance.Field(r, b, b + 120, "DecodeException");
                 else if (n >= 120)
-                    r.Spend(272, b, "DecodeException");
+                    r.Spend(911, b, "DecodeException");
                 if (n >= 128)
                     v.Decimal = global::Import.Decimal_.Model.Instance.Field(r, b, b + 124, "Decimal");
                 else if (n >= 124)
-                    r.Spend(268, b, "Decimal");
+                    r.Spend(907, b, "Decimal");
                 if (n >= 132)
                     v.Uuid_ = global::Import.Uuid_.Model.Instance.Field(r, b, b + 128, "Uuid");
                 else if (n >= 128)
-                    r.Spend(264, b, "Uuid");
+                    r.Spend(903, b, "Uuid");
                 if (n >= 136)
                     v.Uuid__ = global::Import.Uuid__.Model.Instance.Field(r, b, b + 132, "UUID");
                 else if (n >= 132)
-                    r.Spend(260, b, "UUID");
+                    r.Spend(899, b, "UUID");
                 if (n >= 140)
                     v.Timestamp_ = global::Import.Timestamp_.Model.Instance.Field(r, b, b + 136, "Timestamp");
                 else if (n >= 136)
-                    r.Spend(256, b, "Timestamp");
+                    r.Spend(895, b, "Timestamp");
                 if (n >= 144)
                     v.Sender = global::Import.Sender.Model.Instance.Field(r, b, b + 140, "Sender");
                 else if (n >= 140)
-                    r.Spend(252, b, "Sender");
+                    r.Spend(891, b, "Sender");
                 if (n >= 148)
                     v.Receiver = global::Import.Receiver.Model.Instance.Field(r, b, b + 144, "Receiver");
                 else if (n >= 144)
-                    r.Spend(248, b, "Receiver");
+                    r.Spend(887, b, "Receiver");
                 if (n >= 152)
                     v.Client = global::Import.Client.Model.Instance.Field(r, b, b + 148, "Client");
                 else if (n >= 148)
-                    r.Spend(244, b, "Client");
+                    r.Spend(883, b, "Client");
                 if (n >= 156)
                     v.Proxy = global::Import.Proxy.Model.Instance.Field(r, b, b + 152, "Proxy");
                 else if (n >= 152)
-                    r.Spend(240, b, "Proxy");
+                    r.Spend(879, b, "Proxy");
                 if (n >= 160)
                     v.Handler = global::Import.Handler.Model.Instance.Field(r, b, b + 156, "Handler");
                 else if (n >= 156)
-                    r.Spend(236, b, "Handler");
+                    r.Spend(875, b, "Handler");
                 if (n >= 164)
                     v.Fbe = global::Import.Fbe_.Model.Instance.Field(r, b, b + 160, "fbe");
                 else if (n >= 160)
-                    r.Spend(232, b, "fbe");
+                    r.Spend(871, b, "fbe");
                 if (n >= 168)
                     v.Fbe_ = global::Import.Fbe__.Model.Instance.Field(r, b, b + 164, "FBE");
                 else if (n >= 164)
-                    r.Spend(228, b, "FBE");
+                    r.Spend(867, b, "FBE");
                 if (n >= 172)
                     v.Std = global::Import.Std.Model.Instance.Field(r, b, b + 168, "std");
                 else if (n >= 168)
-                    r.Spend(224, b, "std");
+                    r.Spend(863, b, "std");
                 if (n >= 176)
                     v.Companion = global::Import.Companion.Model.Instance.Field(r, b, b + 172, "Companion");
                 else if (n >= 172)
-                    r.Spend(220, b, "Companion");
+                    r.Spend(859, b, "Companion");
                 if (n >= 180)
                     v.Any = global::Import.Any.Model.Instance.Field(r, b, b + 176, "Any");
                 else if (n >= 176)
-                    r.Spend(216, b, "Any");
+                    r.Spend(855, b, "Any");
                 if (n >= 184)
                     v.Self = global::Import.Self.Model.Instance.Field(r, b, b + 180, "Self");
                 else if (n >= 180)
-                    r.Spend(212, b, "Self");
+                    r.Spend(851, b, "Self");
                 if (n >= 188)
                     v.Self_ = global::Import.Self_.Model.Instance.Field(r, b, b + 184, "self");
                 else if (n >= 184)
-                    r.Spend(208, b, "self");
+                    r.Spend(847, b, "self");
                 if (n >= 192)
                     v.None = global::Import.None.Model.Instance.Field(r, b, b + 188, "None");
                 else if (n >= 188)
-                    r.Spend(204, b, "None");
+                    r.Spend(843, b, "None");
                 if (n >= 196)
                     v.Option = global::Import.Option.Model.Instance.Field(r, b, b + 192, "Option");
                 else if (n >= 192)
-                    r.Spend(200, b, "Option");
+                    r.Spend(839, b, "Option");
                 if (n >= 200)
                     v.Result = global::Import.Result.Model.Instance.Field(r, b, b + 196, "Result");
                 else if (n >= 196)
-                    r.Spend(196, b, "Result");
+                    r.Spend(835, b, "Result");
                 if (n >= 204)
                     v.Vec = global::Import.Vec.Model.Instance.Field(r, b, b + 200, "Vec");
                 else if (n >= 200)
-                    r.Spend(192, b, "Vec");
+                    r.Spend(831, b, "Vec");
                 if (n >= 208)
                     v.Box = global::Import.Box.Model.Instance.Field(r, b, b + 204, "Box");
                 else if (n >= 204)
-                    r.Spend(188, b, "Box");
+                    r.Spend(827, b, "Box");
                 if (n >= 212)
                     v.Error = global::Import.Error.Model.Instance.Field(r, b, b + 208, "Error");
                 else if (n >= 208)
-                    r.Spend(184, b, "Error");
+                    r.Spend(823, b, "Error");
                 if (n >= 216)
                     v.Exception = global::Import.Exception_.Model.Instance.Field(r, b, b + 212, "Exception");
                 else if (n >= 212)
-                    r.Spend(180, b, "Exception");
+                    r.Spend(819, b, "Exception");
                 if (n >= 220)
                     v.Text = global::Import.Text_.Model.Instance.Field(r, b, b + 216, "Text");
                 else if (n >= 216)
-                    r.Spend(176, b, "Text");
+                    r.Spend(815, b, "Text");
                 if (n >= 224)
                     v.JsonWriter = global::Import.JsonWriter.Model.Instance.Field(r, b, b + 220, "JsonWriter");
                 else if (n >= 220)
-                    r.Spend(172, b, "JsonWriter");
+                    r.Spend(811, b, "JsonWriter");
                 if (n >= 228)
                     v.Int32T = global::Import.Int32T.Model.Instance.Field(r, b, b + 224, "int32_t");
                 else if (n >= 224)
-                    r.Spend(168, b, "int32_t");
+                    r.Spend(807, b, "int32_t");
                 if (n >= 232)
                     v.SizeT = global::Import.SizeT.Model.Instance.Field(r, b, b + 228, "size_t");
                 else if (n >= 228)
-                    r.Spend(164, b, "size_t");
+                    r.Spend(803, b, "size_t");
                 if (n >= 236)
                     v.List_ = global::Import.List__.Model.Instance.Field(r, b, b + 232, "list");
                 else if (n >= 232)
-                    r.Spend(160, b, "list");
+                    r.Spend(799, b, "list");
                 if (n >= 240)
                     v.Object_ = global::Import.Object__.Model.Instance.Field(r, b, b + 236, "object");
                 else if (n >= 236)
-                    r.Spend(156, b, "object");
+                    r.Spend(795, b, "object");
                 if (n >= 244)
                     v.V = global::Import.V.Model.Instance.Field(r, b, b + 240, "v");
                 else if (n >= 240)
-                    r.Spend(152, b, "v");
+                    r.Spend(791, b, "v");
                 if (n >= 248)
                     v.R = global::Import.R.Model.Instance.Field(r, b, b + 244, "r");
                 else if (n >= 244)
-                    r.Spend(148, b, "r");
+                    r.Spend(787, b, "r");
                 if (n >= 252)
                     v.W = global::Import.W.Model.Instance.Field(r, b, b + 248, "w");
                 else if (n >= 248)
-                    r.Spend(144, b, "w");
+                    r.Spend(783, b, "w");
                 if (n >= 256)
                     v.SideBuy = global::Import.SideBuy.Model.Instance.Field(r, b, b + 252, "SideBuy");
                 else if (n >= 252)
-                    r.Spend(140, b, "SideBuy");
+                    r.Spend(779, b, "SideBuy");
                 if (n >= 260)
                     v.OrderKey = global::Import.OrderKey.Model.Instance.Field(r, b, b + 256, "OrderKey");
                 else if (n >= 256)
-                    r.Spend(136, b, "OrderKey");
+                    r.Spend(775, b, "OrderKey");
                 if (n >= 264)
                     v.TextOfside = global::Import.TextOfside.Model.Instance.Field(r, b, b + 260, "textOfside");
                 else if (n >= 260)
-                    r.Spend(132, b, "textOfside");
+                    r.Spend(771, b, "textOfside");
                 if (n >= 268)
                     v.Decimal1 = global::Import.Decimal1.Model.Instance.Field(r, b, b + 264, "DECIMAL_1");
                 else if (n >= 264)
-                    r.Spend(128, b, "DECIMAL_1");
+                    r.Spend(767, b, "DECIMAL_1");
                 if (n >= 272)
                     v.OrderModel = global::Import.OrderModel.Model.Instance.Field(r, b, b + 268, "OrderModel");
                 else if (n >= 268)
-                    r.Spend(124, b, "OrderModel");
+                    r.Spend(763, b, "OrderModel");
                 if (n >= 276)
                     v.OrderFinal = global::Import.OrderFinal.Model.Instance.Field(r, b, b + 272, "OrderFinal");
                 else if (n >= 272)
-                    r.Spend(120, b, "OrderFinal");
+                    r.Spend(759, b, "OrderFinal");
                 if (n >= 280)
                     v.NewOrder = global::Import.NewOrder.Model.Instance.Field(r, b, b + 276, "NewOrder");
                 else if (n >= 276)
-                    r.Spend(116, b, "NewOrder");
+                    r.Spend(755, b, "NewOrder");
                 if (n >= 284)
                     v.VerifyFbeOrder = global::Import.VerifyFbeOrder.Model.Instance.Field(r, b, b + 280, "VerifyFBEOrder");
                 else if (n >= 280)
-                    r.Spend(112, b, "VerifyFBEOrder");
+                    r.Spend(751, b, "VerifyFBEOrder");
                 if (n >= 288)
                     v.FbeVrOrder = global::Import.FbeVrOrder.Model.Instance.Field(r, b, b + 284, "fbe_vr_Order");
                 else if (n >= 284)
-                    r.Spend(108, b, "fbe_vr_Order");
+                    r.Spend(747, b, "fbe_vr_Order");
                 if (n >= 292)
                     v.E1 = global::Import.E1.Model.Instance.Field(r, b, b + 288, "e1");
                 else if (n >= 288)
-                    r.Spend(104, b, "e1");
+                    r.Spend(743, b, "e1");
                 if (n >= 296)
                     v.I2 = global::Import.I2.Model.Instance.Field(r, b, b + 292, "i2");
                 else if (n >= 292)
-                    r.Spend(100, b, "i2");
+                    r.Spend(739, b, "i2");
                 if (n >= 300)
                     v.O3 = global::Import.O3.Model.Instance.Field(r, b, b + 296, "o3");
                 else if (n >= 296)
-                    r.Spend(96, b, "o3");
+                    r.Spend(735, b, "o3");
                 if (n >= 304)
                     v.Fbe__ = global::Import.Fbe___.Model.Instance.Field(r, b, b + 300, "Fbe");
                 else if (n >= 300)
-                    r.Spend(92, b, "Fbe");
+                    r.Spend(731, b, "Fbe");
                 if (n >= 308)
                     v.Fingerprint = global::Import.Fingerprint.Model.Instance.Field(r, b, b + 304, "FINGERPRINT");
                 else if (n >= 304)
-                    r.Spend(88, b, "FINGERPRINT");
+                    r.Spend(727, b, "FINGERPRINT");
                 if (n >= 312)
                     v.FbeFingerprint = global::Import.FbeFingerprint.Model.Instance.Field(r, b, b + 308, "FBE_FINGERPRINT");
                 else if (n >= 308)
-                    r.Spend(84, b, "FBE_FINGERPRINT");
+                    r.Spend(723, b, "FBE_FINGERPRINT");
                 if (n >= 316)
                     v.FbeFingerprint_ = global::Import.FbeFingerprint_.Model.Instance.Field(r, b, b + 312, "FBEFingerprint");
                 else if (n >= 312)
-                    r.Spend(80, b, "FBEFingerprint");
+                    r.Spend(719, b, "FBEFingerprint");
                 if (n >= 320)
                     v.Case = global::Import.Case.Model.Instance.Field(r, b, b + 316, "Case");
                 else if (n >= 316)
-                    r.Spend(76, b, "Case");
+                    r.Spend(715, b, "Case");
                 if (n >= 324)
                     v.Imported = global::Import.Imported.Model.Instance.Field(r, b, b + 320, "Imported");
                 else if (n >= 320)
-                    r.Spend(44, b, "Imported");
+                    r.Spend(683, b, "Imported");
                 if (n >= 328)
                     v.Derived = global::Import.Derived.Model.Instance.Field(r, b, b + 324, "Derived");
                 else if (n >= 324)
-                    r.Spend(34, b, "Derived");
+                    r.Spend(673, b, "Derived");
                 if (n >= 332)
                     v.Listed = global::Import.Listed.Model.Instance.Field(r, b, b + 328, "Listed");
                 else if (n >= 328)
-                    r.Spend(16, b, "Listed");
+                    r.Spend(655, b, "Listed");
                 if (n >= 336)
                     v.Letters = (global::Import.Letters)Reader.GetInt32(r.Data, b + 332);
+                else if (n >= 332)
+                    r.Spend(639, b, "Letters");
+                if (n >= 340)
+                    v.Shadows = global::Import.Shadows.Model.Instance.Field(r, b, b + 336, "Shadows");
+                else if (n >= 336)
+                    r.Spend(639, b, "Shadows");
                 r.Leave();
                 return v;
             }
@@ -26659,331 +28226,337 @@ namespace Import
             public override void VerifyBody(Reader r, int bas, int slot)
             {
                 int n;
-                int b = r.StructBody(bas, slot, 83, 4, out n);
+                int b = r.StructBody(bas, slot, 84, 4, out n);
                 if (n >= 12)
                     global::Import.Order.Model.Instance.CheckField(r, b, b + 8, "Order");
                 else
-                    r.Spend(3010, b, "Order");
+                    r.Spend(3649, b, "Order");
                 if (n >= 16)
                     global::Import.CppWords.Model.Instance.CheckField(r, b, b + 12, "CppWords");
                 else if (n >= 12)
-                    r.Spend(2998, b, "CppWords");
+                    r.Spend(3637, b, "CppWords");
                 if (n >= 20)
                     global::Import.PythonWords.Model.Instance.CheckField(r, b, b + 16, "PythonWords");
                 else if (n >= 16)
-                    r.Spend(2379, b, "PythonWords");
+                    r.Spend(3018, b, "PythonWords");
                 if (n >= 24)
                     global::Import.GoWords.Model.Instance.CheckField(r, b, b + 20, "GoWords");
                 else if (n >= 20)
-                    r.Spend(2140, b, "GoWords");
+                    r.Spend(2779, b, "GoWords");
                 if (n >= 28)
                     global::Import.JavaWords.Model.Instance.CheckField(r, b, b + 24, "JavaWords");
                 else if (n >= 24)
-                    r.Spend(1938, b, "JavaWords");
+                    r.Spend(2577, b, "JavaWords");
                 if (n >= 32)
                     global::Import.KotlinWords.Model.Instance.CheckField(r, b, b + 28, "KotlinWords");
                 else if (n >= 28)
-                    r.Spend(1756, b, "KotlinWords");
+                    r.Spend(2395, b, "KotlinWords");
                 if (n >= 36)
                     global::Import.JsWords.Model.Instance.CheckField(r, b, b + 32, "JsWords");
                 else if (n >= 32)
-                    r.Spend(1549, b, "JsWords");
+                    r.Spend(2188, b, "JsWords");
                 if (n >= 40)
                     global::Import.RustWords.Model.Instance.CheckField(r, b, b + 36, "RustWords");
                 else if (n >= 36)
-                    r.Spend(1326, b, "RustWords");
+                    r.Spend(1965, b, "RustWords");
                 if (n >= 44)
                     global::Import.CSharpWords.Model.Instance.CheckField(r, b, b + 40, "CSharpWords");
                 else if (n >= 40)
-                    r.Spend(1131, b, "CSharpWords");
+                    r.Spend(1770, b, "CSharpWords");
                 if (n >= 48)
                     global::Import.RubyWords.Model.Instance.CheckField(r, b, b + 44, "RubyWords");
                 else if (n >= 44)
-                    r.Spend(981, b, "RubyWords");
+                    r.Spend(1620, b, "RubyWords");
                 if (n >= 52)
                     global::Import.CppMembers.Model.Instance.CheckField(r, b, b + 48, "CppMembers");
                 else if (n >= 48)
-                    r.Spend(883, b, "CppMembers");
+                    r.Spend(1522, b, "CppMembers");
                 if (n >= 56)
                     global::Import.PythonMembers.Model.Instance.CheckField(r, b, b + 52, "PythonMembers");
                 else if (n >= 52)
-                    r.Spend(835, b, "PythonMembers");
+                    r.Spend(1474, b, "PythonMembers");
                 if (n >= 60)
                     global::Import.GoMembers.Model.Instance.CheckField(r, b, b + 56, "GoMembers");
                 else if (n >= 56)
-                    r.Spend(739, b, "GoMembers");
+                    r.Spend(1378, b, "GoMembers");
                 if (n >= 64)
                     global::Import.JvmMembers.Model.Instance.CheckField(r, b, b + 60, "JvmMembers");
                 else if (n >= 60)
-                    r.Spend(610, b, "JvmMembers");
+                    r.Spend(1249, b, "JvmMembers");
                 if (n >= 68)
                     global::Import.JsMembers.Model.Instance.CheckField(r, b, b + 64, "JsMembers");
                 else if (n >= 64)
-                    r.Spend(473, b, "JsMembers");
+                    r.Spend(1112, b, "JsMembers");
                 if (n >= 72)
                     global::Import.RuntimeNames.Model.Instance.CheckField(r, b, b + 68, "RuntimeNames");
                 else if (n >= 68)
-                    r.Spend(462, b, "RuntimeNames");
+                    r.Spend(1101, b, "RuntimeNames");
                 if (n >= 76)
                     global::Import.Class.Model.Instance.CheckField(r, b, b + 72, "class");
                 else if (n >= 72)
-                    r.Spend(320, b, "class");
+                    r.Spend(959, b, "class");
                 if (n >= 80)
                     global::Import.Object_.Model.Instance.CheckField(r, b, b + 76, "Object");
                 else if (n >= 76)
-                    r.Spend(316, b, "Object");
+                    r.Spend(955, b, "Object");
                 if (n >= 84)
                     global::Import.String_.Model.Instance.CheckField(r, b, b + 80, "String");
                 else if (n >= 80)
-                    r.Spend(312, b, "String");
+                    r.Spend(951, b, "String");
                 if (n >= 88)
                     global::Import.List_.Model.Instance.CheckField(r, b, b + 84, "List");
                 else if (n >= 84)
-                    r.Spend(308, b, "List");
+                    r.Spend(947, b, "List");
                 if (n >= 92)
                     global::Import.Map.Model.Instance.CheckField(r, b, b + 88, "Map");
                 else if (n >= 88)
-                    r.Spend(304, b, "Map");
+                    r.Spend(943, b, "Map");
                 if (n >= 96)
                     global::Import.Model_.Model.Instance.CheckField(r, b, b + 92, "Model");
                 else if (n >= 92)
-                    r.Spend(300, b, "Model");
+                    r.Spend(939, b, "Model");
                 if (n >= 100)
                     global::Import.FinalModel.Model.Instance.CheckField(r, b, b + 96, "FinalModel");
                 else if (n >= 96)
-                    r.Spend(296, b, "FinalModel");
+                    r.Spend(935, b, "FinalModel");
                 if (n >= 104)
                     global::Import.Buffer.Model.Instance.CheckField(r, b, b + 100, "Buffer");
                 else if (n >= 100)
-                    r.Spend(292, b, "Buffer");
+                    r.Spend(931, b, "Buffer");
                 if (n >= 108)
                     global::Import.Reader_.Model.Instance.CheckField(r, b, b + 104, "Reader");
                 else if (n >= 104)
-                    r.Spend(288, b, "Reader");
+                    r.Spend(927, b, "Reader");
                 if (n >= 112)
                     global::Import.Writer_.Model.Instance.CheckField(r, b, b + 108, "Writer");
                 else if (n >= 108)
-                    r.Spend(284, b, "Writer");
+                    r.Spend(923, b, "Writer");
                 if (n >= 116)
                     global::Import.Limits_.Model.Instance.CheckField(r, b, b + 112, "Limits");
                 else if (n >= 112)
-                    r.Spend(280, b, "Limits");
+                    r.Spend(919, b, "Limits");
                 if (n >= 120)
                     global::Import.DecodeError.Model.Instance.CheckField(r, b, b + 116, "DecodeError");
                 else if (n >= 116)
-                    r.Spend(276, b, "DecodeError");
+                    r.Spend(915, b, "DecodeError");
                 if (n >= 124)
                     global::Import.DecodeException_.Model.Instance.CheckField(r, b, b + 120, "DecodeException");
                 else if (n >= 120)
-                    r.Spend(272, b, "DecodeException");
+                    r.Spend(911, b, "DecodeException");
                 if (n >= 128)
                     global::Import.Decimal_.Model.Instance.CheckField(r, b, b + 124, "Decimal");
                 else if (n >= 124)
-                    r.Spend(268, b, "Decimal");
+                    r.Spend(907, b, "Decimal");
                 if (n >= 132)
                     global::Import.Uuid_.Model.Instance.CheckField(r, b, b + 128, "Uuid");
                 else if (n >= 128)
-                    r.Spend(264, b, "Uuid");
+                    r.Spend(903, b, "Uuid");
                 if (n >= 136)
                     global::Import.Uuid__.Model.Instance.CheckField(r, b, b + 132, "UUID");
                 else if (n >= 132)
-                    r.Spend(260, b, "UUID");
+                    r.Spend(899, b, "UUID");
                 if (n >= 140)
                     global::Import.Timestamp_.Model.Instance.CheckField(r, b, b + 136, "Timestamp");
                 else if (n >= 136)
-                    r.Spend(256, b, "Timestamp");
+                    r.Spend(895, b, "Timestamp");
                 if (n >= 144)
                     global::Import.Sender.Model.Instance.CheckField(r, b, b + 140, "Sender");
                 else if (n >= 140)
-                    r.Spend(252, b, "Sender");
+                    r.Spend(891, b, "Sender");
                 if (n >= 148)
                     global::Import.Receiver.Model.Instance.CheckField(r, b, b + 144, "Receiver");
                 else if (n >= 144)
-                    r.Spend(248, b, "Receiver");
+                    r.Spend(887, b, "Receiver");
                 if (n >= 152)
                     global::Import.Client.Model.Instance.CheckField(r, b, b + 148, "Client");
                 else if (n >= 148)
-                    r.Spend(244, b, "Client");
+                    r.Spend(883, b, "Client");
                 if (n >= 156)
                     global::Import.Proxy.Model.Instance.CheckField(r, b, b + 152, "Proxy");
                 else if (n >= 152)
-                    r.Spend(240, b, "Proxy");
+                    r.Spend(879, b, "Proxy");
                 if (n >= 160)
                     global::Import.Handler.Model.Instance.CheckField(r, b, b + 156, "Handler");
                 else if (n >= 156)
-                    r.Spend(236, b, "Handler");
+                    r.Spend(875, b, "Handler");
                 if (n >= 164)
                     global::Import.Fbe_.Model.Instance.CheckField(r, b, b + 160, "fbe");
                 else if (n >= 160)
-                    r.Spend(232, b, "fbe");
+                    r.Spend(871, b, "fbe");
                 if (n >= 168)
                     global::Import.Fbe__.Model.Instance.CheckField(r, b, b + 164, "FBE");
                 else if (n >= 164)
-                    r.Spend(228, b, "FBE");
+                    r.Spend(867, b, "FBE");
                 if (n >= 172)
                     global::Import.Std.Model.Instance.CheckField(r, b, b + 168, "std");
                 else if (n >= 168)
-                    r.Spend(224, b, "std");
+                    r.Spend(863, b, "std");
                 if (n >= 176)
                     global::Import.Companion.Model.Instance.CheckField(r, b, b + 172, "Companion");
                 else if (n >= 172)
-                    r.Spend(220, b, "Companion");
+                    r.Spend(859, b, "Companion");
                 if (n >= 180)
                     global::Import.Any.Model.Instance.CheckField(r, b, b + 176, "Any");
                 else if (n >= 176)
-                    r.Spend(216, b, "Any");
+                    r.Spend(855, b, "Any");
                 if (n >= 184)
                     global::Import.Self.Model.Instance.CheckField(r, b, b + 180, "Self");
                 else if (n >= 180)
-                    r.Spend(212, b, "Self");
+                    r.Spend(851, b, "Self");
                 if (n >= 188)
                     global::Import.Self_.Model.Instance.CheckField(r, b, b + 184, "self");
                 else if (n >= 184)
-                    r.Spend(208, b, "self");
+                    r.Spend(847, b, "self");
                 if (n >= 192)
                     global::Import.None.Model.Instance.CheckField(r, b, b + 188, "None");
                 else if (n >= 188)
-                    r.Spend(204, b, "None");
+                    r.Spend(843, b, "None");
                 if (n >= 196)
                     global::Import.Option.Model.Instance.CheckField(r, b, b + 192, "Option");
                 else if (n >= 192)
-                    r.Spend(200, b, "Option");
+                    r.Spend(839, b, "Option");
                 if (n >= 200)
                     global::Import.Result.Model.Instance.CheckField(r, b, b + 196, "Result");
                 else if (n >= 196)
-                    r.Spend(196, b, "Result");
+                    r.Spend(835, b, "Result");
                 if (n >= 204)
                     global::Import.Vec.Model.Instance.CheckField(r, b, b + 200, "Vec");
                 else if (n >= 200)
-                    r.Spend(192, b, "Vec");
+                    r.Spend(831, b, "Vec");
                 if (n >= 208)
                     global::Import.Box.Model.Instance.CheckField(r, b, b + 204, "Box");
                 else if (n >= 204)
-                    r.Spend(188, b, "Box");
+                    r.Spend(827, b, "Box");
                 if (n >= 212)
                     global::Import.Error.Model.Instance.CheckField(r, b, b + 208, "Error");
                 else if (n >= 208)
-                    r.Spend(184, b, "Error");
+                    r.Spend(823, b, "Error");
                 if (n >= 216)
                     global::Import.Exception_.Model.Instance.CheckField(r, b, b + 212, "Exception");
                 else if (n >= 212)
-                    r.Spend(180, b, "Exception");
+                    r.Spend(819, b, "Exception");
                 if (n >= 220)
                     global::Import.Text_.Model.Instance.CheckField(r, b, b + 216, "Text");
                 else if (n >= 216)
-                    r.Spend(176, b, "Text");
+                    r.Spend(815, b, "Text");
                 if (n >= 224)
                     global::Import.JsonWriter.Model.Instance.CheckField(r, b, b + 220, "JsonWriter");
                 else if (n >= 220)
-                    r.Spend(172, b, "JsonWriter");
+                    r.Spend(811, b, "JsonWriter");
                 if (n >= 228)
                     global::Import.Int32T.Model.Instance.CheckField(r, b, b + 224, "int32_t");
                 else if (n >= 224)
-                    r.Spend(168, b, "int32_t");
+                    r.Spend(807, b, "int32_t");
                 if (n >= 232)
                     global::Import.SizeT.Model.Instance.CheckField(r, b, b + 228, "size_t");
                 else if (n >= 228)
-                    r.Spend(164, b, "size_t");
+                    r.Spend(803, b, "size_t");
                 if (n >= 236)
                     global::Import.List__.Model.Instance.CheckField(r, b, b + 232, "list");
                 else if (n >= 232)
-                    r.Spend(160, b, "list");
+                    r.Spend(799, b, "list");
                 if (n >= 240)
                     global::Import.Object__.Model.Instance.CheckField(r, b, b + 236, "object");
                 else if (n >= 236)
-                    r.Spend(156, b, "object");
+                    r.Spend(795, b, "object");
                 if (n >= 244)
                     global::Import.V.Model.Instance.CheckField(r, b, b + 240, "v");
                 else if (n >= 240)
-                    r.Spend(152, b, "v");
+                    r.Spend(791, b, "v");
                 if (n >= 248)
                     global::Import.R.Model.Instance.CheckField(r, b, b + 244, "r");
                 else if (n >= 244)
-                    r.Spend(148, b, "r");
+                    r.Spend(787, b, "r");
                 if (n >= 252)
                     global::Import.W.Model.Instance.CheckField(r, b, b + 248, "w");
                 else if (n >= 248)
-                    r.Spend(144, b, "w");
+                    r.Spend(783, b, "w");
                 if (n >= 256)
                     global::Import.SideBuy.Model.Instance.CheckField(r, b, b + 252, "SideBuy");
                 else if (n >= 252)
-                    r.Spend(140, b, "SideBuy");
+                    r.Spend(779, b, "SideBuy");
                 if (n >= 260)
                     global::Import.OrderKey.Model.Instance.CheckField(r, b, b + 256, "OrderKey");
                 else if (n >= 256)
-                    r.Spend(136, b, "OrderKey");
+                    r.Spend(775, b, "OrderKey");
                 if (n >= 264)
                     global::Import.TextOfside.Model.Instance.CheckField(r, b, b + 260, "textOfside");
                 else if (n >= 260)
-                    r.Spend(132, b, "textOfside");
+                    r.Spend(771, b, "textOfside");
                 if (n >= 268)
                     global::Import.Decimal1.Model.Instance.CheckField(r, b, b + 264, "DECIMAL_1");
                 else if (n >= 264)
-                    r.Spend(128, b, "DECIMAL_1");
+                    r.Spend(767, b, "DECIMAL_1");
                 if (n >= 272)
                     global::Import.OrderModel.Model.Instance.CheckField(r, b, b + 268, "OrderModel");
                 else if (n >= 268)
-                    r.Spend(124, b, "OrderModel");
+                    r.Spend(763, b, "OrderModel");
                 if (n >= 276)
                     global::Import.OrderFinal.Model.Instance.CheckField(r, b, b + 272, "OrderFinal");
                 else if (n >= 272)
-                    r.Spend(120, b, "OrderFinal");
+                    r.Spend(759, b, "OrderFinal");
                 if (n >= 280)
                     global::Import.NewOrder.Model.Instance.CheckField(r, b, b + 276, "NewOrder");
                 else if (n >= 276)
-                    r.Spend(116, b, "NewOrder");
+                    r.Spend(755, b, "NewOrder");
                 if (n >= 284)
                     global::Import.VerifyFbeOrder.Model.Instance.CheckField(r, b, b + 280, "VerifyFBEOrder");
                 else if (n >= 280)
-                    r.Spend(112, b, "VerifyFBEOrder");
+                    r.Spend(751, b, "VerifyFBEOrder");
                 if (n >= 288)
                     global::Import.FbeVrOrder.Model.Instance.CheckField(r, b, b + 284, "fbe_vr_Order");
                 else if (n >= 284)
-                    r.Spend(108, b, "fbe_vr_Order");
+                    r.Spend(747, b, "fbe_vr_Order");
                 if (n >= 292)
                     global::Import.E1.Model.Instance.CheckField(r, b, b + 288, "e1");
                 else if (n >= 288)
-                    r.Spend(104, b, "e1");
+                    r.Spend(743, b, "e1");
                 if (n >= 296)
                     global::Import.I2.Model.Instance.CheckField(r, b, b + 292, "i2");
                 else if (n >= 292)
-                    r.Spend(100, b, "i2");
+                    r.Spend(739, b, "i2");
                 if (n >= 300)
                     global::Import.O3.Model.Instance.CheckField(r, b, b + 296, "o3");
                 else if (n >= 296)
-                    r.Spend(96, b, "o3");
+                    r.Spend(735, b, "o3");
                 if (n >= 304)
                     global::Import.Fbe___.Model.Instance.CheckField(r, b, b + 300, "Fbe");
                 else if (n >= 300)
-                    r.Spend(92, b, "Fbe");
+                    r.Spend(731, b, "Fbe");
                 if (n >= 308)
                     global::Import.Fingerprint.Model.Instance.CheckField(r, b, b + 304, "FINGERPRINT");
                 else if (n >= 304)
-                    r.Spend(88, b, "FINGERPRINT");
+                    r.Spend(727, b, "FINGERPRINT");
                 if (n >= 312)
                     global::Import.FbeFingerprint.Model.Instance.CheckField(r, b, b + 308, "FBE_FINGERPRINT");
                 else if (n >= 308)
-                    r.Spend(84, b, "FBE_FINGERPRINT");
+                    r.Spend(723, b, "FBE_FINGERPRINT");
                 if (n >= 316)
                     global::Import.FbeFingerprint_.Model.Instance.CheckField(r, b, b + 312, "FBEFingerprint");
                 else if (n >= 312)
-                    r.Spend(80, b, "FBEFingerprint");
+                    r.Spend(719, b, "FBEFingerprint");
                 if (n >= 320)
                     global::Import.Case.Model.Instance.CheckField(r, b, b + 316, "Case");
                 else if (n >= 316)
-                    r.Spend(76, b, "Case");
+                    r.Spend(715, b, "Case");
                 if (n >= 324)
                     global::Import.Imported.Model.Instance.CheckField(r, b, b + 320, "Imported");
                 else if (n >= 320)
-                    r.Spend(44, b, "Imported");
+                    r.Spend(683, b, "Imported");
                 if (n >= 328)
                     global::Import.Derived.Model.Instance.CheckField(r, b, b + 324, "Derived");
                 else if (n >= 324)
-                    r.Spend(34, b, "Derived");
+                    r.Spend(673, b, "Derived");
                 if (n >= 332)
                     global::Import.Listed.Model.Instance.CheckField(r, b, b + 328, "Listed");
                 else if (n >= 328)
-                    r.Spend(16, b, "Listed");
+                    r.Spend(655, b, "Listed");
+                if (n >= 332 && n < 336)
+                    r.Spend(639, b, "Letters");
+                if (n >= 340)
+                    global::Import.Shadows.Model.Instance.CheckField(r, b, b + 336, "Shadows");
+                else if (n >= 336)
+                    r.Spend(639, b, "Shadows");
                 r.Leave();
             }
 
@@ -27072,6 +28645,7 @@ namespace Import
                 global::Import.Derived.Model.Instance.FinalField(w, v.Derived, "Derived");
                 global::Import.Listed.Model.Instance.FinalField(w, v.Listed, "Listed");
                 w.AppendInt32((int)v.Letters);
+                global::Import.Shadows.Model.Instance.FinalField(w, v.Shadows, "Shadows");
                 w.Leave();
             }
 
@@ -27161,6 +28735,7 @@ namespace Import
                 v.Derived = global::Import.Derived.Model.Instance.FinalField(r, "Derived");
                 v.Listed = global::Import.Listed.Model.Instance.FinalField(r, "Listed");
                 v.Letters = (global::Import.Letters)Reader.GetInt32(r.Data, r.Fixed(4, "Letters"));
+                v.Shadows = global::Import.Shadows.Model.Instance.FinalField(r, "Shadows");
                 r.Leave();
                 return v;
             }
@@ -27250,6 +28825,7 @@ namespace Import
                 global::Import.Derived.Model.Instance.CheckFinalField(r, "Derived");
                 global::Import.Listed.Model.Instance.CheckFinalField(r, "Listed");
                 r.Fixed(4, "Letters");
+                global::Import.Shadows.Model.Instance.CheckFinalField(r, "Shadows");
                 r.Leave();
             }
 
@@ -27419,6 +28995,8 @@ namespace Import
                 global::Import.Listed.Model.Instance.Text(t, v.Listed);
                 t.Raw(",Letters=");
                 LettersCodec.Text(t, v.Letters);
+                t.Raw(",Shadows=");
+                global::Import.Shadows.Model.Instance.Text(t, v.Shadows);
                 t.Raw(")");
             }
 
@@ -27589,6 +29167,8 @@ namespace Import
                 global::Import.Listed.Model.Instance.JsonField(j, v.Listed, "Listed");
                 j.Raw(",\"Letters\":");
                 LettersCodec.JsonField(j, v.Letters, "Letters");
+                j.Raw(",\"Shadows\":");
+                global::Import.Shadows.Model.Instance.JsonField(j, v.Shadows, "Shadows");
                 j.Raw("}");
                 j.Leave();
             }
@@ -27679,6 +29259,7 @@ namespace Import
                 bool seen78 = false;
                 bool seen79 = false;
                 bool seen80 = false;
+                bool seen81 = false;
                 string member;
                 while ((member = r.NextMember()) != null)
                 {
@@ -28011,6 +29592,10 @@ namespace Import
                         case "Letters":
                             v.Letters = LettersCodec.JsonField(r, "Letters");
                             break;
+                        case "Shadows":
+                            seen81 = true;
+                            v.Shadows = global::Import.Shadows.Model.Instance.JsonField(r, "Shadows");
+                            break;
                         default:
                             r.Skip();
                             break;
@@ -28178,6 +29763,8 @@ namespace Import
                     r.Spend(18);
                 if (!seen80)
                     r.Spend(16);
+                if (!seen81)
+                    r.Spend(639);
                 r.Leave();
                 return v;
             }
@@ -28195,7 +29782,7 @@ namespace Import
             _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
             _receiver.Register(44, "import.Self", final ? (Func<byte[], int, Limits, object>)global::Import.Self.FromFinal : global::Import.Self.FromFbe);
             _receiver.Register(45, "import.self", final ? (Func<byte[], int, Limits, object>)global::Import.Self_.FromFinal : global::Import.Self_.FromFbe);
-            _receiver.Register(83, "import.Hostile", final ? (Func<byte[], int, Limits, object>)global::Import.Hostile.FromFinal : global::Import.Hostile.FromFbe);
+            _receiver.Register(84, "import.Hostile", final ? (Func<byte[], int, Limits, object>)global::Import.Hostile.FromFinal : global::Import.Hostile.FromFbe);
             _receiver.Register(502, "market.Failure", final ? (Func<byte[], int, Limits, object>)global::Market.Failure.FromFinal : global::Market.Failure.FromFbe);
         }
 
@@ -28298,7 +29885,7 @@ namespace Import
             _receiver = new global::Fbe.Receiver(false, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
             _receiver.Register(44, "import.Self", (frame, size, l) => { global::Import.Self.VerifyFbe(frame, size, l); return frame; });
             _receiver.Register(45, "import.self", (frame, size, l) => { global::Import.Self_.VerifyFbe(frame, size, l); return frame; });
-            _receiver.Register(83, "import.Hostile", (frame, size, l) => { global::Import.Hostile.VerifyFbe(frame, size, l); return frame; });
+            _receiver.Register(84, "import.Hostile", (frame, size, l) => { global::Import.Hostile.VerifyFbe(frame, size, l); return frame; });
             _receiver.Register(502, "market.Failure", (frame, size, l) => { global::Market.Failure.VerifyFbe(frame, size, l); return frame; });
         }
 

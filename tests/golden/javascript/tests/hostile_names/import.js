@@ -3,10 +3,13 @@
 import * as fbe from "@fbe-toolkit/fbe";
 import * as market from "./market.js";
 
+// Immutable defaults, made once.
+const DECIMAL_1_ = fbe.Decimal.parse("1.5");
+
 /** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
 export const FBE_PACKAGE = "import";
 export const FBE_VERSION = "0.0";
-export const FBE_FINGERPRINT = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b";
+export const FBE_FINGERPRINT = "8a33efc748e704774afe7395d3cac92fc99b9cb6515fda96969ac0bbb175c7d8";
 
 /** The enum import.Word (on the wire: int16). Values that are not declared are kept. */
 export const Word = {
@@ -27679,10 +27682,2330 @@ export class Derived extends Order {
   }
 }
 
-/** The message import.Hostile (type id 83). */
+/** The struct import.Shadows (type id 83). */
+export class Shadows {
+  /** The type id of import.Shadows. */
+  static fbeType = 83;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Shadows";
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init) {
+    this.ints = new Array(3).fill(0);
+    this.orders = Array.from({ length: 2 }, () => new Order());
+    this.strings = new Array(2).fill("");
+    this.decimals = new Array(2).fill(fbe.Decimal.ZERO);
+    this.uuids = new Array(2).fill(fbe.Uuid.NIL);
+    this.times = new Array(2).fill(0n);
+    this.words = new Array(2).fill(0);
+    this.modifiers = new Array(2).fill(0n);
+    this.blobs = Array.from({ length: 2 }, () => new Uint8Array(0));
+    this.bools = new Array(2).fill(false);
+    this.chars = new Array(2).fill(0);
+    this.doubles = new Array(2).fill(0);
+    this.vector = [];
+    this.orderVector = [];
+    this.listed = [];
+    this.hashed = new Map();
+    this.mapped = new Map();
+    this.setted = new Set();
+    this.order = undefined;
+    this.price = DECIMAL_1_;
+    this.text = "text";
+    this.made = fbe.Uuid.v1();
+    this.random = fbe.Uuid.v4();
+    this.nil = fbe.Uuid.NIL;
+    this.now = fbe.utc();
+    this.start = 0n;
+    this.word = Word.class;
+    this.modifier = Modifier.static;
+    this.range = 0;
+    this.len = 0;
+    this.sorted = 0;
+    this.enumerate = 0;
+    this.tuple = 0;
+    this.frozenset = 0;
+    this.bytearray = 0;
+    this.int = 0;
+    this.str = "";
+    this.dict = "";
+    this.set = 0;
+    this.Decimal = fbe.Decimal.ZERO;
+    this.UUID = fbe.Uuid.NIL;
+    this.fbe = 0;
+    this.type = 0;
+    this.Array = 0;
+    this.Map = 0;
+    this.BigInt = 0n;
+    this.Number = 0;
+    this.String = "";
+    this.Uint8Array = new Uint8Array(0);
+    this.Object = 0;
+    this.Math = 0;
+    this.JSON = 0;
+    this.Date = 0n;
+    this.Arrays = 0;
+    this.ArrayList = 0;
+    this.HashMap = 0;
+    this.TreeMap = 0;
+    this.LinkedList = 0;
+    this.HashSet = 0;
+    this.TreeSet = 0;
+    this.Optional = 0;
+    this.BigDecimal = fbe.Decimal.ZERO;
+    this.Instant = 0n;
+    this.IntArray = 0;
+    this.LongArray = 0;
+    this.ByteArray = new Uint8Array(0);
+    this.arrayOf = 0;
+    this.listOf = 0;
+    this.mutableListOf = 0;
+    this.emptyList = 0;
+    this.mutableMapOf = 0;
+    this.Collections = 0;
+    this.make = 0;
+    this.append = 0;
+    this.copy = 0;
+    this.time = 0;
+    this.std = 0;
+    this.FBE = 0;
+    this.Vec = 0;
+    this.Default = 0;
+    this.Some = 0;
+    this.Box = 0;
+    this.Uuid = fbe.Uuid.NIL;
+    this.Guid = fbe.Uuid.NIL;
+    this.Dictionary = 0;
+    this.SortedDictionary = 0;
+    this.System = 0;
+    this.Fbe = 0;
+    this.Hash = 0;
+    this.hash = 0;
+    this.freeze = 0;
+    this.dup = 0;
+    this.clone = 0;
+    this.send = 0;
+    this.format = 0;
+    this.to_s = 0;
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
+  static fbeFields() {
+    return [
+      ["ints", ["array", "int32", 3]],
+      ["orders", ["array", ["struct", "import.Order", Order], 2]],
+      ["strings", ["array", "string", 2]],
+      ["decimals", ["array", "decimal", 2]],
+      ["uuids", ["array", "uuid", 2]],
+      ["times", ["array", "timestamp", 2]],
+      ["words", ["array", ["enum", "import.Word", "int16", textOfWord], 2]],
+      ["modifiers", ["array", ["enum", "import.Modifier", "uint64", textOfModifier], 2]],
+      ["blobs", ["array", "bytes", 2]],
+      ["bools", ["array", "bool", 2]],
+      ["chars", ["array", "char", 2]],
+      ["doubles", ["array", "double", 2]],
+      ["vector", ["vector", "int64", 8]],
+      ["orderVector", ["vector", ["struct", "import.Order", Order], 0]],
+      ["listed", ["list", "int32", 4]],
+      ["hashed", ["hash", "int32", "string", 8]],
+      ["mapped", ["map", "string", "int32", 8]],
+      ["setted", ["set", "string", 4]],
+      ["order", ["optional", ["struct", "import.Order", Order]]],
+      ["price", "decimal"],
+      ["text", "string"],
+      ["made", "uuid"],
+      ["random", "uuid"],
+      ["nil", "uuid"],
+      ["now", "timestamp"],
+      ["start", "timestamp"],
+      ["word", ["enum", "import.Word", "int16", textOfWord]],
+      ["modifier", ["enum", "import.Modifier", "uint64", textOfModifier]],
+      ["range", "int32"],
+      ["len", "int32"],
+      ["sorted", "int32"],
+      ["enumerate", "int32"],
+      ["tuple", "int32"],
+      ["frozenset", "int32"],
+      ["bytearray", "int32"],
+      ["int", "int32"],
+      ["str", "string"],
+      ["dict", "string"],
+      ["set", "int32"],
+      ["Decimal", "decimal"],
+      ["UUID", "uuid"],
+      ["fbe", "int32"],
+      ["type", "int32"],
+      ["Array", "int32"],
+      ["Map", "int32"],
+      ["BigInt", "int64"],
+      ["Number", "double"],
+      ["String", "string"],
+      ["Uint8Array", "bytes"],
+      ["Object", "int32"],
+      ["Math", "int32"],
+      ["JSON", "int32"],
+      ["Date", "timestamp"],
+      ["Arrays", "int32"],
+      ["ArrayList", "int32"],
+      ["HashMap", "int32"],
+      ["TreeMap", "int32"],
+      ["LinkedList", "int32"],
+      ["HashSet", "int32"],
+      ["TreeSet", "int32"],
+      ["Optional", "int32"],
+      ["BigDecimal", "decimal"],
+      ["Instant", "timestamp"],
+      ["IntArray", "int32"],
+      ["LongArray", "int32"],
+      ["ByteArray", "bytes"],
+      ["arrayOf", "int32"],
+      ["listOf", "int32"],
+      ["mutableListOf", "int32"],
+      ["emptyList", "int32"],
+      ["mutableMapOf", "int32"],
+      ["Collections", "int32"],
+      ["make", "int32"],
+      ["append", "int32"],
+      ["copy", "int32"],
+      ["time", "int32"],
+      ["std", "int32"],
+      ["FBE", "int32"],
+      ["Vec", "int32"],
+      ["Default", "int32"],
+      ["Some", "int32"],
+      ["Box", "int32"],
+      ["Uuid", "uuid"],
+      ["Guid", "uuid"],
+      ["Dictionary", "int32"],
+      ["SortedDictionary", "int32"],
+      ["System", "int32"],
+      ["Fbe", "int32"],
+      ["Hash", "int32"],
+      ["hash", "int32"],
+      ["freeze", "int32"],
+      ["dup", "int32"],
+      ["clone", "int32"],
+      ["send", "int32"],
+      ["format", "int32"],
+      ["to_s", "int32"],
+    ];
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w, base, slot, v) {
+    const b = w.struct(base, slot, 635, 83);
+    const a1 = v.ints;
+    fbe.checkLength(a1, 3);
+    let p2 = b + 8;
+    for (const y3 of a1) {
+      w.putI32(p2, y3);
+      p2 += 4;
+    }
+    const a4 = v.orders;
+    fbe.checkLength(a4, 2);
+    let p5 = b + 20;
+    for (const y6 of a4) {
+      Order.fbeWrite(w, b, p5, y6);
+      p5 += 4;
+    }
+    const a7 = v.strings;
+    fbe.checkLength(a7, 2);
+    let p8 = b + 28;
+    for (const y9 of a7) {
+      w.string(b, p8, y9);
+      p8 += 4;
+    }
+    const a10 = v.decimals;
+    fbe.checkLength(a10, 2);
+    let p11 = b + 36;
+    for (const y12 of a10) {
+      w.putDecimal(p11, y12);
+      p11 += 16;
+    }
+    const a13 = v.uuids;
+    fbe.checkLength(a13, 2);
+    let p14 = b + 68;
+    for (const y15 of a13) {
+      w.putUuid(p14, y15);
+      p14 += 16;
+    }
+    const a16 = v.times;
+    fbe.checkLength(a16, 2);
+    let p17 = b + 100;
+    for (const y18 of a16) {
+      w.putTimestamp(p17, y18);
+      p17 += 8;
+    }
+    const a19 = v.words;
+    fbe.checkLength(a19, 2);
+    let p20 = b + 116;
+    for (const y21 of a19) {
+      w.putI16(p20, y21);
+      p20 += 2;
+    }
+    const a22 = v.modifiers;
+    fbe.checkLength(a22, 2);
+    let p23 = b + 120;
+    for (const y24 of a22) {
+      w.putU64(p23, y24);
+      p23 += 8;
+    }
+    const a25 = v.blobs;
+    fbe.checkLength(a25, 2);
+    let p26 = b + 136;
+    for (const y27 of a25) {
+      w.blob(b, p26, y27);
+      p26 += 4;
+    }
+    const a28 = v.bools;
+    fbe.checkLength(a28, 2);
+    let p29 = b + 144;
+    for (const y30 of a28) {
+      w.putBool(p29, y30);
+      p29 += 1;
+    }
+    const a31 = v.chars;
+    fbe.checkLength(a31, 2);
+    let p32 = b + 146;
+    for (const y33 of a31) {
+      w.putU8(p32, y33);
+      p32 += 1;
+    }
+    const a34 = v.doubles;
+    fbe.checkLength(a34, 2);
+    let p35 = b + 148;
+    for (const y36 of a34) {
+      w.putF64(p35, y36);
+      p35 += 8;
+    }
+    const a37 = v.vector;
+    let p38 = w.vector(b, b + 164, a37.length, 8);
+    for (const y39 of a37) {
+      w.putI64(p38, y39);
+      p38 += 8;
+    }
+    const a40 = v.orderVector;
+    let p41 = w.vector(b, b + 168, a40.length, 4);
+    for (const y42 of a40) {
+      Order.fbeWrite(w, b, p41, y42);
+      p41 += 4;
+    }
+    const a43 = v.listed;
+    let p44 = w.vector(b, b + 172, a43.length, 4);
+    for (const y45 of a43) {
+      w.putI32(p44, y45);
+      p44 += 4;
+    }
+    const m46 = v.hashed;
+    let p47 = w.vector(b, b + 176, m46.size, 8);
+    for (const [k48, y49] of m46) {
+      w.putI32(p47, k48);
+      w.string(b, p47 + 4, y49);
+      p47 += 8;
+    }
+    const m50 = fbe.entriesInOrder(v.mapped, fbe.compareString, "mapped");
+    let p51 = w.vector(b, b + 180, m50.length, 8);
+    for (const [k52, y53] of m50) {
+      w.string(b, p51, k52);
+      w.putI32(p51 + 4, y53);
+      p51 += 8;
+    }
+    const a54 = fbe.elementsInOrder(v.setted, fbe.compareString, "setted");
+    let p55 = w.vector(b, b + 184, a54.length, 4);
+    for (const y56 of a54) {
+      w.string(b, p55, y56);
+      p55 += 4;
+    }
+    const o57 = v.order;
+    if (o57 !== undefined) {
+      const s58 = w.optional(b, b + 188, 4);
+      Order.fbeWrite(w, s58, s58, o57);
+    } else {
+      w.none(b + 188);
+    }
+    w.putDecimal(b + 193, v.price);
+    w.string(b, b + 209, v.text);
+    w.putUuid(b + 213, v.made);
+    w.putUuid(b + 229, v.random);
+    w.putUuid(b + 245, v.nil);
+    w.putTimestamp(b + 261, v.now);
+    w.putTimestamp(b + 269, v.start);
+    w.putI16(b + 277, v.word);
+    w.putU64(b + 279, v.modifier);
+    w.putI32(b + 287, v.range);
+    w.putI32(b + 291, v.len);
+    w.putI32(b + 295, v.sorted);
+    w.putI32(b + 299, v.enumerate);
+    w.putI32(b + 303, v.tuple);
+    w.putI32(b + 307, v.frozenset);
+    w.putI32(b + 311, v.bytearray);
+    w.putI32(b + 315, v.int);
+    w.string(b, b + 319, v.str);
+    w.string(b, b + 323, v.dict);
+    w.putI32(b + 327, v.set);
+    w.putDecimal(b + 331, v.Decimal);
+    w.putUuid(b + 347, v.UUID);
+    w.putI32(b + 363, v.fbe);
+    w.putI32(b + 367, v.type);
+    w.putI32(b + 371, v.Array);
+    w.putI32(b + 375, v.Map);
+    w.putI64(b + 379, v.BigInt);
+    w.putF64(b + 387, v.Number);
+    w.string(b, b + 395, v.String);
+    w.blob(b, b + 399, v.Uint8Array);
+    w.putI32(b + 403, v.Object);
+    w.putI32(b + 407, v.Math);
+    w.putI32(b + 411, v.JSON);
+    w.putTimestamp(b + 415, v.Date);
+    w.putI32(b + 423, v.Arrays);
+    w.putI32(b + 427, v.ArrayList);
+    w.putI32(b + 431, v.HashMap);
+    w.putI32(b + 435, v.TreeMap);
+    w.putI32(b + 439, v.LinkedList);
+    w.putI32(b + 443, v.HashSet);
+    w.putI32(b + 447, v.TreeSet);
+    w.putI32(b + 451, v.Optional);
+    w.putDecimal(b + 455, v.BigDecimal);
+    w.putTimestamp(b + 471, v.Instant);
+    w.putI32(b + 479, v.IntArray);
+    w.putI32(b + 483, v.LongArray);
+    w.blob(b, b + 487, v.ByteArray);
+    w.putI32(b + 491, v.arrayOf);
+    w.putI32(b + 495, v.listOf);
+    w.putI32(b + 499, v.mutableListOf);
+    w.putI32(b + 503, v.emptyList);
+    w.putI32(b + 507, v.mutableMapOf);
+    w.putI32(b + 511, v.Collections);
+    w.putI32(b + 515, v.make);
+    w.putI32(b + 519, v.append);
+    w.putI32(b + 523, v.copy);
+    w.putI32(b + 527, v.time);
+    w.putI32(b + 531, v.std);
+    w.putI32(b + 535, v.FBE);
+    w.putI32(b + 539, v.Vec);
+    w.putI32(b + 543, v.Default);
+    w.putI32(b + 547, v.Some);
+    w.putI32(b + 551, v.Box);
+    w.putUuid(b + 555, v.Uuid);
+    w.putUuid(b + 571, v.Guid);
+    w.putI32(b + 587, v.Dictionary);
+    w.putI32(b + 591, v.SortedDictionary);
+    w.putI32(b + 595, v.System);
+    w.putI32(b + 599, v.Fbe);
+    w.putI32(b + 603, v.Hash);
+    w.putI32(b + 607, v.hash);
+    w.putI32(b + 611, v.freeze);
+    w.putI32(b + 615, v.dup);
+    w.putI32(b + 619, v.clone);
+    w.putI32(b + 623, v.send);
+    w.putI32(b + 627, v.format);
+    w.putI32(b + 631, v.to_s);
+  }
+
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 20) return "ints";
+    if (n < 28) return "orders";
+    return "";
+  }
+
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
+    const b = r.struct(base, slot, 83, 615, 24, Shadows.fbeLacks);
+    const v = into ?? new Shadows();
+    Shadows.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r, v, b, n) {
+    if (n < 20) {
+      r.spend(24, b, "ints");
+      return;
+    }
+    const a59 = v.ints;
+    for (let i60 = 0; i60 < 3; i60++) {
+      a59[i60] = r.i32(b + 8 + i60 * 4);
+    }
+    if (n < 28) {
+      r.spend(24, b, "orders");
+      return;
+    }
+    const a62 = v.orders;
+    for (let i63 = 0; i63 < 2; i63++) {
+      try {
+        Order.fbeRead(r, b, b + 20 + i63 * 4, a62[i63]);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orders", i63);
+      }
+    }
+    if (n < 36) {
+      return;
+    }
+    const a65 = v.strings;
+    for (let i66 = 0; i66 < 2; i66++) {
+      a65[i66] = r.string(b, b + 28 + i66 * 4, "strings");
+    }
+    if (n < 68) {
+      return;
+    }
+    const a68 = v.decimals;
+    for (let i69 = 0; i69 < 2; i69++) {
+      a68[i69] = r.decimal(b + 36 + i69 * 16, "decimals");
+    }
+    if (n < 100) {
+      return;
+    }
+    const a71 = v.uuids;
+    for (let i72 = 0; i72 < 2; i72++) {
+      a71[i72] = r.uuid(b + 68 + i72 * 16);
+    }
+    if (n < 116) {
+      return;
+    }
+    const a74 = v.times;
+    for (let i75 = 0; i75 < 2; i75++) {
+      a74[i75] = r.timestamp(b + 100 + i75 * 8);
+    }
+    if (n < 120) {
+      return;
+    }
+    const a77 = v.words;
+    for (let i78 = 0; i78 < 2; i78++) {
+      a77[i78] = r.i16(b + 116 + i78 * 2);
+    }
+    if (n < 136) {
+      return;
+    }
+    const a80 = v.modifiers;
+    for (let i81 = 0; i81 < 2; i81++) {
+      a80[i81] = r.u64(b + 120 + i81 * 8);
+    }
+    if (n < 144) {
+      return;
+    }
+    const a83 = v.blobs;
+    for (let i84 = 0; i84 < 2; i84++) {
+      a83[i84] = r.blob(b, b + 136 + i84 * 4, "blobs");
+    }
+    if (n < 146) {
+      return;
+    }
+    const a86 = v.bools;
+    for (let i87 = 0; i87 < 2; i87++) {
+      a86[i87] = r.bool(b + 144 + i87 * 1);
+    }
+    if (n < 148) {
+      return;
+    }
+    const a89 = v.chars;
+    for (let i90 = 0; i90 < 2; i90++) {
+      a89[i90] = r.u8(b + 146 + i90 * 1);
+    }
+    if (n < 164) {
+      return;
+    }
+    const a92 = v.doubles;
+    for (let i93 = 0; i93 < 2; i93++) {
+      a92[i93] = r.f64(b + 148 + i93 * 8);
+    }
+    if (n < 168) {
+      return;
+    }
+    const e95 = r.vector(b, b + 164, 8, 8, "vector");
+    const n96 = r.count;
+    const a97 = [];
+    for (let i98 = 0; i98 < n96; i98++) {
+      a97.push(r.i64(e95 + i98 * 8));
+    }
+    v.vector = a97;
+    if (n < 172) {
+      return;
+    }
+    const e100 = r.vector(b, b + 168, 4, 0, "orderVector");
+    const n101 = r.count;
+    const a102 = [];
+    for (let i103 = 0; i103 < n101; i103++) {
+      let y104;
+      try {
+        y104 = Order.fbeRead(r, b, e100 + i103 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orderVector", i103);
+      }
+      a102.push(y104);
+    }
+    v.orderVector = a102;
+    if (n < 176) {
+      return;
+    }
+    const e105 = r.vector(b, b + 172, 4, 4, "listed");
+    const n106 = r.count;
+    const a107 = [];
+    for (let i108 = 0; i108 < n106; i108++) {
+      a107.push(r.i32(e105 + i108 * 4));
+    }
+    v.listed = a107;
+    if (n < 180) {
+      return;
+    }
+    const e110 = r.vector(b, b + 176, 8, 8, "hashed");
+    const n111 = r.count;
+    const m112 = new Map();
+    for (let i113 = 0; i113 < n111; i113++) {
+      let k114;
+      let y115;
+      k114 = r.i32(e110 + i113 * 8);
+      y115 = r.string(b, e110 + i113 * 8 + 4, "hashed");
+      if (m112.has(k114)) {
+        r.duplicate("hashed", e110 + i113 * 8);
+      }
+      m112.set(k114, y115);
+    }
+    v.hashed = m112;
+    if (n < 184) {
+      return;
+    }
+    const e116 = r.vector(b, b + 180, 8, 8, "mapped");
+    const n117 = r.count;
+    const m118 = new Map();
+    for (let i119 = 0; i119 < n117; i119++) {
+      let k120;
+      let y121;
+      k120 = r.string(b, e116 + i119 * 8, "mapped");
+      y121 = r.i32(e116 + i119 * 8 + 4);
+      if (m118.has(k120)) {
+        r.duplicate("mapped", e116 + i119 * 8);
+      }
+      m118.set(k120, y121);
+    }
+    v.mapped = m118;
+    if (n < 188) {
+      return;
+    }
+    const e122 = r.vector(b, b + 184, 4, 4, "setted");
+    const n123 = r.count;
+    const a124 = new Set();
+    for (let i125 = 0; i125 < n123; i125++) {
+      const y126 = r.string(b, e122 + i125 * 4, "setted");
+      if (a124.has(y126)) {
+        r.duplicate("setted", e122 - 4);
+      }
+      a124.add(y126);
+    }
+    v.setted = a124;
+    if (n < 193) {
+      return;
+    }
+    const s127 = r.optional(b, b + 188, 4, "order");
+    if (s127 < 0) {
+      v.order = undefined;
+    } else {
+      try {
+        v.order = Order.fbeRead(r, s127, s127);
+      } catch (e) {
+        throw fbe.within(e, "order");
+      }
+    }
+    if (n < 209) {
+      return;
+    }
+    v.price = r.decimal(b + 193, "price");
+    if (n < 213) {
+      return;
+    }
+    v.text = r.string(b, b + 209, "text");
+    if (n < 229) {
+      return;
+    }
+    v.made = r.uuid(b + 213);
+    if (n < 245) {
+      return;
+    }
+    v.random = r.uuid(b + 229);
+    if (n < 261) {
+      return;
+    }
+    v.nil = r.uuid(b + 245);
+    if (n < 269) {
+      return;
+    }
+    v.now = r.timestamp(b + 261);
+    if (n < 277) {
+      return;
+    }
+    v.start = r.timestamp(b + 269);
+    if (n < 279) {
+      return;
+    }
+    v.word = r.i16(b + 277);
+    if (n < 287) {
+      return;
+    }
+    v.modifier = r.u64(b + 279);
+    if (n < 291) {
+      return;
+    }
+    v.range = r.i32(b + 287);
+    if (n < 295) {
+      return;
+    }
+    v.len = r.i32(b + 291);
+    if (n < 299) {
+      return;
+    }
+    v.sorted = r.i32(b + 295);
+    if (n < 303) {
+      return;
+    }
+    v.enumerate = r.i32(b + 299);
+    if (n < 307) {
+      return;
+    }
+    v.tuple = r.i32(b + 303);
+    if (n < 311) {
+      return;
+    }
+    v.frozenset = r.i32(b + 307);
+    if (n < 315) {
+      return;
+    }
+    v.bytearray = r.i32(b + 311);
+    if (n < 319) {
+      return;
+    }
+    v.int = r.i32(b + 315);
+    if (n < 323) {
+      return;
+    }
+    v.str = r.string(b, b + 319, "str");
+    if (n < 327) {
+      return;
+    }
+    v.dict = r.string(b, b + 323, "dict");
+    if (n < 331) {
+      return;
+    }
+    v.set = r.i32(b + 327);
+    if (n < 347) {
+      return;
+    }
+    v.Decimal = r.decimal(b + 331, "Decimal");
+    if (n < 363) {
+      return;
+    }
+    v.UUID = r.uuid(b + 347);
+    if (n < 367) {
+      return;
+    }
+    v.fbe = r.i32(b + 363);
+    if (n < 371) {
+      return;
+    }
+    v.type = r.i32(b + 367);
+    if (n < 375) {
+      return;
+    }
+    v.Array = r.i32(b + 371);
+    if (n < 379) {
+      return;
+    }
+    v.Map = r.i32(b + 375);
+    if (n < 387) {
+      return;
+    }
+    v.BigInt = r.i64(b + 379);
+    if (n < 395) {
+      return;
+    }
+    v.Number = r.f64(b + 387);
+    if (n < 399) {
+      return;
+    }
+    v.String = r.string(b, b + 395, "String");
+    if (n < 403) {
+      return;
+    }
+    v.Uint8Array = r.blob(b, b + 399, "Uint8Array");
+    if (n < 407) {
+      return;
+    }
+    v.Object = r.i32(b + 403);
+    if (n < 411) {
+      return;
+    }
+    v.Math = r.i32(b + 407);
+    if (n < 415) {
+      return;
+    }
+    v.JSON = r.i32(b + 411);
+    if (n < 423) {
+      return;
+    }
+    v.Date = r.timestamp(b + 415);
+    if (n < 427) {
+      return;
+    }
+    v.Arrays = r.i32(b + 423);
+    if (n < 431) {
+      return;
+    }
+    v.ArrayList = r.i32(b + 427);
+    if (n < 435) {
+      return;
+    }
+    v.HashMap = r.i32(b + 431);
+    if (n < 439) {
+      return;
+    }
+    v.TreeMap = r.i32(b + 435);
+    if (n < 443) {
+      return;
+    }
+    v.LinkedList = r.i32(b + 439);
+    if (n < 447) {
+      return;
+    }
+    v.HashSet = r.i32(b + 443);
+    if (n < 451) {
+      return;
+    }
+    v.TreeSet = r.i32(b + 447);
+    if (n < 455) {
+      return;
+    }
+    v.Optional = r.i32(b + 451);
+    if (n < 471) {
+      return;
+    }
+    v.BigDecimal = r.decimal(b + 455, "BigDecimal");
+    if (n < 479) {
+      return;
+    }
+    v.Instant = r.timestamp(b + 471);
+    if (n < 483) {
+      return;
+    }
+    v.IntArray = r.i32(b + 479);
+    if (n < 487) {
+      return;
+    }
+    v.LongArray = r.i32(b + 483);
+    if (n < 491) {
+      return;
+    }
+    v.ByteArray = r.blob(b, b + 487, "ByteArray");
+    if (n < 495) {
+      return;
+    }
+    v.arrayOf = r.i32(b + 491);
+    if (n < 499) {
+      return;
+    }
+    v.listOf = r.i32(b + 495);
+    if (n < 503) {
+      return;
+    }
+    v.mutableListOf = r.i32(b + 499);
+    if (n < 507) {
+      return;
+    }
+    v.emptyList = r.i32(b + 503);
+    if (n < 511) {
+      return;
+    }
+    v.mutableMapOf = r.i32(b + 507);
+    if (n < 515) {
+      return;
+    }
+    v.Collections = r.i32(b + 511);
+    if (n < 519) {
+      return;
+    }
+    v.make = r.i32(b + 515);
+    if (n < 523) {
+      return;
+    }
+    v.append = r.i32(b + 519);
+    if (n < 527) {
+      return;
+    }
+    v.copy = r.i32(b + 523);
+    if (n < 531) {
+      return;
+    }
+    v.time = r.i32(b + 527);
+    if (n < 535) {
+      return;
+    }
+    v.std = r.i32(b + 531);
+    if (n < 539) {
+      return;
+    }
+    v.FBE = r.i32(b + 535);
+    if (n < 543) {
+      return;
+    }
+    v.Vec = r.i32(b + 539);
+    if (n < 547) {
+      return;
+    }
+    v.Default = r.i32(b + 543);
+    if (n < 551) {
+      return;
+    }
+    v.Some = r.i32(b + 547);
+    if (n < 555) {
+      return;
+    }
+    v.Box = r.i32(b + 551);
+    if (n < 571) {
+      return;
+    }
+    v.Uuid = r.uuid(b + 555);
+    if (n < 587) {
+      return;
+    }
+    v.Guid = r.uuid(b + 571);
+    if (n < 591) {
+      return;
+    }
+    v.Dictionary = r.i32(b + 587);
+    if (n < 595) {
+      return;
+    }
+    v.SortedDictionary = r.i32(b + 591);
+    if (n < 599) {
+      return;
+    }
+    v.System = r.i32(b + 595);
+    if (n < 603) {
+      return;
+    }
+    v.Fbe = r.i32(b + 599);
+    if (n < 607) {
+      return;
+    }
+    v.Hash = r.i32(b + 603);
+    if (n < 611) {
+      return;
+    }
+    v.hash = r.i32(b + 607);
+    if (n < 615) {
+      return;
+    }
+    v.freeze = r.i32(b + 611);
+    if (n < 619) {
+      return;
+    }
+    v.dup = r.i32(b + 615);
+    if (n < 623) {
+      return;
+    }
+    v.clone = r.i32(b + 619);
+    if (n < 627) {
+      return;
+    }
+    v.send = r.i32(b + 623);
+    if (n < 631) {
+      return;
+    }
+    v.format = r.i32(b + 627);
+    if (n < 635) {
+      return;
+    }
+    v.to_s = r.i32(b + 631);
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 83, 615, 24, Shadows.fbeLacks);
+    Shadows.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 20) {
+      r.spend(24, b, "ints");
+      return;
+    }
+    for (let i128 = 0; i128 < 3; i128++) {
+    }
+    if (n < 28) {
+      r.spend(24, b, "orders");
+      return;
+    }
+    for (let i129 = 0; i129 < 2; i129++) {
+      try {
+        Order.fbeVerify(r, b, b + 20 + i129 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orders", i129);
+      }
+    }
+    if (n < 36) {
+      return;
+    }
+    for (let i130 = 0; i130 < 2; i130++) {
+      r.skipString(b, b + 28 + i130 * 4, "strings");
+    }
+    if (n < 68) {
+      return;
+    }
+    for (let i131 = 0; i131 < 2; i131++) {
+      r.skipDecimal(b + 36 + i131 * 16, "decimals");
+    }
+    if (n < 144) {
+      return;
+    }
+    for (let i132 = 0; i132 < 2; i132++) {
+      r.skipBlob(b, b + 136 + i132 * 4, "blobs");
+    }
+    if (n < 168) {
+      return;
+    }
+    r.vector(b, b + 164, 8, 8, "vector");
+    if (n < 172) {
+      return;
+    }
+    const e133 = r.vector(b, b + 168, 4, 0, "orderVector");
+    const n134 = r.count;
+    for (let i135 = 0; i135 < n134; i135++) {
+      try {
+        Order.fbeVerify(r, b, e133 + i135 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orderVector", i135);
+      }
+    }
+    if (n < 176) {
+      return;
+    }
+    r.vector(b, b + 172, 4, 4, "listed");
+    if (n < 180) {
+      return;
+    }
+    const e136 = r.vector(b, b + 176, 8, 8, "hashed");
+    const n137 = r.count;
+    const m138 = new Map();
+    for (let i139 = 0; i139 < n137; i139++) {
+      let k140;
+      let y141;
+      k140 = r.i32(e136 + i139 * 8);
+      y141 = r.string(b, e136 + i139 * 8 + 4, "hashed");
+      if (m138.has(k140)) {
+        r.duplicate("hashed", e136 + i139 * 8);
+      }
+      m138.set(k140, y141);
+    }
+    if (n < 184) {
+      return;
+    }
+    const e142 = r.vector(b, b + 180, 8, 8, "mapped");
+    const n143 = r.count;
+    const m144 = new Map();
+    for (let i145 = 0; i145 < n143; i145++) {
+      let k146;
+      let y147;
+      k146 = r.string(b, e142 + i145 * 8, "mapped");
+      y147 = r.i32(e142 + i145 * 8 + 4);
+      if (m144.has(k146)) {
+        r.duplicate("mapped", e142 + i145 * 8);
+      }
+      m144.set(k146, y147);
+    }
+    if (n < 188) {
+      return;
+    }
+    const e148 = r.vector(b, b + 184, 4, 4, "setted");
+    const n149 = r.count;
+    const a150 = new Set();
+    for (let i151 = 0; i151 < n149; i151++) {
+      const y152 = r.string(b, e148 + i151 * 4, "setted");
+      if (a150.has(y152)) {
+        r.duplicate("setted", e148 - 4);
+      }
+      a150.add(y152);
+    }
+    if (n < 193) {
+      return;
+    }
+    const s153 = r.optional(b, b + 188, 4, "order");
+    if (s153 >= 0) {
+      try {
+        Order.fbeVerify(r, s153, s153);
+      } catch (e) {
+        throw fbe.within(e, "order");
+      }
+    }
+    if (n < 209) {
+      return;
+    }
+    r.skipDecimal(b + 193, "price");
+    if (n < 213) {
+      return;
+    }
+    r.skipString(b, b + 209, "text");
+    if (n < 323) {
+      return;
+    }
+    r.skipString(b, b + 319, "str");
+    if (n < 327) {
+      return;
+    }
+    r.skipString(b, b + 323, "dict");
+    if (n < 347) {
+      return;
+    }
+    r.skipDecimal(b + 331, "Decimal");
+    if (n < 399) {
+      return;
+    }
+    r.skipString(b, b + 395, "String");
+    if (n < 403) {
+      return;
+    }
+    r.skipBlob(b, b + 399, "Uint8Array");
+    if (n < 471) {
+      return;
+    }
+    r.skipDecimal(b + 455, "BigDecimal");
+    if (n < 491) {
+      return;
+    }
+    r.skipBlob(b, b + 487, "ByteArray");
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer) {
+    return fbe.toFbe(Shadows, this, writer);
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data, limits) {
+    return fbe.fromFbe(Shadows, data, limits);
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data, limits) {
+    return fbe.verifyFbe(Shadows, data, limits);
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w, v) {
+    const a154 = v.ints;
+    fbe.checkLength(a154, 3);
+    for (const y155 of a154) {
+      w.appendI32(y155);
+    }
+    const a156 = v.orders;
+    fbe.checkLength(a156, 2);
+    for (const y157 of a156) {
+      Order.fbeWriteFinal(w, y157);
+    }
+    const a158 = v.strings;
+    fbe.checkLength(a158, 2);
+    for (const y159 of a158) {
+      w.appendString(y159);
+    }
+    const a160 = v.decimals;
+    fbe.checkLength(a160, 2);
+    for (const y161 of a160) {
+      w.appendDecimal(y161);
+    }
+    const a162 = v.uuids;
+    fbe.checkLength(a162, 2);
+    for (const y163 of a162) {
+      w.appendUuid(y163);
+    }
+    const a164 = v.times;
+    fbe.checkLength(a164, 2);
+    for (const y165 of a164) {
+      w.appendTimestamp(y165);
+    }
+    const a166 = v.words;
+    fbe.checkLength(a166, 2);
+    for (const y167 of a166) {
+      w.appendI16(y167);
+    }
+    const a168 = v.modifiers;
+    fbe.checkLength(a168, 2);
+    for (const y169 of a168) {
+      w.appendU64(y169);
+    }
+    const a170 = v.blobs;
+    fbe.checkLength(a170, 2);
+    for (const y171 of a170) {
+      w.appendBlob(y171);
+    }
+    const a172 = v.bools;
+    fbe.checkLength(a172, 2);
+    for (const y173 of a172) {
+      w.appendBool(y173);
+    }
+    const a174 = v.chars;
+    fbe.checkLength(a174, 2);
+    for (const y175 of a174) {
+      w.appendU8(y175);
+    }
+    const a176 = v.doubles;
+    fbe.checkLength(a176, 2);
+    for (const y177 of a176) {
+      w.appendF64(y177);
+    }
+    const a178 = v.vector;
+    w.appendCount(a178.length);
+    for (const y179 of a178) {
+      w.appendI64(y179);
+    }
+    const a180 = v.orderVector;
+    w.appendCount(a180.length);
+    for (const y181 of a180) {
+      Order.fbeWriteFinal(w, y181);
+    }
+    const a182 = v.listed;
+    w.appendCount(a182.length);
+    for (const y183 of a182) {
+      w.appendI32(y183);
+    }
+    const m184 = v.hashed;
+    w.appendCount(m184.size);
+    for (const [k185, y186] of m184) {
+      w.appendI32(k185);
+      w.appendString(y186);
+    }
+    const m187 = fbe.entriesInOrder(v.mapped, fbe.compareString, "mapped");
+    w.appendCount(m187.length);
+    for (const [k188, y189] of m187) {
+      w.appendString(k188);
+      w.appendI32(y189);
+    }
+    const a190 = fbe.elementsInOrder(v.setted, fbe.compareString, "setted");
+    w.appendCount(a190.length);
+    for (const y191 of a190) {
+      w.appendString(y191);
+    }
+    const o192 = v.order;
+    if (o192 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      Order.fbeWriteFinal(w, o192);
+    }
+    w.appendDecimal(v.price);
+    w.appendString(v.text);
+    w.appendUuid(v.made);
+    w.appendUuid(v.random);
+    w.appendUuid(v.nil);
+    w.appendTimestamp(v.now);
+    w.appendTimestamp(v.start);
+    w.appendI16(v.word);
+    w.appendU64(v.modifier);
+    w.appendI32(v.range);
+    w.appendI32(v.len);
+    w.appendI32(v.sorted);
+    w.appendI32(v.enumerate);
+    w.appendI32(v.tuple);
+    w.appendI32(v.frozenset);
+    w.appendI32(v.bytearray);
+    w.appendI32(v.int);
+    w.appendString(v.str);
+    w.appendString(v.dict);
+    w.appendI32(v.set);
+    w.appendDecimal(v.Decimal);
+    w.appendUuid(v.UUID);
+    w.appendI32(v.fbe);
+    w.appendI32(v.type);
+    w.appendI32(v.Array);
+    w.appendI32(v.Map);
+    w.appendI64(v.BigInt);
+    w.appendF64(v.Number);
+    w.appendString(v.String);
+    w.appendBlob(v.Uint8Array);
+    w.appendI32(v.Object);
+    w.appendI32(v.Math);
+    w.appendI32(v.JSON);
+    w.appendTimestamp(v.Date);
+    w.appendI32(v.Arrays);
+    w.appendI32(v.ArrayList);
+    w.appendI32(v.HashMap);
+    w.appendI32(v.TreeMap);
+    w.appendI32(v.LinkedList);
+    w.appendI32(v.HashSet);
+    w.appendI32(v.TreeSet);
+    w.appendI32(v.Optional);
+    w.appendDecimal(v.BigDecimal);
+    w.appendTimestamp(v.Instant);
+    w.appendI32(v.IntArray);
+    w.appendI32(v.LongArray);
+    w.appendBlob(v.ByteArray);
+    w.appendI32(v.arrayOf);
+    w.appendI32(v.listOf);
+    w.appendI32(v.mutableListOf);
+    w.appendI32(v.emptyList);
+    w.appendI32(v.mutableMapOf);
+    w.appendI32(v.Collections);
+    w.appendI32(v.make);
+    w.appendI32(v.append);
+    w.appendI32(v.copy);
+    w.appendI32(v.time);
+    w.appendI32(v.std);
+    w.appendI32(v.FBE);
+    w.appendI32(v.Vec);
+    w.appendI32(v.Default);
+    w.appendI32(v.Some);
+    w.appendI32(v.Box);
+    w.appendUuid(v.Uuid);
+    w.appendUuid(v.Guid);
+    w.appendI32(v.Dictionary);
+    w.appendI32(v.SortedDictionary);
+    w.appendI32(v.System);
+    w.appendI32(v.Fbe);
+    w.appendI32(v.Hash);
+    w.appendI32(v.hash);
+    w.appendI32(v.freeze);
+    w.appendI32(v.dup);
+    w.appendI32(v.clone);
+    w.appendI32(v.send);
+    w.appendI32(v.format);
+    w.appendI32(v.to_s);
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
+    r.enterFinal(615, 24);
+    const v = into ?? new Shadows();
+    const a193 = v.ints;
+    for (let i194 = 0; i194 < 3; i194++) {
+      a193[i194] = r.i32(r.fixed(4, "ints"));
+    }
+    const a196 = v.orders;
+    for (let i197 = 0; i197 < 2; i197++) {
+      try {
+        Order.fbeReadFinal(r, a196[i197]);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orders", i197);
+      }
+    }
+    const a199 = v.strings;
+    for (let i200 = 0; i200 < 2; i200++) {
+      a199[i200] = r.finalString("strings");
+    }
+    const a202 = v.decimals;
+    for (let i203 = 0; i203 < 2; i203++) {
+      a202[i203] = r.decimal(r.fixed(16, "decimals"), "decimals");
+    }
+    const a205 = v.uuids;
+    for (let i206 = 0; i206 < 2; i206++) {
+      a205[i206] = r.uuid(r.fixed(16, "uuids"));
+    }
+    const a208 = v.times;
+    for (let i209 = 0; i209 < 2; i209++) {
+      a208[i209] = r.timestamp(r.fixed(8, "times"));
+    }
+    const a211 = v.words;
+    for (let i212 = 0; i212 < 2; i212++) {
+      a211[i212] = r.i16(r.fixed(2, "words"));
+    }
+    const a214 = v.modifiers;
+    for (let i215 = 0; i215 < 2; i215++) {
+      a214[i215] = r.u64(r.fixed(8, "modifiers"));
+    }
+    const a217 = v.blobs;
+    for (let i218 = 0; i218 < 2; i218++) {
+      a217[i218] = r.finalBlob("blobs");
+    }
+    const a220 = v.bools;
+    for (let i221 = 0; i221 < 2; i221++) {
+      a220[i221] = r.bool(r.fixed(1, "bools"));
+    }
+    const a223 = v.chars;
+    for (let i224 = 0; i224 < 2; i224++) {
+      a223[i224] = r.u8(r.fixed(1, "chars"));
+    }
+    const a226 = v.doubles;
+    for (let i227 = 0; i227 < 2; i227++) {
+      a226[i227] = r.f64(r.fixed(8, "doubles"));
+    }
+    const n229 = r.finalCount(8, 8, "vector");
+    const a230 = [];
+    for (let i231 = 0; i231 < n229; i231++) {
+      a230.push(r.i64(r.fixed(8, "vector")));
+    }
+    v.vector = a230;
+    const n233 = r.finalCount(12, 0, "orderVector");
+    const a234 = [];
+    for (let i235 = 0; i235 < n233; i235++) {
+      let y236;
+      try {
+        y236 = Order.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orderVector", i235);
+      }
+      a234.push(y236);
+    }
+    v.orderVector = a234;
+    const n237 = r.finalCount(4, 4, "listed");
+    const a238 = [];
+    for (let i239 = 0; i239 < n237; i239++) {
+      a238.push(r.i32(r.fixed(4, "listed")));
+    }
+    v.listed = a238;
+    const n241 = r.finalCount(8, 8, "hashed");
+    const m242 = new Map();
+    for (let i243 = 0; i243 < n241; i243++) {
+      let k244;
+      let y245;
+      k244 = r.i32(r.fixed(4, "hashed"));
+      y245 = r.finalString("hashed");
+      if (m242.has(k244)) {
+        r.duplicate("hashed", r.pos);
+      }
+      m242.set(k244, y245);
+    }
+    v.hashed = m242;
+    const n246 = r.finalCount(8, 8, "mapped");
+    const m247 = new Map();
+    for (let i248 = 0; i248 < n246; i248++) {
+      let k249;
+      let y250;
+      k249 = r.finalString("mapped");
+      y250 = r.i32(r.fixed(4, "mapped"));
+      if (m247.has(k249)) {
+        r.duplicate("mapped", r.pos);
+      }
+      m247.set(k249, y250);
+    }
+    v.mapped = m247;
+    const n251 = r.finalCount(4, 4, "setted");
+    const a252 = new Set();
+    for (let i253 = 0; i253 < n251; i253++) {
+      const y254 = r.finalString("setted");
+      if (a252.has(y254)) {
+        r.duplicate("setted", r.pos);
+      }
+      a252.add(y254);
+    }
+    v.setted = a252;
+    if (r.finalHas("order")) {
+      try {
+        v.order = Order.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "order");
+      }
+    } else {
+      v.order = undefined;
+    }
+    v.price = r.decimal(r.fixed(16, "price"), "price");
+    v.text = r.finalString("text");
+    v.made = r.uuid(r.fixed(16, "made"));
+    v.random = r.uuid(r.fixed(16, "random"));
+    v.nil = r.uuid(r.fixed(16, "nil"));
+    v.now = r.timestamp(r.fixed(8, "now"));
+    v.start = r.timestamp(r.fixed(8, "start"));
+    v.word = r.i16(r.fixed(2, "word"));
+    v.modifier = r.u64(r.fixed(8, "modifier"));
+    v.range = r.i32(r.fixed(4, "range"));
+    v.len = r.i32(r.fixed(4, "len"));
+    v.sorted = r.i32(r.fixed(4, "sorted"));
+    v.enumerate = r.i32(r.fixed(4, "enumerate"));
+    v.tuple = r.i32(r.fixed(4, "tuple"));
+    v.frozenset = r.i32(r.fixed(4, "frozenset"));
+    v.bytearray = r.i32(r.fixed(4, "bytearray"));
+    v.int = r.i32(r.fixed(4, "int"));
+    v.str = r.finalString("str");
+    v.dict = r.finalString("dict");
+    v.set = r.i32(r.fixed(4, "set"));
+    v.Decimal = r.decimal(r.fixed(16, "Decimal"), "Decimal");
+    v.UUID = r.uuid(r.fixed(16, "UUID"));
+    v.fbe = r.i32(r.fixed(4, "fbe"));
+    v.type = r.i32(r.fixed(4, "type"));
+    v.Array = r.i32(r.fixed(4, "Array"));
+    v.Map = r.i32(r.fixed(4, "Map"));
+    v.BigInt = r.i64(r.fixed(8, "BigInt"));
+    v.Number = r.f64(r.fixed(8, "Number"));
+    v.String = r.finalString("String");
+    v.Uint8Array = r.finalBlob("Uint8Array");
+    v.Object = r.i32(r.fixed(4, "Object"));
+    v.Math = r.i32(r.fixed(4, "Math"));
+    v.JSON = r.i32(r.fixed(4, "JSON"));
+    v.Date = r.timestamp(r.fixed(8, "Date"));
+    v.Arrays = r.i32(r.fixed(4, "Arrays"));
+    v.ArrayList = r.i32(r.fixed(4, "ArrayList"));
+    v.HashMap = r.i32(r.fixed(4, "HashMap"));
+    v.TreeMap = r.i32(r.fixed(4, "TreeMap"));
+    v.LinkedList = r.i32(r.fixed(4, "LinkedList"));
+    v.HashSet = r.i32(r.fixed(4, "HashSet"));
+    v.TreeSet = r.i32(r.fixed(4, "TreeSet"));
+    v.Optional = r.i32(r.fixed(4, "Optional"));
+    v.BigDecimal = r.decimal(r.fixed(16, "BigDecimal"), "BigDecimal");
+    v.Instant = r.timestamp(r.fixed(8, "Instant"));
+    v.IntArray = r.i32(r.fixed(4, "IntArray"));
+    v.LongArray = r.i32(r.fixed(4, "LongArray"));
+    v.ByteArray = r.finalBlob("ByteArray");
+    v.arrayOf = r.i32(r.fixed(4, "arrayOf"));
+    v.listOf = r.i32(r.fixed(4, "listOf"));
+    v.mutableListOf = r.i32(r.fixed(4, "mutableListOf"));
+    v.emptyList = r.i32(r.fixed(4, "emptyList"));
+    v.mutableMapOf = r.i32(r.fixed(4, "mutableMapOf"));
+    v.Collections = r.i32(r.fixed(4, "Collections"));
+    v.make = r.i32(r.fixed(4, "make"));
+    v.append = r.i32(r.fixed(4, "append"));
+    v.copy = r.i32(r.fixed(4, "copy"));
+    v.time = r.i32(r.fixed(4, "time"));
+    v.std = r.i32(r.fixed(4, "std"));
+    v.FBE = r.i32(r.fixed(4, "FBE"));
+    v.Vec = r.i32(r.fixed(4, "Vec"));
+    v.Default = r.i32(r.fixed(4, "Default"));
+    v.Some = r.i32(r.fixed(4, "Some"));
+    v.Box = r.i32(r.fixed(4, "Box"));
+    v.Uuid = r.uuid(r.fixed(16, "Uuid"));
+    v.Guid = r.uuid(r.fixed(16, "Guid"));
+    v.Dictionary = r.i32(r.fixed(4, "Dictionary"));
+    v.SortedDictionary = r.i32(r.fixed(4, "SortedDictionary"));
+    v.System = r.i32(r.fixed(4, "System"));
+    v.Fbe = r.i32(r.fixed(4, "Fbe"));
+    v.Hash = r.i32(r.fixed(4, "Hash"));
+    v.hash = r.i32(r.fixed(4, "hash"));
+    v.freeze = r.i32(r.fixed(4, "freeze"));
+    v.dup = r.i32(r.fixed(4, "dup"));
+    v.clone = r.i32(r.fixed(4, "clone"));
+    v.send = r.i32(r.fixed(4, "send"));
+    v.format = r.i32(r.fixed(4, "format"));
+    v.to_s = r.i32(r.fixed(4, "to_s"));
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(615, 24);
+    for (let i255 = 0; i255 < 3; i255++) {
+      r.fixed(4, "ints");
+    }
+    for (let i256 = 0; i256 < 2; i256++) {
+      try {
+        Order.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orders", i256);
+      }
+    }
+    for (let i257 = 0; i257 < 2; i257++) {
+      r.finalSkipString("strings");
+    }
+    for (let i258 = 0; i258 < 2; i258++) {
+      r.skipDecimal(r.fixed(16, "decimals"), "decimals");
+    }
+    for (let i259 = 0; i259 < 2; i259++) {
+      r.fixed(16, "uuids");
+    }
+    for (let i260 = 0; i260 < 2; i260++) {
+      r.fixed(8, "times");
+    }
+    for (let i261 = 0; i261 < 2; i261++) {
+      r.fixed(2, "words");
+    }
+    for (let i262 = 0; i262 < 2; i262++) {
+      r.fixed(8, "modifiers");
+    }
+    for (let i263 = 0; i263 < 2; i263++) {
+      r.finalSkipBlob("blobs");
+    }
+    for (let i264 = 0; i264 < 2; i264++) {
+      r.fixed(1, "bools");
+    }
+    for (let i265 = 0; i265 < 2; i265++) {
+      r.fixed(1, "chars");
+    }
+    for (let i266 = 0; i266 < 2; i266++) {
+      r.fixed(8, "doubles");
+    }
+    const n267 = r.finalCount(8, 8, "vector");
+    r.fixed(n267 * 8, "vector");
+    const n269 = r.finalCount(12, 0, "orderVector");
+    for (let i270 = 0; i270 < n269; i270++) {
+      try {
+        Order.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "orderVector", i270);
+      }
+    }
+    const n271 = r.finalCount(4, 4, "listed");
+    r.fixed(n271 * 4, "listed");
+    const n273 = r.finalCount(8, 8, "hashed");
+    const m274 = new Map();
+    for (let i275 = 0; i275 < n273; i275++) {
+      let k276;
+      let y277;
+      k276 = r.i32(r.fixed(4, "hashed"));
+      y277 = r.finalString("hashed");
+      if (m274.has(k276)) {
+        r.duplicate("hashed", r.pos);
+      }
+      m274.set(k276, y277);
+    }
+    const n278 = r.finalCount(8, 8, "mapped");
+    const m279 = new Map();
+    for (let i280 = 0; i280 < n278; i280++) {
+      let k281;
+      let y282;
+      k281 = r.finalString("mapped");
+      y282 = r.i32(r.fixed(4, "mapped"));
+      if (m279.has(k281)) {
+        r.duplicate("mapped", r.pos);
+      }
+      m279.set(k281, y282);
+    }
+    const n283 = r.finalCount(4, 4, "setted");
+    const a284 = new Set();
+    for (let i285 = 0; i285 < n283; i285++) {
+      const y286 = r.finalString("setted");
+      if (a284.has(y286)) {
+        r.duplicate("setted", r.pos);
+      }
+      a284.add(y286);
+    }
+    if (r.finalHas("order")) {
+      try {
+        Order.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "order");
+      }
+    }
+    r.skipDecimal(r.fixed(16, "price"), "price");
+    r.finalSkipString("text");
+    r.fixed(16, "made");
+    r.fixed(16, "random");
+    r.fixed(16, "nil");
+    r.fixed(8, "now");
+    r.fixed(8, "start");
+    r.fixed(2, "word");
+    r.fixed(8, "modifier");
+    r.fixed(4, "range");
+    r.fixed(4, "len");
+    r.fixed(4, "sorted");
+    r.fixed(4, "enumerate");
+    r.fixed(4, "tuple");
+    r.fixed(4, "frozenset");
+    r.fixed(4, "bytearray");
+    r.fixed(4, "int");
+    r.finalSkipString("str");
+    r.finalSkipString("dict");
+    r.fixed(4, "set");
+    r.skipDecimal(r.fixed(16, "Decimal"), "Decimal");
+    r.fixed(16, "UUID");
+    r.fixed(4, "fbe");
+    r.fixed(4, "type");
+    r.fixed(4, "Array");
+    r.fixed(4, "Map");
+    r.fixed(8, "BigInt");
+    r.fixed(8, "Number");
+    r.finalSkipString("String");
+    r.finalSkipBlob("Uint8Array");
+    r.fixed(4, "Object");
+    r.fixed(4, "Math");
+    r.fixed(4, "JSON");
+    r.fixed(8, "Date");
+    r.fixed(4, "Arrays");
+    r.fixed(4, "ArrayList");
+    r.fixed(4, "HashMap");
+    r.fixed(4, "TreeMap");
+    r.fixed(4, "LinkedList");
+    r.fixed(4, "HashSet");
+    r.fixed(4, "TreeSet");
+    r.fixed(4, "Optional");
+    r.skipDecimal(r.fixed(16, "BigDecimal"), "BigDecimal");
+    r.fixed(8, "Instant");
+    r.fixed(4, "IntArray");
+    r.fixed(4, "LongArray");
+    r.finalSkipBlob("ByteArray");
+    r.fixed(4, "arrayOf");
+    r.fixed(4, "listOf");
+    r.fixed(4, "mutableListOf");
+    r.fixed(4, "emptyList");
+    r.fixed(4, "mutableMapOf");
+    r.fixed(4, "Collections");
+    r.fixed(4, "make");
+    r.fixed(4, "append");
+    r.fixed(4, "copy");
+    r.fixed(4, "time");
+    r.fixed(4, "std");
+    r.fixed(4, "FBE");
+    r.fixed(4, "Vec");
+    r.fixed(4, "Default");
+    r.fixed(4, "Some");
+    r.fixed(4, "Box");
+    r.fixed(16, "Uuid");
+    r.fixed(16, "Guid");
+    r.fixed(4, "Dictionary");
+    r.fixed(4, "SortedDictionary");
+    r.fixed(4, "System");
+    r.fixed(4, "Fbe");
+    r.fixed(4, "Hash");
+    r.fixed(4, "hash");
+    r.fixed(4, "freeze");
+    r.fixed(4, "dup");
+    r.fixed(4, "clone");
+    r.fixed(4, "send");
+    r.fixed(4, "format");
+    r.fixed(4, "to_s");
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer) {
+    return fbe.toFinal(Shadows, this, writer);
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data, limits) {
+    return fbe.fromFinal(Shadows, data, limits);
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data, limits) {
+    return fbe.verifyFinal(Shadows, data, limits);
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"ints":');
+    fbe.writeJsonField(j, "ints", ["array", "int32", 3], v.ints);
+    j.raw(',"orders":');
+    fbe.writeJsonField(j, "orders", ["array", ["struct", "import.Order", Order], 2], v.orders);
+    j.raw(',"strings":');
+    fbe.writeJsonField(j, "strings", ["array", "string", 2], v.strings);
+    j.raw(',"decimals":');
+    fbe.writeJsonField(j, "decimals", ["array", "decimal", 2], v.decimals);
+    j.raw(',"uuids":');
+    fbe.writeJsonField(j, "uuids", ["array", "uuid", 2], v.uuids);
+    j.raw(',"times":');
+    fbe.writeJsonField(j, "times", ["array", "timestamp", 2], v.times);
+    j.raw(',"words":');
+    fbe.writeJsonField(j, "words", ["array", ["enum", "import.Word", "int16", textOfWord], 2], v.words);
+    j.raw(',"modifiers":');
+    fbe.writeJsonField(j, "modifiers", ["array", ["enum", "import.Modifier", "uint64", textOfModifier], 2], v.modifiers);
+    j.raw(',"blobs":');
+    fbe.writeJsonField(j, "blobs", ["array", "bytes", 2], v.blobs);
+    j.raw(',"bools":');
+    fbe.writeJsonField(j, "bools", ["array", "bool", 2], v.bools);
+    j.raw(',"chars":');
+    fbe.writeJsonField(j, "chars", ["array", "char", 2], v.chars);
+    j.raw(',"doubles":');
+    fbe.writeJsonField(j, "doubles", ["array", "double", 2], v.doubles);
+    j.raw(',"vector":');
+    fbe.writeJsonField(j, "vector", ["vector", "int64", 8], v.vector);
+    j.raw(',"orderVector":');
+    fbe.writeJsonField(j, "orderVector", ["vector", ["struct", "import.Order", Order], 0], v.orderVector);
+    j.raw(',"listed":');
+    fbe.writeJsonField(j, "listed", ["list", "int32", 4], v.listed);
+    j.raw(',"hashed":');
+    fbe.writeJsonField(j, "hashed", ["hash", "int32", "string", 8], v.hashed);
+    j.raw(',"mapped":');
+    fbe.writeJsonField(j, "mapped", ["map", "string", "int32", 8], v.mapped);
+    j.raw(',"setted":');
+    fbe.writeJsonField(j, "setted", ["set", "string", 4], v.setted);
+    j.raw(',"order":');
+    const o1 = v.order;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      Order.fbeWriteJson(j, o1);
+    }
+    j.raw(',"price":');
+    j.decimal(v.price);
+    j.raw(',"text":');
+    j.string(v.text);
+    j.raw(',"made":');
+    j.uuid(v.made);
+    j.raw(',"random":');
+    j.uuid(v.random);
+    j.raw(',"nil":');
+    j.uuid(v.nil);
+    j.raw(',"now":');
+    j.u64(v.now);
+    j.raw(',"start":');
+    j.u64(v.start);
+    j.raw(',"word":');
+    j.i16(v.word);
+    j.raw(',"modifier":');
+    j.u64(v.modifier);
+    j.raw(',"range":');
+    j.i32(v.range);
+    j.raw(',"len":');
+    j.i32(v.len);
+    j.raw(',"sorted":');
+    j.i32(v.sorted);
+    j.raw(',"enumerate":');
+    j.i32(v.enumerate);
+    j.raw(',"tuple":');
+    j.i32(v.tuple);
+    j.raw(',"frozenset":');
+    j.i32(v.frozenset);
+    j.raw(',"bytearray":');
+    j.i32(v.bytearray);
+    j.raw(',"int":');
+    j.i32(v.int);
+    j.raw(',"str":');
+    j.string(v.str);
+    j.raw(',"dict":');
+    j.string(v.dict);
+    j.raw(',"set":');
+    j.i32(v.set);
+    j.raw(',"Decimal":');
+    j.decimal(v.Decimal);
+    j.raw(',"UUID":');
+    j.uuid(v.UUID);
+    j.raw(',"fbe":');
+    j.i32(v.fbe);
+    j.raw(',"type":');
+    j.i32(v.type);
+    j.raw(',"Array":');
+    j.i32(v.Array);
+    j.raw(',"Map":');
+    j.i32(v.Map);
+    j.raw(',"BigInt":');
+    j.i64(v.BigInt);
+    j.raw(',"Number":');
+    j.double(v.Number);
+    j.raw(',"String":');
+    j.string(v.String);
+    j.raw(',"Uint8Array":');
+    j.bytes(v.Uint8Array);
+    j.raw(',"Object":');
+    j.i32(v.Object);
+    j.raw(',"Math":');
+    j.i32(v.Math);
+    j.raw(',"JSON":');
+    j.i32(v.JSON);
+    j.raw(',"Date":');
+    j.u64(v.Date);
+    j.raw(',"Arrays":');
+    j.i32(v.Arrays);
+    j.raw(',"ArrayList":');
+    j.i32(v.ArrayList);
+    j.raw(',"HashMap":');
+    j.i32(v.HashMap);
+    j.raw(',"TreeMap":');
+    j.i32(v.TreeMap);
+    j.raw(',"LinkedList":');
+    j.i32(v.LinkedList);
+    j.raw(',"HashSet":');
+    j.i32(v.HashSet);
+    j.raw(',"TreeSet":');
+    j.i32(v.TreeSet);
+    j.raw(',"Optional":');
+    j.i32(v.Optional);
+    j.raw(',"BigDecimal":');
+    j.decimal(v.BigDecimal);
+    j.raw(',"Instant":');
+    j.u64(v.Instant);
+    j.raw(',"IntArray":');
+    j.i32(v.IntArray);
+    j.raw(',"LongArray":');
+    j.i32(v.LongArray);
+    j.raw(',"ByteArray":');
+    j.bytes(v.ByteArray);
+    j.raw(',"arrayOf":');
+    j.i32(v.arrayOf);
+    j.raw(',"listOf":');
+    j.i32(v.listOf);
+    j.raw(',"mutableListOf":');
+    j.i32(v.mutableListOf);
+    j.raw(',"emptyList":');
+    j.i32(v.emptyList);
+    j.raw(',"mutableMapOf":');
+    j.i32(v.mutableMapOf);
+    j.raw(',"Collections":');
+    j.i32(v.Collections);
+    j.raw(',"make":');
+    j.i32(v.make);
+    j.raw(',"append":');
+    j.i32(v.append);
+    j.raw(',"copy":');
+    j.i32(v.copy);
+    j.raw(',"time":');
+    j.i32(v.time);
+    j.raw(',"std":');
+    j.i32(v.std);
+    j.raw(',"FBE":');
+    j.i32(v.FBE);
+    j.raw(',"Vec":');
+    j.i32(v.Vec);
+    j.raw(',"Default":');
+    j.i32(v.Default);
+    j.raw(',"Some":');
+    j.i32(v.Some);
+    j.raw(',"Box":');
+    j.i32(v.Box);
+    j.raw(',"Uuid":');
+    j.uuid(v.Uuid);
+    j.raw(',"Guid":');
+    j.uuid(v.Guid);
+    j.raw(',"Dictionary":');
+    j.i32(v.Dictionary);
+    j.raw(',"SortedDictionary":');
+    j.i32(v.SortedDictionary);
+    j.raw(',"System":');
+    j.i32(v.System);
+    j.raw(',"Fbe":');
+    j.i32(v.Fbe);
+    j.raw(',"Hash":');
+    j.i32(v.Hash);
+    j.raw(',"hash":');
+    j.i32(v.hash);
+    j.raw(',"freeze":');
+    j.i32(v.freeze);
+    j.raw(',"dup":');
+    j.i32(v.dup);
+    j.raw(',"clone":');
+    j.i32(v.clone);
+    j.raw(',"send":');
+    j.i32(v.send);
+    j.raw(',"format":');
+    j.i32(v.format);
+    j.raw(',"to_s":');
+    j.i32(v.to_s);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    return fbe.toJson(Shadows, this);
+  }
+
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
+    const o = r.struct(x, 615, 24);
+    const v = into ?? new Shadows();
+    let m;
+    m = r.member(o, "ints");
+    if (m !== undefined) {
+      v.ints = fbe.readJsonField(r, "ints", ["array", "int32", 3], m, v.ints);
+    }
+    m = r.member(o, "orders");
+    if (m === undefined) {
+      r.spend(24, "orders");
+    } else {
+      v.orders = fbe.readJsonField(r, "orders", ["array", ["struct", "import.Order", Order], 2], m, v.orders);
+    }
+    m = r.member(o, "strings");
+    if (m !== undefined) {
+      v.strings = fbe.readJsonField(r, "strings", ["array", "string", 2], m, v.strings);
+    }
+    m = r.member(o, "decimals");
+    if (m !== undefined) {
+      v.decimals = fbe.readJsonField(r, "decimals", ["array", "decimal", 2], m, v.decimals);
+    }
+    m = r.member(o, "uuids");
+    if (m !== undefined) {
+      v.uuids = fbe.readJsonField(r, "uuids", ["array", "uuid", 2], m, v.uuids);
+    }
+    m = r.member(o, "times");
+    if (m !== undefined) {
+      v.times = fbe.readJsonField(r, "times", ["array", "timestamp", 2], m, v.times);
+    }
+    m = r.member(o, "words");
+    if (m !== undefined) {
+      v.words = fbe.readJsonField(r, "words", ["array", ["enum", "import.Word", "int16", textOfWord], 2], m, v.words);
+    }
+    m = r.member(o, "modifiers");
+    if (m !== undefined) {
+      v.modifiers = fbe.readJsonField(r, "modifiers", ["array", ["enum", "import.Modifier", "uint64", textOfModifier], 2], m, v.modifiers);
+    }
+    m = r.member(o, "blobs");
+    if (m !== undefined) {
+      v.blobs = fbe.readJsonField(r, "blobs", ["array", "bytes", 2], m, v.blobs);
+    }
+    m = r.member(o, "bools");
+    if (m !== undefined) {
+      v.bools = fbe.readJsonField(r, "bools", ["array", "bool", 2], m, v.bools);
+    }
+    m = r.member(o, "chars");
+    if (m !== undefined) {
+      v.chars = fbe.readJsonField(r, "chars", ["array", "char", 2], m, v.chars);
+    }
+    m = r.member(o, "doubles");
+    if (m !== undefined) {
+      v.doubles = fbe.readJsonField(r, "doubles", ["array", "double", 2], m, v.doubles);
+    }
+    m = r.member(o, "vector");
+    if (m !== undefined) {
+      v.vector = fbe.readJsonField(r, "vector", ["vector", "int64", 8], m, v.vector);
+    }
+    m = r.member(o, "orderVector");
+    if (m !== undefined) {
+      v.orderVector = fbe.readJsonField(r, "orderVector", ["vector", ["struct", "import.Order", Order], 0], m, v.orderVector);
+    }
+    m = r.member(o, "listed");
+    if (m !== undefined) {
+      v.listed = fbe.readJsonField(r, "listed", ["list", "int32", 4], m, v.listed);
+    }
+    m = r.member(o, "hashed");
+    if (m !== undefined) {
+      v.hashed = fbe.readJsonField(r, "hashed", ["hash", "int32", "string", 8], m, v.hashed);
+    }
+    m = r.member(o, "mapped");
+    if (m !== undefined) {
+      v.mapped = fbe.readJsonField(r, "mapped", ["map", "string", "int32", 8], m, v.mapped);
+    }
+    m = r.member(o, "setted");
+    if (m !== undefined) {
+      v.setted = fbe.readJsonField(r, "setted", ["set", "string", 4], m, v.setted);
+    }
+    m = r.member(o, "order");
+    if (m !== undefined) {
+      if (m === null) {
+        v.order = undefined;
+      } else {
+        try {
+          v.order = Order.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "order");
+        }
+      }
+    }
+    m = r.member(o, "price");
+    if (m !== undefined) {
+      v.price = r.decimal(m, "price");
+    }
+    m = r.member(o, "text");
+    if (m !== undefined) {
+      v.text = r.string(m, "text");
+    }
+    m = r.member(o, "made");
+    if (m !== undefined) {
+      v.made = r.uuid(m, "made");
+    }
+    m = r.member(o, "random");
+    if (m !== undefined) {
+      v.random = r.uuid(m, "random");
+    }
+    m = r.member(o, "nil");
+    if (m !== undefined) {
+      v.nil = r.uuid(m, "nil");
+    }
+    m = r.member(o, "now");
+    if (m !== undefined) {
+      v.now = r.int64(m, 0n, 18446744073709551615n, "now");
+    }
+    m = r.member(o, "start");
+    if (m !== undefined) {
+      v.start = r.int64(m, 0n, 18446744073709551615n, "start");
+    }
+    m = r.member(o, "word");
+    if (m !== undefined) {
+      v.word = r.int(m, -32768, 32767, "word");
+    }
+    m = r.member(o, "modifier");
+    if (m !== undefined) {
+      v.modifier = r.int64(m, 0n, 18446744073709551615n, "modifier");
+    }
+    m = r.member(o, "range");
+    if (m !== undefined) {
+      v.range = r.int(m, -2147483648, 2147483647, "range");
+    }
+    m = r.member(o, "len");
+    if (m !== undefined) {
+      v.len = r.int(m, -2147483648, 2147483647, "len");
+    }
+    m = r.member(o, "sorted");
+    if (m !== undefined) {
+      v.sorted = r.int(m, -2147483648, 2147483647, "sorted");
+    }
+    m = r.member(o, "enumerate");
+    if (m !== undefined) {
+      v.enumerate = r.int(m, -2147483648, 2147483647, "enumerate");
+    }
+    m = r.member(o, "tuple");
+    if (m !== undefined) {
+      v.tuple = r.int(m, -2147483648, 2147483647, "tuple");
+    }
+    m = r.member(o, "frozenset");
+    if (m !== undefined) {
+      v.frozenset = r.int(m, -2147483648, 2147483647, "frozenset");
+    }
+    m = r.member(o, "bytearray");
+    if (m !== undefined) {
+      v.bytearray = r.int(m, -2147483648, 2147483647, "bytearray");
+    }
+    m = r.member(o, "int");
+    if (m !== undefined) {
+      v.int = r.int(m, -2147483648, 2147483647, "int");
+    }
+    m = r.member(o, "str");
+    if (m !== undefined) {
+      v.str = r.string(m, "str");
+    }
+    m = r.member(o, "dict");
+    if (m !== undefined) {
+      v.dict = r.string(m, "dict");
+    }
+    m = r.member(o, "set");
+    if (m !== undefined) {
+      v.set = r.int(m, -2147483648, 2147483647, "set");
+    }
+    m = r.member(o, "Decimal");
+    if (m !== undefined) {
+      v.Decimal = r.decimal(m, "Decimal");
+    }
+    m = r.member(o, "UUID");
+    if (m !== undefined) {
+      v.UUID = r.uuid(m, "UUID");
+    }
+    m = r.member(o, "fbe");
+    if (m !== undefined) {
+      v.fbe = r.int(m, -2147483648, 2147483647, "fbe");
+    }
+    m = r.member(o, "type");
+    if (m !== undefined) {
+      v.type = r.int(m, -2147483648, 2147483647, "type");
+    }
+    m = r.member(o, "Array");
+    if (m !== undefined) {
+      v.Array = r.int(m, -2147483648, 2147483647, "Array");
+    }
+    m = r.member(o, "Map");
+    if (m !== undefined) {
+      v.Map = r.int(m, -2147483648, 2147483647, "Map");
+    }
+    m = r.member(o, "BigInt");
+    if (m !== undefined) {
+      v.BigInt = r.int64(m, -9223372036854775808n, 9223372036854775807n, "BigInt");
+    }
+    m = r.member(o, "Number");
+    if (m !== undefined) {
+      v.Number = r.double(m, "Number");
+    }
+    m = r.member(o, "String");
+    if (m !== undefined) {
+      v.String = r.string(m, "String");
+    }
+    m = r.member(o, "Uint8Array");
+    if (m !== undefined) {
+      v.Uint8Array = r.bytes(m, "Uint8Array");
+    }
+    m = r.member(o, "Object");
+    if (m !== undefined) {
+      v.Object = r.int(m, -2147483648, 2147483647, "Object");
+    }
+    m = r.member(o, "Math");
+    if (m !== undefined) {
+      v.Math = r.int(m, -2147483648, 2147483647, "Math");
+    }
+    m = r.member(o, "JSON");
+    if (m !== undefined) {
+      v.JSON = r.int(m, -2147483648, 2147483647, "JSON");
+    }
+    m = r.member(o, "Date");
+    if (m !== undefined) {
+      v.Date = r.int64(m, 0n, 18446744073709551615n, "Date");
+    }
+    m = r.member(o, "Arrays");
+    if (m !== undefined) {
+      v.Arrays = r.int(m, -2147483648, 2147483647, "Arrays");
+    }
+    m = r.member(o, "ArrayList");
+    if (m !== undefined) {
+      v.ArrayList = r.int(m, -2147483648, 2147483647, "ArrayList");
+    }
+    m = r.member(o, "HashMap");
+    if (m !== undefined) {
+      v.HashMap = r.int(m, -2147483648, 2147483647, "HashMap");
+    }
+    m = r.member(o, "TreeMap");
+    if (m !== undefined) {
+      v.TreeMap = r.int(m, -2147483648, 2147483647, "TreeMap");
+    }
+    m = r.member(o, "LinkedList");
+    if (m !== undefined) {
+      v.LinkedList = r.int(m, -2147483648, 2147483647, "LinkedList");
+    }
+    m = r.member(o, "HashSet");
+    if (m !== undefined) {
+      v.HashSet = r.int(m, -2147483648, 2147483647, "HashSet");
+    }
+    m = r.member(o, "TreeSet");
+    if (m !== undefined) {
+      v.TreeSet = r.int(m, -2147483648, 2147483647, "TreeSet");
+    }
+    m = r.member(o, "Optional");
+    if (m !== undefined) {
+      v.Optional = r.int(m, -2147483648, 2147483647, "Optional");
+    }
+    m = r.member(o, "BigDecimal");
+    if (m !== undefined) {
+      v.BigDecimal = r.decimal(m, "BigDecimal");
+    }
+    m = r.member(o, "Instant");
+    if (m !== undefined) {
+      v.Instant = r.int64(m, 0n, 18446744073709551615n, "Instant");
+    }
+    m = r.member(o, "IntArray");
+    if (m !== undefined) {
+      v.IntArray = r.int(m, -2147483648, 2147483647, "IntArray");
+    }
+    m = r.member(o, "LongArray");
+    if (m !== undefined) {
+      v.LongArray = r.int(m, -2147483648, 2147483647, "LongArray");
+    }
+    m = r.member(o, "ByteArray");
+    if (m !== undefined) {
+      v.ByteArray = r.bytes(m, "ByteArray");
+    }
+    m = r.member(o, "arrayOf");
+    if (m !== undefined) {
+      v.arrayOf = r.int(m, -2147483648, 2147483647, "arrayOf");
+    }
+    m = r.member(o, "listOf");
+    if (m !== undefined) {
+      v.listOf = r.int(m, -2147483648, 2147483647, "listOf");
+    }
+    m = r.member(o, "mutableListOf");
+    if (m !== undefined) {
+      v.mutableListOf = r.int(m, -2147483648, 2147483647, "mutableListOf");
+    }
+    m = r.member(o, "emptyList");
+    if (m !== undefined) {
+      v.emptyList = r.int(m, -2147483648, 2147483647, "emptyList");
+    }
+    m = r.member(o, "mutableMapOf");
+    if (m !== undefined) {
+      v.mutableMapOf = r.int(m, -2147483648, 2147483647, "mutableMapOf");
+    }
+    m = r.member(o, "Collections");
+    if (m !== undefined) {
+      v.Collections = r.int(m, -2147483648, 2147483647, "Collections");
+    }
+    m = r.member(o, "make");
+    if (m !== undefined) {
+      v.make = r.int(m, -2147483648, 2147483647, "make");
+    }
+    m = r.member(o, "append");
+    if (m !== undefined) {
+      v.append = r.int(m, -2147483648, 2147483647, "append");
+    }
+    m = r.member(o, "copy");
+    if (m !== undefined) {
+      v.copy = r.int(m, -2147483648, 2147483647, "copy");
+    }
+    m = r.member(o, "time");
+    if (m !== undefined) {
+      v.time = r.int(m, -2147483648, 2147483647, "time");
+    }
+    m = r.member(o, "std");
+    if (m !== undefined) {
+      v.std = r.int(m, -2147483648, 2147483647, "std");
+    }
+    m = r.member(o, "FBE");
+    if (m !== undefined) {
+      v.FBE = r.int(m, -2147483648, 2147483647, "FBE");
+    }
+    m = r.member(o, "Vec");
+    if (m !== undefined) {
+      v.Vec = r.int(m, -2147483648, 2147483647, "Vec");
+    }
+    m = r.member(o, "Default");
+    if (m !== undefined) {
+      v.Default = r.int(m, -2147483648, 2147483647, "Default");
+    }
+    m = r.member(o, "Some");
+    if (m !== undefined) {
+      v.Some = r.int(m, -2147483648, 2147483647, "Some");
+    }
+    m = r.member(o, "Box");
+    if (m !== undefined) {
+      v.Box = r.int(m, -2147483648, 2147483647, "Box");
+    }
+    m = r.member(o, "Uuid");
+    if (m !== undefined) {
+      v.Uuid = r.uuid(m, "Uuid");
+    }
+    m = r.member(o, "Guid");
+    if (m !== undefined) {
+      v.Guid = r.uuid(m, "Guid");
+    }
+    m = r.member(o, "Dictionary");
+    if (m !== undefined) {
+      v.Dictionary = r.int(m, -2147483648, 2147483647, "Dictionary");
+    }
+    m = r.member(o, "SortedDictionary");
+    if (m !== undefined) {
+      v.SortedDictionary = r.int(m, -2147483648, 2147483647, "SortedDictionary");
+    }
+    m = r.member(o, "System");
+    if (m !== undefined) {
+      v.System = r.int(m, -2147483648, 2147483647, "System");
+    }
+    m = r.member(o, "Fbe");
+    if (m !== undefined) {
+      v.Fbe = r.int(m, -2147483648, 2147483647, "Fbe");
+    }
+    m = r.member(o, "Hash");
+    if (m !== undefined) {
+      v.Hash = r.int(m, -2147483648, 2147483647, "Hash");
+    }
+    m = r.member(o, "hash");
+    if (m !== undefined) {
+      v.hash = r.int(m, -2147483648, 2147483647, "hash");
+    }
+    m = r.member(o, "freeze");
+    if (m !== undefined) {
+      v.freeze = r.int(m, -2147483648, 2147483647, "freeze");
+    }
+    m = r.member(o, "dup");
+    if (m !== undefined) {
+      v.dup = r.int(m, -2147483648, 2147483647, "dup");
+    }
+    m = r.member(o, "clone");
+    if (m !== undefined) {
+      v.clone = r.int(m, -2147483648, 2147483647, "clone");
+    }
+    m = r.member(o, "send");
+    if (m !== undefined) {
+      v.send = r.int(m, -2147483648, 2147483647, "send");
+    }
+    m = r.member(o, "format");
+    if (m !== undefined) {
+      v.format = r.int(m, -2147483648, 2147483647, "format");
+    }
+    m = r.member(o, "to_s");
+    if (m !== undefined) {
+      v.to_s = r.int(m, -2147483648, 2147483647, "to_s");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    return fbe.fromJson(Shadows, text, limits);
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    return fbe.textOf(this, Shadows);
+  }
+}
+
+/** The message import.Hostile (type id 84). */
 export class Hostile {
   /** The type id of import.Hostile. */
-  static fbeType = 83;
+  static fbeType = 84;
   /** The schema name, as the text form and errors name the struct. */
   static fbeName = "import.Hostile";
 
@@ -27770,6 +30093,7 @@ export class Hostile {
     this.Derived = new Derived();
     this.Listed = new Listed();
     this.Letters = Letters._a;
+    this.Shadows = new Shadows();
     if (init !== undefined) {
       Object.assign(this, init);
     }
@@ -27860,12 +30184,13 @@ export class Hostile {
       ["Derived", ["struct", "import.Derived", Derived]],
       ["Listed", ["struct", "import.Listed", Listed]],
       ["Letters", ["enum", "import.Letters", "int32", textOfLetters]],
+      ["Shadows", ["struct", "import.Shadows", Shadows]],
     ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
-    const b = w.struct(base, slot, 336, 83);
+    const b = w.struct(base, slot, 340, 84);
     Order.fbeWrite(w, b, b + 8, v.Order);
     CppWords.fbeWrite(w, b, b + 12, v.CppWords);
     PythonWords.fbeWrite(w, b, b + 16, v.PythonWords);
@@ -27948,6 +30273,7 @@ export class Hostile {
     Derived.fbeWrite(w, b, b + 324, v.Derived);
     Listed.fbeWrite(w, b, b + 328, v.Listed);
     w.putI32(b + 332, v.Letters);
+    Shadows.fbeWrite(w, b, b + 336, v.Shadows);
   }
 
   /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
@@ -28033,6 +30359,8 @@ export class Hostile {
     if (n < 324) return "Imported";
     if (n < 328) return "Derived";
     if (n < 332) return "Listed";
+    if (n < 336) return "Letters";
+    if (n < 340) return "Shadows";
     return "";
   }
 
@@ -28041,7 +30369,7 @@ export class Hostile {
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 83, 4, 3010, Hostile.fbeLacks);
+    const b = r.struct(base, slot, 84, 4, 3649, Hostile.fbeLacks);
     const v = into ?? new Hostile();
     Hostile.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -28054,7 +30382,7 @@ export class Hostile {
    */
   static fbeReadBody(r, v, b, n) {
     if (n < 12) {
-      r.spend(3010, b, "Order");
+      r.spend(3649, b, "Order");
       return;
     }
     try {
@@ -28063,7 +30391,7 @@ export class Hostile {
       throw fbe.within(e, "Order");
     }
     if (n < 16) {
-      r.spend(2998, b, "CppWords");
+      r.spend(3637, b, "CppWords");
       return;
     }
     try {
@@ -28072,7 +30400,7 @@ export class Hostile {
       throw fbe.within(e, "CppWords");
     }
     if (n < 20) {
-      r.spend(2379, b, "PythonWords");
+      r.spend(3018, b, "PythonWords");
       return;
     }
     try {
@@ -28081,7 +30409,7 @@ export class Hostile {
       throw fbe.within(e, "PythonWords");
     }
     if (n < 24) {
-      r.spend(2140, b, "GoWords");
+      r.spend(2779, b, "GoWords");
       return;
     }
     try {
@@ -28090,7 +30418,7 @@ export class Hostile {
       throw fbe.within(e, "GoWords");
     }
     if (n < 28) {
-      r.spend(1938, b, "JavaWords");
+      r.spend(2577, b, "JavaWords");
       return;
     }
     try {
@@ -28099,7 +30427,7 @@ export class Hostile {
       throw fbe.within(e, "JavaWords");
     }
     if (n < 32) {
-      r.spend(1756, b, "KotlinWords");
+      r.spend(2395, b, "KotlinWords");
       return;
     }
     try {
@@ -28108,7 +30436,7 @@ export class Hostile {
       throw fbe.within(e, "KotlinWords");
     }
     if (n < 36) {
-      r.spend(1549, b, "JsWords");
+      r.spend(2188, b, "JsWords");
       return;
     }
     try {
@@ -28117,7 +30445,7 @@ export class Hostile {
       throw fbe.within(e, "JsWords");
     }
     if (n < 40) {
-      r.spend(1326, b, "RustWords");
+      r.spend(1965, b, "RustWords");
       return;
     }
     try {
@@ -28126,7 +30454,7 @@ export class Hostile {
       throw fbe.within(e, "RustWords");
     }
     if (n < 44) {
-      r.spend(1131, b, "CSharpWords");
+      r.spend(1770, b, "CSharpWords");
       return;
     }
     try {
@@ -28135,7 +30463,7 @@ export class Hostile {
       throw fbe.within(e, "CSharpWords");
     }
     if (n < 48) {
-      r.spend(981, b, "RubyWords");
+      r.spend(1620, b, "RubyWords");
       return;
     }
     try {
@@ -28144,7 +30472,7 @@ export class Hostile {
       throw fbe.within(e, "RubyWords");
     }
     if (n < 52) {
-      r.spend(883, b, "CppMembers");
+      r.spend(1522, b, "CppMembers");
       return;
     }
     try {
@@ -28153,7 +30481,7 @@ export class Hostile {
       throw fbe.within(e, "CppMembers");
     }
     if (n < 56) {
-      r.spend(835, b, "PythonMembers");
+      r.spend(1474, b, "PythonMembers");
       return;
     }
     try {
@@ -28162,7 +30490,7 @@ export class Hostile {
       throw fbe.within(e, "PythonMembers");
     }
     if (n < 60) {
-      r.spend(739, b, "GoMembers");
+      r.spend(1378, b, "GoMembers");
       return;
     }
     try {
@@ -28171,7 +30499,7 @@ export class Hostile {
       throw fbe.within(e, "GoMembers");
     }
     if (n < 64) {
-      r.spend(610, b, "JvmMembers");
+      r.spend(1249, b, "JvmMembers");
       return;
     }
     try {
@@ -28180,7 +30508,7 @@ export class Hostile {
       throw fbe.within(e, "JvmMembers");
     }
     if (n < 68) {
-      r.spend(473, b, "JsMembers");
+      r.spend(1112, b, "JsMembers");
       return;
     }
     try {
@@ -28189,7 +30517,7 @@ export class Hostile {
       throw fbe.within(e, "JsMembers");
     }
     if (n < 72) {
-      r.spend(462, b, "RuntimeNames");
+      r.spend(1101, b, "RuntimeNames");
       return;
     }
     try {
@@ -28198,7 +30526,7 @@ export class Hostile {
       throw fbe.within(e, "RuntimeNames");
     }
     if (n < 76) {
-      r.spend(320, b, "class");
+      r.spend(959, b, "class");
       return;
     }
     try {
@@ -28207,7 +30535,7 @@ export class Hostile {
       throw fbe.within(e, "class");
     }
     if (n < 80) {
-      r.spend(316, b, "Object");
+      r.spend(955, b, "Object");
       return;
     }
     try {
@@ -28216,7 +30544,7 @@ export class Hostile {
       throw fbe.within(e, "Object");
     }
     if (n < 84) {
-      r.spend(312, b, "String");
+      r.spend(951, b, "String");
       return;
     }
     try {
@@ -28225,7 +30553,7 @@ export class Hostile {
       throw fbe.within(e, "String");
     }
     if (n < 88) {
-      r.spend(308, b, "List");
+      r.spend(947, b, "List");
       return;
     }
     try {
@@ -28234,7 +30562,7 @@ export class Hostile {
       throw fbe.within(e, "List");
     }
     if (n < 92) {
-      r.spend(304, b, "Map");
+      r.spend(943, b, "Map");
       return;
     }
     try {
@@ -28243,7 +30571,7 @@ export class Hostile {
       throw fbe.within(e, "Map");
     }
     if (n < 96) {
-      r.spend(300, b, "Model");
+      r.spend(939, b, "Model");
       return;
     }
     try {
@@ -28252,7 +30580,7 @@ export class Hostile {
       throw fbe.within(e, "Model");
     }
     if (n < 100) {
-      r.spend(296, b, "FinalModel");
+      r.spend(935, b, "FinalModel");
       return;
     }
     try {
@@ -28261,7 +30589,7 @@ export class Hostile {
       throw fbe.within(e, "FinalModel");
     }
     if (n < 104) {
-      r.spend(292, b, "Buffer");
+      r.spend(931, b, "Buffer");
       return;
     }
     try {
@@ -28270,7 +30598,7 @@ export class Hostile {
       throw fbe.within(e, "Buffer");
     }
     if (n < 108) {
-      r.spend(288, b, "Reader");
+      r.spend(927, b, "Reader");
       return;
     }
     try {
@@ -28279,7 +30607,7 @@ export class Hostile {
       throw fbe.within(e, "Reader");
     }
     if (n < 112) {
-      r.spend(284, b, "Writer");
+      r.spend(923, b, "Writer");
       return;
     }
     try {
@@ -28288,7 +30616,7 @@ export class Hostile {
       throw fbe.within(e, "Writer");
     }
     if (n < 116) {
-      r.spend(280, b, "Limits");
+      r.spend(919, b, "Limits");
       return;
     }
     try {
@@ -28297,7 +30625,7 @@ export class Hostile {
       throw fbe.within(e, "Limits");
     }
     if (n < 120) {
-      r.spend(276, b, "DecodeError");
+      r.spend(915, b, "DecodeError");
       return;
     }
     try {
@@ -28306,7 +30634,7 @@ export class Hostile {
       throw fbe.within(e, "DecodeError");
     }
     if (n < 124) {
-      r.spend(272, b, "DecodeException");
+      r.spend(911, b, "DecodeException");
       return;
     }
     try {
@@ -28315,7 +30643,7 @@ export class Hostile {
       throw fbe.within(e, "DecodeException");
     }
     if (n < 128) {
-      r.spend(268, b, "Decimal");
+      r.spend(907, b, "Decimal");
       return;
     }
     try {
@@ -28324,7 +30652,7 @@ export class Hostile {
       throw fbe.within(e, "Decimal");
     }
     if (n < 132) {
-      r.spend(264, b, "Uuid");
+      r.spend(903, b, "Uuid");
       return;
     }
     try {
@@ -28333,7 +30661,7 @@ export class Hostile {
       throw fbe.within(e, "Uuid");
     }
     if (n < 136) {
-      r.spend(260, b, "UUID");
+      r.spend(899, b, "UUID");
       return;
     }
     try {
@@ -28342,7 +30670,7 @@ export class Hostile {
       throw fbe.within(e, "UUID");
     }
     if (n < 140) {
-      r.spend(256, b, "Timestamp");
+      r.spend(895, b, "Timestamp");
       return;
     }
     try {
@@ -28351,7 +30679,7 @@ export class Hostile {
       throw fbe.within(e, "Timestamp");
     }
     if (n < 144) {
-      r.spend(252, b, "Sender");
+      r.spend(891, b, "Sender");
       return;
     }
     try {
@@ -28360,7 +30688,7 @@ export class Hostile {
       throw fbe.within(e, "Sender");
     }
     if (n < 148) {
-      r.spend(248, b, "Receiver");
+      r.spend(887, b, "Receiver");
       return;
     }
     try {
@@ -28369,7 +30697,7 @@ export class Hostile {
       throw fbe.within(e, "Receiver");
     }
     if (n < 152) {
-      r.spend(244, b, "Client");
+      r.spend(883, b, "Client");
       return;
     }
     try {
@@ -28378,7 +30706,7 @@ export class Hostile {
       throw fbe.within(e, "Client");
     }
     if (n < 156) {
-      r.spend(240, b, "Proxy");
+      r.spend(879, b, "Proxy");
       return;
     }
     try {
@@ -28387,7 +30715,7 @@ export class Hostile {
       throw fbe.within(e, "Proxy");
     }
     if (n < 160) {
-      r.spend(236, b, "Handler");
+      r.spend(875, b, "Handler");
       return;
     }
     try {
@@ -28396,7 +30724,7 @@ export class Hostile {
       throw fbe.within(e, "Handler");
     }
     if (n < 164) {
-      r.spend(232, b, "fbe");
+      r.spend(871, b, "fbe");
       return;
     }
     try {
@@ -28405,7 +30733,7 @@ export class Hostile {
       throw fbe.within(e, "fbe");
     }
     if (n < 168) {
-      r.spend(228, b, "FBE");
+      r.spend(867, b, "FBE");
       return;
     }
     try {
@@ -28414,7 +30742,7 @@ export class Hostile {
       throw fbe.within(e, "FBE");
     }
     if (n < 172) {
-      r.spend(224, b, "std");
+      r.spend(863, b, "std");
       return;
     }
     try {
@@ -28423,7 +30751,7 @@ export class Hostile {
       throw fbe.within(e, "std");
     }
     if (n < 176) {
-      r.spend(220, b, "Companion");
+      r.spend(859, b, "Companion");
       return;
     }
     try {
@@ -28432,7 +30760,7 @@ export class Hostile {
       throw fbe.within(e, "Companion");
     }
     if (n < 180) {
-      r.spend(216, b, "Any");
+      r.spend(855, b, "Any");
       return;
     }
     try {
@@ -28441,7 +30769,7 @@ export class Hostile {
       throw fbe.within(e, "Any");
     }
     if (n < 184) {
-      r.spend(212, b, "Self");
+      r.spend(851, b, "Self");
       return;
     }
     try {
@@ -28450,7 +30778,7 @@ export class Hostile {
       throw fbe.within(e, "Self");
     }
     if (n < 188) {
-      r.spend(208, b, "self");
+      r.spend(847, b, "self");
       return;
     }
     try {
@@ -28459,7 +30787,7 @@ export class Hostile {
       throw fbe.within(e, "self");
     }
     if (n < 192) {
-      r.spend(204, b, "None");
+      r.spend(843, b, "None");
       return;
     }
     try {
@@ -28468,7 +30796,7 @@ export class Hostile {
       throw fbe.within(e, "None");
     }
     if (n < 196) {
-      r.spend(200, b, "Option");
+      r.spend(839, b, "Option");
       return;
     }
     try {
@@ -28477,7 +30805,7 @@ export class Hostile {
       throw fbe.within(e, "Option");
     }
     if (n < 200) {
-      r.spend(196, b, "Result");
+      r.spend(835, b, "Result");
       return;
     }
     try {
@@ -28486,7 +30814,7 @@ export class Hostile {
       throw fbe.within(e, "Result");
     }
     if (n < 204) {
-      r.spend(192, b, "Vec");
+      r.spend(831, b, "Vec");
       return;
     }
     try {
@@ -28495,7 +30823,7 @@ export class Hostile {
       throw fbe.within(e, "Vec");
     }
     if (n < 208) {
-      r.spend(188, b, "Box");
+      r.spend(827, b, "Box");
       return;
     }
     try {
@@ -28504,7 +30832,7 @@ export class Hostile {
       throw fbe.within(e, "Box");
     }
     if (n < 212) {
-      r.spend(184, b, "Error");
+      r.spend(823, b, "Error");
       return;
     }
     try {
@@ -28513,7 +30841,7 @@ export class Hostile {
       throw fbe.within(e, "Error");
     }
     if (n < 216) {
-      r.spend(180, b, "Exception");
+      r.spend(819, b, "Exception");
       return;
     }
     try {
@@ -28522,7 +30850,7 @@ export class Hostile {
       throw fbe.within(e, "Exception");
     }
     if (n < 220) {
-      r.spend(176, b, "Text");
+      r.spend(815, b, "Text");
       return;
     }
     try {
@@ -28531,7 +30859,7 @@ export class Hostile {
       throw fbe.within(e, "Text");
     }
     if (n < 224) {
-      r.spend(172, b, "JsonWriter");
+      r.spend(811, b, "JsonWriter");
       return;
     }
     try {
@@ -28540,7 +30868,7 @@ export class Hostile {
       throw fbe.within(e, "JsonWriter");
     }
     if (n < 228) {
-      r.spend(168, b, "int32_t");
+      r.spend(807, b, "int32_t");
       return;
     }
     try {
@@ -28549,7 +30877,7 @@ export class Hostile {
       throw fbe.within(e, "int32_t");
     }
     if (n < 232) {
-      r.spend(164, b, "size_t");
+      r.spend(803, b, "size_t");
       return;
     }
     try {
@@ -28558,7 +30886,7 @@ export class Hostile {
       throw fbe.within(e, "size_t");
     }
     if (n < 236) {
-      r.spend(160, b, "list");
+      r.spend(799, b, "list");
       return;
     }
     try {
@@ -28567,7 +30895,7 @@ export class Hostile {
       throw fbe.within(e, "list");
     }
     if (n < 240) {
-      r.spend(156, b, "object");
+      r.spend(795, b, "object");
       return;
     }
     try {
@@ -28576,7 +30904,7 @@ export class Hostile {
       throw fbe.within(e, "object");
     }
     if (n < 244) {
-      r.spend(152, b, "v");
+      r.spend(791, b, "v");
       return;
     }
     try {
@@ -28585,7 +30913,7 @@ export class Hostile {
       throw fbe.within(e, "v");
     }
     if (n < 248) {
-      r.spend(148, b, "r");
+      r.spend(787, b, "r");
       return;
     }
     try {
@@ -28594,7 +30922,7 @@ export class Hostile {
       throw fbe.within(e, "r");
     }
     if (n < 252) {
-      r.spend(144, b, "w");
+      r.spend(783, b, "w");
       return;
     }
     try {
@@ -28603,7 +30931,7 @@ export class Hostile {
       throw fbe.within(e, "w");
     }
     if (n < 256) {
-      r.spend(140, b, "SideBuy");
+      r.spend(779, b, "SideBuy");
       return;
     }
     try {
@@ -28612,7 +30940,7 @@ export class Hostile {
       throw fbe.within(e, "SideBuy");
     }
     if (n < 260) {
-      r.spend(136, b, "OrderKey");
+      r.spend(775, b, "OrderKey");
       return;
     }
     try {
@@ -28621,7 +30949,7 @@ export class Hostile {
       throw fbe.within(e, "OrderKey");
     }
     if (n < 264) {
-      r.spend(132, b, "textOfside");
+      r.spend(771, b, "textOfside");
       return;
     }
     try {
@@ -28630,7 +30958,7 @@ export class Hostile {
       throw fbe.within(e, "textOfside");
     }
     if (n < 268) {
-      r.spend(128, b, "DECIMAL_1");
+      r.spend(767, b, "DECIMAL_1");
       return;
     }
     try {
@@ -28639,7 +30967,7 @@ export class Hostile {
       throw fbe.within(e, "DECIMAL_1");
     }
     if (n < 272) {
-      r.spend(124, b, "OrderModel");
+      r.spend(763, b, "OrderModel");
       return;
     }
     try {
@@ -28648,7 +30976,7 @@ export class Hostile {
       throw fbe.within(e, "OrderModel");
     }
     if (n < 276) {
-      r.spend(120, b, "OrderFinal");
+      r.spend(759, b, "OrderFinal");
       return;
     }
     try {
@@ -28657,7 +30985,7 @@ export class Hostile {
       throw fbe.within(e, "OrderFinal");
     }
     if (n < 280) {
-      r.spend(116, b, "NewOrder");
+      r.spend(755, b, "NewOrder");
       return;
     }
     try {
@@ -28666,7 +30994,7 @@ export class Hostile {
       throw fbe.within(e, "NewOrder");
     }
     if (n < 284) {
-      r.spend(112, b, "VerifyFBEOrder");
+      r.spend(751, b, "VerifyFBEOrder");
       return;
     }
     try {
@@ -28675,7 +31003,7 @@ export class Hostile {
       throw fbe.within(e, "VerifyFBEOrder");
     }
     if (n < 288) {
-      r.spend(108, b, "fbe_vr_Order");
+      r.spend(747, b, "fbe_vr_Order");
       return;
     }
     try {
@@ -28684,7 +31012,7 @@ export class Hostile {
       throw fbe.within(e, "fbe_vr_Order");
     }
     if (n < 292) {
-      r.spend(104, b, "e1");
+      r.spend(743, b, "e1");
       return;
     }
     try {
@@ -28693,7 +31021,7 @@ export class Hostile {
       throw fbe.within(e, "e1");
     }
     if (n < 296) {
-      r.spend(100, b, "i2");
+      r.spend(739, b, "i2");
       return;
     }
     try {
@@ -28702,7 +31030,7 @@ export class Hostile {
       throw fbe.within(e, "i2");
     }
     if (n < 300) {
-      r.spend(96, b, "o3");
+      r.spend(735, b, "o3");
       return;
     }
     try {
@@ -28711,7 +31039,7 @@ export class Hostile {
       throw fbe.within(e, "o3");
     }
     if (n < 304) {
-      r.spend(92, b, "Fbe");
+      r.spend(731, b, "Fbe");
       return;
     }
     try {
@@ -28720,7 +31048,7 @@ export class Hostile {
       throw fbe.within(e, "Fbe");
     }
     if (n < 308) {
-      r.spend(88, b, "FINGERPRINT");
+      r.spend(727, b, "FINGERPRINT");
       return;
     }
     try {
@@ -28729,7 +31057,7 @@ export class Hostile {
       throw fbe.within(e, "FINGERPRINT");
     }
     if (n < 312) {
-      r.spend(84, b, "FBE_FINGERPRINT");
+      r.spend(723, b, "FBE_FINGERPRINT");
       return;
     }
     try {
@@ -28738,7 +31066,7 @@ export class Hostile {
       throw fbe.within(e, "FBE_FINGERPRINT");
     }
     if (n < 316) {
-      r.spend(80, b, "FBEFingerprint");
+      r.spend(719, b, "FBEFingerprint");
       return;
     }
     try {
@@ -28747,7 +31075,7 @@ export class Hostile {
       throw fbe.within(e, "FBEFingerprint");
     }
     if (n < 320) {
-      r.spend(76, b, "Case");
+      r.spend(715, b, "Case");
       return;
     }
     try {
@@ -28756,7 +31084,7 @@ export class Hostile {
       throw fbe.within(e, "Case");
     }
     if (n < 324) {
-      r.spend(44, b, "Imported");
+      r.spend(683, b, "Imported");
       return;
     }
     try {
@@ -28765,7 +31093,7 @@ export class Hostile {
       throw fbe.within(e, "Imported");
     }
     if (n < 328) {
-      r.spend(34, b, "Derived");
+      r.spend(673, b, "Derived");
       return;
     }
     try {
@@ -28774,7 +31102,7 @@ export class Hostile {
       throw fbe.within(e, "Derived");
     }
     if (n < 332) {
-      r.spend(16, b, "Listed");
+      r.spend(655, b, "Listed");
       return;
     }
     try {
@@ -28783,14 +31111,24 @@ export class Hostile {
       throw fbe.within(e, "Listed");
     }
     if (n < 336) {
+      r.spend(639, b, "Letters");
       return;
     }
     v.Letters = r.i32(b + 332);
+    if (n < 340) {
+      r.spend(639, b, "Shadows");
+      return;
+    }
+    try {
+      Shadows.fbeRead(r, b, b + 336, v.Shadows);
+    } catch (e) {
+      throw fbe.within(e, "Shadows");
+    }
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 83, 4, 3010, Hostile.fbeLacks);
+    const b = r.struct(base, slot, 84, 4, 3649, Hostile.fbeLacks);
     Hostile.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -28798,7 +31136,7 @@ export class Hostile {
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
   static fbeVerifyBody(r, b, n) {
     if (n < 12) {
-      r.spend(3010, b, "Order");
+      r.spend(3649, b, "Order");
       return;
     }
     try {
@@ -28807,7 +31145,7 @@ export class Hostile {
       throw fbe.within(e, "Order");
     }
     if (n < 16) {
-      r.spend(2998, b, "CppWords");
+      r.spend(3637, b, "CppWords");
       return;
     }
     try {
@@ -28816,7 +31154,7 @@ export class Hostile {
       throw fbe.within(e, "CppWords");
     }
     if (n < 20) {
-      r.spend(2379, b, "PythonWords");
+      r.spend(3018, b, "PythonWords");
       return;
     }
     try {
@@ -28825,7 +31163,7 @@ export class Hostile {
       throw fbe.within(e, "PythonWords");
     }
     if (n < 24) {
-      r.spend(2140, b, "GoWords");
+      r.spend(2779, b, "GoWords");
       return;
     }
     try {
@@ -28834,7 +31172,7 @@ export class Hostile {
       throw fbe.within(e, "GoWords");
     }
     if (n < 28) {
-      r.spend(1938, b, "JavaWords");
+      r.spend(2577, b, "JavaWords");
       return;
     }
     try {
@@ -28843,7 +31181,7 @@ export class Hostile {
       throw fbe.within(e, "JavaWords");
     }
     if (n < 32) {
-      r.spend(1756, b, "KotlinWords");
+      r.spend(2395, b, "KotlinWords");
       return;
     }
     try {
@@ -28852,7 +31190,7 @@ export class Hostile {
       throw fbe.within(e, "KotlinWords");
     }
     if (n < 36) {
-      r.spend(1549, b, "JsWords");
+      r.spend(2188, b, "JsWords");
       return;
     }
     try {
@@ -28861,7 +31199,7 @@ export class Hostile {
       throw fbe.within(e, "JsWords");
     }
     if (n < 40) {
-      r.spend(1326, b, "RustWords");
+      r.spend(1965, b, "RustWords");
       return;
     }
     try {
@@ -28870,7 +31208,7 @@ export class Hostile {
       throw fbe.within(e, "RustWords");
     }
     if (n < 44) {
-      r.spend(1131, b, "CSharpWords");
+      r.spend(1770, b, "CSharpWords");
       return;
     }
     try {
@@ -28879,7 +31217,7 @@ export class Hostile {
       throw fbe.within(e, "CSharpWords");
     }
     if (n < 48) {
-      r.spend(981, b, "RubyWords");
+      r.spend(1620, b, "RubyWords");
       return;
     }
     try {
@@ -28888,7 +31226,7 @@ export class Hostile {
       throw fbe.within(e, "RubyWords");
     }
     if (n < 52) {
-      r.spend(883, b, "CppMembers");
+      r.spend(1522, b, "CppMembers");
       return;
     }
     try {
@@ -28897,7 +31235,7 @@ export class Hostile {
       throw fbe.within(e, "CppMembers");
     }
     if (n < 56) {
-      r.spend(835, b, "PythonMembers");
+      r.spend(1474, b, "PythonMembers");
       return;
     }
     try {
@@ -28906,7 +31244,7 @@ export class Hostile {
       throw fbe.within(e, "PythonMembers");
     }
     if (n < 60) {
-      r.spend(739, b, "GoMembers");
+      r.spend(1378, b, "GoMembers");
       return;
     }
     try {
@@ -28915,7 +31253,7 @@ export class Hostile {
       throw fbe.within(e, "GoMembers");
     }
     if (n < 64) {
-      r.spend(610, b, "JvmMembers");
+      r.spend(1249, b, "JvmMembers");
       return;
     }
     try {
@@ -28924,7 +31262,7 @@ export class Hostile {
       throw fbe.within(e, "JvmMembers");
     }
     if (n < 68) {
-      r.spend(473, b, "JsMembers");
+      r.spend(1112, b, "JsMembers");
       return;
     }
     try {
@@ -28933,7 +31271,7 @@ export class Hostile {
       throw fbe.within(e, "JsMembers");
     }
     if (n < 72) {
-      r.spend(462, b, "RuntimeNames");
+      r.spend(1101, b, "RuntimeNames");
       return;
     }
     try {
@@ -28942,7 +31280,7 @@ export class Hostile {
       throw fbe.within(e, "RuntimeNames");
     }
     if (n < 76) {
-      r.spend(320, b, "class");
+      r.spend(959, b, "class");
       return;
     }
     try {
@@ -28951,7 +31289,7 @@ export class Hostile {
       throw fbe.within(e, "class");
     }
     if (n < 80) {
-      r.spend(316, b, "Object");
+      r.spend(955, b, "Object");
       return;
     }
     try {
@@ -28960,7 +31298,7 @@ export class Hostile {
       throw fbe.within(e, "Object");
     }
     if (n < 84) {
-      r.spend(312, b, "String");
+      r.spend(951, b, "String");
       return;
     }
     try {
@@ -28969,7 +31307,7 @@ export class Hostile {
       throw fbe.within(e, "String");
     }
     if (n < 88) {
-      r.spend(308, b, "List");
+      r.spend(947, b, "List");
       return;
     }
     try {
@@ -28978,7 +31316,7 @@ export class Hostile {
       throw fbe.within(e, "List");
     }
     if (n < 92) {
-      r.spend(304, b, "Map");
+      r.spend(943, b, "Map");
       return;
     }
     try {
@@ -28987,7 +31325,7 @@ export class Hostile {
       throw fbe.within(e, "Map");
     }
     if (n < 96) {
-      r.spend(300, b, "Model");
+      r.spend(939, b, "Model");
       return;
     }
     try {
@@ -28996,7 +31334,7 @@ export class Hostile {
       throw fbe.within(e, "Model");
     }
     if (n < 100) {
-      r.spend(296, b, "FinalModel");
+      r.spend(935, b, "FinalModel");
       return;
     }
     try {
@@ -29005,7 +31343,7 @@ export class Hostile {
       throw fbe.within(e, "FinalModel");
     }
     if (n < 104) {
-      r.spend(292, b, "Buffer");
+      r.spend(931, b, "Buffer");
       return;
     }
     try {
@@ -29014,7 +31352,7 @@ export class Hostile {
       throw fbe.within(e, "Buffer");
     }
     if (n < 108) {
-      r.spend(288, b, "Reader");
+      r.spend(927, b, "Reader");
       return;
     }
     try {
@@ -29023,7 +31361,7 @@ export class Hostile {
       throw fbe.within(e, "Reader");
     }
     if (n < 112) {
-      r.spend(284, b, "Writer");
+      r.spend(923, b, "Writer");
       return;
     }
     try {
@@ -29032,7 +31370,7 @@ export class Hostile {
       throw fbe.within(e, "Writer");
     }
     if (n < 116) {
-      r.spend(280, b, "Limits");
+      r.spend(919, b, "Limits");
       return;
     }
     try {
@@ -29041,7 +31379,7 @@ export class Hostile {
       throw fbe.within(e, "Limits");
     }
     if (n < 120) {
-      r.spend(276, b, "DecodeError");
+      r.spend(915, b, "DecodeError");
       return;
     }
     try {
@@ -29050,7 +31388,7 @@ export class Hostile {
       throw fbe.within(e, "DecodeError");
     }
     if (n < 124) {
-      r.spend(272, b, "DecodeException");
+      r.spend(911, b, "DecodeException");
       return;
     }
     try {
@@ -29059,7 +31397,7 @@ export class Hostile {
       throw fbe.within(e, "DecodeException");
     }
     if (n < 128) {
-      r.spend(268, b, "Decimal");
+      r.spend(907, b, "Decimal");
       return;
     }
     try {
@@ -29068,7 +31406,7 @@ export class Hostile {
       throw fbe.within(e, "Decimal");
     }
     if (n < 132) {
-      r.spend(264, b, "Uuid");
+      r.spend(903, b, "Uuid");
       return;
     }
     try {
@@ -29077,7 +31415,7 @@ export class Hostile {
       throw fbe.within(e, "Uuid");
     }
     if (n < 136) {
-      r.spend(260, b, "UUID");
+      r.spend(899, b, "UUID");
       return;
     }
     try {
@@ -29086,7 +31424,7 @@ export class Hostile {
       throw fbe.within(e, "UUID");
     }
     if (n < 140) {
-      r.spend(256, b, "Timestamp");
+      r.spend(895, b, "Timestamp");
       return;
     }
     try {
@@ -29095,7 +31433,7 @@ export class Hostile {
       throw fbe.within(e, "Timestamp");
     }
     if (n < 144) {
-      r.spend(252, b, "Sender");
+      r.spend(891, b, "Sender");
       return;
     }
     try {
@@ -29104,7 +31442,7 @@ export class Hostile {
       throw fbe.within(e, "Sender");
     }
     if (n < 148) {
-      r.spend(248, b, "Receiver");
+      r.spend(887, b, "Receiver");
       return;
     }
     try {
@@ -29113,7 +31451,7 @@ export class Hostile {
       throw fbe.within(e, "Receiver");
     }
     if (n < 152) {
-      r.spend(244, b, "Client");
+      r.spend(883, b, "Client");
       return;
     }
     try {
@@ -29122,7 +31460,7 @@ export class Hostile {
       throw fbe.within(e, "Client");
     }
     if (n < 156) {
-      r.spend(240, b, "Proxy");
+      r.spend(879, b, "Proxy");
       return;
     }
     try {
@@ -29131,7 +31469,7 @@ export class Hostile {
       throw fbe.within(e, "Proxy");
     }
     if (n < 160) {
-      r.spend(236, b, "Handler");
+      r.spend(875, b, "Handler");
       return;
     }
     try {
@@ -29140,7 +31478,7 @@ export class Hostile {
       throw fbe.within(e, "Handler");
     }
     if (n < 164) {
-      r.spend(232, b, "fbe");
+      r.spend(871, b, "fbe");
       return;
     }
     try {
@@ -29149,7 +31487,7 @@ export class Hostile {
       throw fbe.within(e, "fbe");
     }
     if (n < 168) {
-      r.spend(228, b, "FBE");
+      r.spend(867, b, "FBE");
       return;
     }
     try {
@@ -29158,7 +31496,7 @@ export class Hostile {
       throw fbe.within(e, "FBE");
     }
     if (n < 172) {
-      r.spend(224, b, "std");
+      r.spend(863, b, "std");
       return;
     }
     try {
@@ -29167,7 +31505,7 @@ export class Hostile {
       throw fbe.within(e, "std");
     }
     if (n < 176) {
-      r.spend(220, b, "Companion");
+      r.spend(859, b, "Companion");
       return;
     }
     try {
@@ -29176,7 +31514,7 @@ export class Hostile {
       throw fbe.within(e, "Companion");
     }
     if (n < 180) {
-      r.spend(216, b, "Any");
+      r.spend(855, b, "Any");
       return;
     }
     try {
@@ -29185,7 +31523,7 @@ export class Hostile {
       throw fbe.within(e, "Any");
     }
     if (n < 184) {
-      r.spend(212, b, "Self");
+      r.spend(851, b, "Self");
       return;
     }
     try {
@@ -29194,7 +31532,7 @@ export class Hostile {
       throw fbe.within(e, "Self");
     }
     if (n < 188) {
-      r.spend(208, b, "self");
+      r.spend(847, b, "self");
       return;
     }
     try {
@@ -29203,7 +31541,7 @@ export class Hostile {
       throw fbe.within(e, "self");
     }
     if (n < 192) {
-      r.spend(204, b, "None");
+      r.spend(843, b, "None");
       return;
     }
     try {
@@ -29212,7 +31550,7 @@ export class Hostile {
       throw fbe.within(e, "None");
     }
     if (n < 196) {
-      r.spend(200, b, "Option");
+      r.spend(839, b, "Option");
       return;
     }
     try {
@@ -29221,7 +31559,7 @@ export class Hostile {
       throw fbe.within(e, "Option");
     }
     if (n < 200) {
-      r.spend(196, b, "Result");
+      r.spend(835, b, "Result");
       return;
     }
     try {
@@ -29230,7 +31568,7 @@ export class Hostile {
       throw fbe.within(e, "Result");
     }
     if (n < 204) {
-      r.spend(192, b, "Vec");
+      r.spend(831, b, "Vec");
       return;
     }
     try {
@@ -29239,7 +31577,7 @@ export class Hostile {
       throw fbe.within(e, "Vec");
     }
     if (n < 208) {
-      r.spend(188, b, "Box");
+      r.spend(827, b, "Box");
       return;
     }
     try {
@@ -29248,7 +31586,7 @@ export class Hostile {
       throw fbe.within(e, "Box");
     }
     if (n < 212) {
-      r.spend(184, b, "Error");
+      r.spend(823, b, "Error");
       return;
     }
     try {
@@ -29257,7 +31595,7 @@ export class Hostile {
       throw fbe.within(e, "Error");
     }
     if (n < 216) {
-      r.spend(180, b, "Exception");
+      r.spend(819, b, "Exception");
       return;
     }
     try {
@@ -29266,7 +31604,7 @@ export class Hostile {
       throw fbe.within(e, "Exception");
     }
     if (n < 220) {
-      r.spend(176, b, "Text");
+      r.spend(815, b, "Text");
       return;
     }
     try {
@@ -29275,7 +31613,7 @@ export class Hostile {
       throw fbe.within(e, "Text");
     }
     if (n < 224) {
-      r.spend(172, b, "JsonWriter");
+      r.spend(811, b, "JsonWriter");
       return;
     }
     try {
@@ -29284,7 +31622,7 @@ export class Hostile {
       throw fbe.within(e, "JsonWriter");
     }
     if (n < 228) {
-      r.spend(168, b, "int32_t");
+      r.spend(807, b, "int32_t");
       return;
     }
     try {
@@ -29293,7 +31631,7 @@ export class Hostile {
       throw fbe.within(e, "int32_t");
     }
     if (n < 232) {
-      r.spend(164, b, "size_t");
+      r.spend(803, b, "size_t");
       return;
     }
     try {
@@ -29302,7 +31640,7 @@ export class Hostile {
       throw fbe.within(e, "size_t");
     }
     if (n < 236) {
-      r.spend(160, b, "list");
+      r.spend(799, b, "list");
       return;
     }
     try {
@@ -29311,7 +31649,7 @@ export class Hostile {
       throw fbe.within(e, "list");
     }
     if (n < 240) {
-      r.spend(156, b, "object");
+      r.spend(795, b, "object");
       return;
     }
     try {
@@ -29320,7 +31658,7 @@ export class Hostile {
       throw fbe.within(e, "object");
     }
     if (n < 244) {
-      r.spend(152, b, "v");
+      r.spend(791, b, "v");
       return;
     }
     try {
@@ -29329,7 +31667,7 @@ export class Hostile {
       throw fbe.within(e, "v");
     }
     if (n < 248) {
-      r.spend(148, b, "r");
+      r.spend(787, b, "r");
       return;
     }
     try {
@@ -29338,7 +31676,7 @@ export class Hostile {
       throw fbe.within(e, "r");
     }
     if (n < 252) {
-      r.spend(144, b, "w");
+      r.spend(783, b, "w");
       return;
     }
     try {
@@ -29347,7 +31685,7 @@ export class Hostile {
       throw fbe.within(e, "w");
     }
     if (n < 256) {
-      r.spend(140, b, "SideBuy");
+      r.spend(779, b, "SideBuy");
       return;
     }
     try {
@@ -29356,7 +31694,7 @@ export class Hostile {
       throw fbe.within(e, "SideBuy");
     }
     if (n < 260) {
-      r.spend(136, b, "OrderKey");
+      r.spend(775, b, "OrderKey");
       return;
     }
     try {
@@ -29365,7 +31703,7 @@ export class Hostile {
       throw fbe.within(e, "OrderKey");
     }
     if (n < 264) {
-      r.spend(132, b, "textOfside");
+      r.spend(771, b, "textOfside");
       return;
     }
     try {
@@ -29374,7 +31712,7 @@ export class Hostile {
       throw fbe.within(e, "textOfside");
     }
     if (n < 268) {
-      r.spend(128, b, "DECIMAL_1");
+      r.spend(767, b, "DECIMAL_1");
       return;
     }
     try {
@@ -29383,7 +31721,7 @@ export class Hostile {
       throw fbe.within(e, "DECIMAL_1");
     }
     if (n < 272) {
-      r.spend(124, b, "OrderModel");
+      r.spend(763, b, "OrderModel");
       return;
     }
     try {
@@ -29392,7 +31730,7 @@ export class Hostile {
       throw fbe.within(e, "OrderModel");
     }
     if (n < 276) {
-      r.spend(120, b, "OrderFinal");
+      r.spend(759, b, "OrderFinal");
       return;
     }
     try {
@@ -29401,7 +31739,7 @@ export class Hostile {
       throw fbe.within(e, "OrderFinal");
     }
     if (n < 280) {
-      r.spend(116, b, "NewOrder");
+      r.spend(755, b, "NewOrder");
       return;
     }
     try {
@@ -29410,7 +31748,7 @@ export class Hostile {
       throw fbe.within(e, "NewOrder");
     }
     if (n < 284) {
-      r.spend(112, b, "VerifyFBEOrder");
+      r.spend(751, b, "VerifyFBEOrder");
       return;
     }
     try {
@@ -29419,7 +31757,7 @@ export class Hostile {
       throw fbe.within(e, "VerifyFBEOrder");
     }
     if (n < 288) {
-      r.spend(108, b, "fbe_vr_Order");
+      r.spend(747, b, "fbe_vr_Order");
       return;
     }
     try {
@@ -29428,7 +31766,7 @@ export class Hostile {
       throw fbe.within(e, "fbe_vr_Order");
     }
     if (n < 292) {
-      r.spend(104, b, "e1");
+      r.spend(743, b, "e1");
       return;
     }
     try {
@@ -29437,7 +31775,7 @@ export class Hostile {
       throw fbe.within(e, "e1");
     }
     if (n < 296) {
-      r.spend(100, b, "i2");
+      r.spend(739, b, "i2");
       return;
     }
     try {
@@ -29446,7 +31784,7 @@ export class Hostile {
       throw fbe.within(e, "i2");
     }
     if (n < 300) {
-      r.spend(96, b, "o3");
+      r.spend(735, b, "o3");
       return;
     }
     try {
@@ -29455,7 +31793,7 @@ export class Hostile {
       throw fbe.within(e, "o3");
     }
     if (n < 304) {
-      r.spend(92, b, "Fbe");
+      r.spend(731, b, "Fbe");
       return;
     }
     try {
@@ -29464,7 +31802,7 @@ export class Hostile {
       throw fbe.within(e, "Fbe");
     }
     if (n < 308) {
-      r.spend(88, b, "FINGERPRINT");
+      r.spend(727, b, "FINGERPRINT");
       return;
     }
     try {
@@ -29473,7 +31811,7 @@ export class Hostile {
       throw fbe.within(e, "FINGERPRINT");
     }
     if (n < 312) {
-      r.spend(84, b, "FBE_FINGERPRINT");
+      r.spend(723, b, "FBE_FINGERPRINT");
       return;
     }
     try {
@@ -29482,7 +31820,7 @@ export class Hostile {
       throw fbe.within(e, "FBE_FINGERPRINT");
     }
     if (n < 316) {
-      r.spend(80, b, "FBEFingerprint");
+      r.spend(719, b, "FBEFingerprint");
       return;
     }
     try {
@@ -29491,7 +31829,7 @@ export class Hostile {
       throw fbe.within(e, "FBEFingerprint");
     }
     if (n < 320) {
-      r.spend(76, b, "Case");
+      r.spend(715, b, "Case");
       return;
     }
     try {
@@ -29500,7 +31838,7 @@ export class Hostile {
       throw fbe.within(e, "Case");
     }
     if (n < 324) {
-      r.spend(44, b, "Imported");
+      r.spend(683, b, "Imported");
       return;
     }
     try {
@@ -29509,7 +31847,7 @@ export class Hostile {
       throw fbe.within(e, "Imported");
     }
     if (n < 328) {
-      r.spend(34, b, "Derived");
+      r.spend(673, b, "Derived");
       return;
     }
     try {
@@ -29518,13 +31856,26 @@ export class Hostile {
       throw fbe.within(e, "Derived");
     }
     if (n < 332) {
-      r.spend(16, b, "Listed");
+      r.spend(655, b, "Listed");
       return;
     }
     try {
       Listed.fbeVerify(r, b, b + 328);
     } catch (e) {
       throw fbe.within(e, "Listed");
+    }
+    if (n < 336) {
+      r.spend(639, b, "Letters");
+      return;
+    }
+    if (n < 340) {
+      r.spend(639, b, "Shadows");
+      return;
+    }
+    try {
+      Shadows.fbeVerify(r, b, b + 336);
+    } catch (e) {
+      throw fbe.within(e, "Shadows");
     }
   }
 
@@ -29630,11 +31981,12 @@ export class Hostile {
     Derived.fbeWriteFinal(w, v.Derived);
     Listed.fbeWriteFinal(w, v.Listed);
     w.appendI32(v.Letters);
+    Shadows.fbeWriteFinal(w, v.Shadows);
   }
 
   /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
   static fbeReadFinal(r, into) {
-    r.enterFinal(4, 3010);
+    r.enterFinal(4, 3649);
     const v = into ?? new Hostile();
     try {
       Order.fbeReadFinal(r, v.Order);
@@ -30042,13 +32394,18 @@ export class Hostile {
       throw fbe.within(e, "Listed");
     }
     v.Letters = r.i32(r.fixed(4, "Letters"));
+    try {
+      Shadows.fbeReadFinal(r, v.Shadows);
+    } catch (e) {
+      throw fbe.within(e, "Shadows");
+    }
     r.leave();
     return v;
   }
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(4, 3010);
+    r.enterFinal(4, 3649);
     try {
       Order.fbeVerifyFinal(r);
     } catch (e) {
@@ -30455,6 +32812,11 @@ export class Hostile {
       throw fbe.within(e, "Listed");
     }
     r.fixed(4, "Letters");
+    try {
+      Shadows.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "Shadows");
+    }
     r.leave();
   }
 
@@ -30639,6 +33001,8 @@ export class Hostile {
     Listed.fbeWriteJson(j, v.Listed);
     j.raw(',"Letters":');
     j.i32(v.Letters);
+    j.raw(',"Shadows":');
+    Shadows.fbeWriteJson(j, v.Shadows);
     j.raw("}");
   }
 
@@ -30652,7 +33016,7 @@ export class Hostile {
    * out keep their defaults.
    */
   static fbeReadJson(r, x, into) {
-    const o = r.struct(x, 4, 3010);
+    const o = r.struct(x, 4, 3649);
     const v = into ?? new Hostile();
     let m;
     m = r.member(o, "Order");
@@ -31469,6 +33833,16 @@ export class Hostile {
     if (m !== undefined) {
       v.Letters = r.int(m, -2147483648, 2147483647, "Letters");
     }
+    m = r.member(o, "Shadows");
+    if (m === undefined) {
+      r.spend(639, "Shadows");
+    } else {
+      try {
+        Shadows.fbeReadJson(r, m, v.Shadows);
+      } catch (e) {
+        throw fbe.within(e, "Shadows");
+      }
+    }
     r.leave();
     return v;
   }
@@ -31511,7 +33885,7 @@ function deliverTo(h, typeId, value) {
       h.onMessage?.(value);
     }
     break;
-  case 83:
+  case 84:
     if (h.onHostile !== undefined) {
       h.onHostile(value);
     } else {

@@ -20,7 +20,7 @@ import market as pkg_market
 
 PACKAGE = "import"
 VERSION = (0, 0)
-FINGERPRINT = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b"
+FINGERPRINT = "8a33efc748e704774afe7395d3cac92fc99b9cb6515fda96969ac0bbb175c7d8"
 
 
 class Word(fbe.Enum):
@@ -662,47 +662,61 @@ FBE_L22 = struct.Struct("<IIiiiiiiii")
 FBE_L23 = struct.Struct("<IIBIB")
 FBE_L24 = struct.Struct("<IIIiiI")
 FBE_L25 = struct.Struct("<IIiiihi")
-FBE_L26 = struct.Struct("<IIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIi")
-FBE_L27 = struct.Struct("<iii")
-FBE_L28 = struct.Struct("<hiI")
-FBE_L29 = struct.Struct("<Qdiq")
-FBE_L30 = struct.Struct("<16s")
-FBE_L31 = struct.Struct("<16sQfB")
-FBE_L32 = struct.Struct("<Qdi")
-FBE_L33 = struct.Struct("<hi")
-FBE_L34 = struct.Struct("<Qd")
-FBE_L35 = struct.Struct("<16sQf")
-FBE_L36 = struct.Struct("<iiiiiiii")
-FBE_L37 = struct.Struct("<B")
-FBE_L38 = struct.Struct("<ii")
-FBE_L39 = struct.Struct("<iiihi")
+FBE_L26 = struct.Struct("<IIiiiIIII16s16s16s16sQQhhQQII??BBddIIIIIIBI16sI16s16s16sQQhQiiiiiiiiIIi16s16siiiiqdIIiiiQiiiiiiii16sQiiIiiiiiiiiiiiiiiii16s16siiiiiiiiiiii")
+FBE_L27 = struct.Struct("<iI")
+FBE_L28 = struct.Struct("<IIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIiI")
+FBE_L29 = struct.Struct("<iii")
+FBE_L30 = struct.Struct("<hiI")
+FBE_L31 = struct.Struct("<Qdiq")
+FBE_L32 = struct.Struct("<16s")
+FBE_L33 = struct.Struct("<16sQfB")
+FBE_L34 = struct.Struct("<Qdi")
+FBE_L35 = struct.Struct("<hi")
+FBE_L36 = struct.Struct("<Qd")
+FBE_L37 = struct.Struct("<16sQf")
+FBE_L38 = struct.Struct("<iiiiiiii")
+FBE_L39 = struct.Struct("<B")
+FBE_L40 = struct.Struct("<ii")
+FBE_L41 = struct.Struct("<iiihi")
+FBE_L42 = struct.Struct("<16s16s")
+FBE_L43 = struct.Struct("<16s16sQQhhQQ")
+FBE_L44 = struct.Struct("<??BBdd")
+FBE_L45 = struct.Struct("<16sI")
+FBE_L46 = struct.Struct("<16s16s16sQQhQiiiiiiiiI")
+FBE_L47 = struct.Struct("<16siiiiqdI")
+FBE_L48 = struct.Struct("<iiiQiiiiiiii")
+FBE_L49 = struct.Struct("<QiiI")
+FBE_L50 = struct.Struct("<iiiiiiiiiiiiiiii16s16siiiiiiiiiiii")
 FBE_C0 = Modifier(0)
 FBE_C1 = Decimal(0)
-FBE_C2 = (12, 16, 20)
-FBE_C3 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234, 238, 243, 251, 259, 263, 271, 275, 280, 284, 288, 304, 320, 328, 332, 333, 338, 340, 344, 348, 353, 361, 369, 373, 381, 385, 390, 394, 398, 414, 430, 438, 442, 443, 448, 450, 454, 458, 463, 471, 479, 483, 491, 495, 500, 504, 508, 524, 540, 548, 552, 553, 558, 560, 564, 568, 573, 581, 589, 593, 601, 605, 610, 614, 618, 634, 650, 658, 662, 663, 668, 670, 674, 678, 683, 691, 699, 703)
-FBE_C4 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234, 238, 243, 251, 259, 263, 271, 275)
-FBE_C5 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234)
-FBE_C6 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210)
-FBE_C7 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234, 238, 243)
-FBE_C8 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234, 238, 243, 251, 259)
-FBE_C9 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223)
-FBE_C10 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178)
-FBE_C11 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118)
-FBE_C12 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64)
-FBE_C13 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112)
-FBE_C14 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153)
-FBE_C15 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161)
-FBE_C16 = (10, 14, 18, 23)
-FBE_C17 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170)
-FBE_C18 = (12,)
-FBE_C19 = (12, 16, 20, 24, 28, 32, 36, 40)
-FBE_C20 = (9, 13, 14)
-FBE_C21 = ((8, 'market'), (8, 'org'), (0, 'example'), (0, ''))
-FBE_C22 = (12, 16, 20, 24)
-FBE_C23 = ((4, 'symbol'), (4, 'digits'), (4, 'precision'), (4, 'ticker'), (0, ''))
-FBE_C24 = (12, 16, 20, 22, 26)
-FBE_C25 = (12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, 128, 132, 136, 140, 144, 148, 152, 156, 160, 164, 168, 172, 176, 180, 184, 188, 192, 196, 200, 204, 208, 212, 216, 220, 224, 228, 232, 236, 240, 244, 248, 252, 256, 260, 264, 268, 272, 276, 280, 284, 288, 292, 296, 300, 304, 308, 312, 316, 320, 324, 328, 332, 336)
-FBE_C26 = ((3010, 'Order'), (2998, 'CppWords'), (2379, 'PythonWords'), (2140, 'GoWords'), (1938, 'JavaWords'), (1756, 'KotlinWords'), (1549, 'JsWords'), (1326, 'RustWords'), (1131, 'CSharpWords'), (981, 'RubyWords'), (883, 'CppMembers'), (835, 'PythonMembers'), (739, 'GoMembers'), (610, 'JvmMembers'), (473, 'JsMembers'), (462, 'RuntimeNames'), (320, 'class'), (316, 'Object'), (312, 'String'), (308, 'List'), (304, 'Map'), (300, 'Model'), (296, 'FinalModel'), (292, 'Buffer'), (288, 'Reader'), (284, 'Writer'), (280, 'Limits'), (276, 'DecodeError'), (272, 'DecodeException'), (268, 'Decimal'), (264, 'Uuid'), (260, 'UUID'), (256, 'Timestamp'), (252, 'Sender'), (248, 'Receiver'), (244, 'Client'), (240, 'Proxy'), (236, 'Handler'), (232, 'fbe'), (228, 'FBE'), (224, 'std'), (220, 'Companion'), (216, 'Any'), (212, 'Self'), (208, 'self'), (204, 'None'), (200, 'Option'), (196, 'Result'), (192, 'Vec'), (188, 'Box'), (184, 'Error'), (180, 'Exception'), (176, 'Text'), (172, 'JsonWriter'), (168, 'int32_t'), (164, 'size_t'), (160, 'list'), (156, 'object'), (152, 'v'), (148, 'r'), (144, 'w'), (140, 'SideBuy'), (136, 'OrderKey'), (132, 'textOfside'), (128, 'DECIMAL_1'), (124, 'OrderModel'), (120, 'OrderFinal'), (116, 'NewOrder'), (112, 'VerifyFBEOrder'), (108, 'fbe_vr_Order'), (104, 'e1'), (100, 'i2'), (96, 'o3'), (92, 'Fbe'), (88, 'FINGERPRINT'), (84, 'FBE_FINGERPRINT'), (80, 'FBEFingerprint'), (76, 'Case'), (44, 'Imported'), (34, 'Derived'), (16, 'Listed'), (0, 'Letters'), (0, ''))
+FBE_C2 = Decimal("1.5")
+FBE_C3 = (12, 16, 20)
+FBE_C4 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234, 238, 243, 251, 259, 263, 271, 275, 280, 284, 288, 304, 320, 328, 332, 333, 338, 340, 344, 348, 353, 361, 369, 373, 381, 385, 390, 394, 398, 414, 430, 438, 442, 443, 448, 450, 454, 458, 463, 471, 479, 483, 491, 495, 500, 504, 508, 524, 540, 548, 552, 553, 558, 560, 564, 568, 573, 581, 589, 593, 601, 605, 610, 614, 618, 634, 650, 658, 662, 663, 668, 670, 674, 678, 683, 691, 699, 703)
+FBE_C5 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234, 238, 243, 251, 259, 263, 271, 275)
+FBE_C6 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234)
+FBE_C7 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210)
+FBE_C8 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234, 238, 243)
+FBE_C9 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223, 228, 230, 234, 238, 243, 251, 259)
+FBE_C10 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178, 194, 210, 218, 222, 223)
+FBE_C11 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170, 174, 178)
+FBE_C12 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118)
+FBE_C13 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64)
+FBE_C14 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112)
+FBE_C15 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153)
+FBE_C16 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161)
+FBE_C17 = (10, 14, 18, 23)
+FBE_C18 = (10, 14, 18, 23, 31, 39, 43, 51, 55, 60, 64, 68, 84, 100, 108, 112, 113, 118, 120, 124, 128, 133, 141, 149, 153, 161, 165, 170)
+FBE_C19 = (12,)
+FBE_C20 = (12, 16, 20, 24, 28, 32, 36, 40)
+FBE_C21 = (9, 13, 14)
+FBE_C22 = ((8, 'market'), (8, 'org'), (0, 'example'), (0, ''))
+FBE_C23 = (12, 16, 20, 24)
+FBE_C24 = ((4, 'symbol'), (4, 'digits'), (4, 'precision'), (4, 'ticker'), (0, ''))
+FBE_C25 = (12, 16, 20, 22, 26)
+FBE_C26 = (20, 28, 36, 68, 100, 116, 120, 136, 144, 146, 148, 164, 168, 172, 176, 180, 184, 188, 193, 209, 213, 229, 245, 261, 269, 277, 279, 287, 291, 295, 299, 303, 307, 311, 315, 319, 323, 327, 331, 347, 363, 367, 371, 375, 379, 387, 395, 399, 403, 407, 411, 415, 423, 427, 431, 435, 439, 443, 447, 451, 455, 471, 479, 483, 487, 491, 495, 499, 503, 507, 511, 515, 519, 523, 527, 531, 535, 539, 543, 547, 551, 555, 571, 587, 591, 595, 599, 603, 607, 611, 615, 619, 623, 627, 631, 635)
+FBE_C27 = ((24, 'ints'), (24, 'orders'), (0, 'strings'), (0, 'decimals'), (0, 'uuids'), (0, 'times'), (0, 'words'), (0, 'modifiers'), (0, 'blobs'), (0, 'bools'), (0, 'chars'), (0, 'doubles'), (0, 'vector'), (0, 'orderVector'), (0, 'listed'), (0, 'hashed'), (0, 'mapped'), (0, 'setted'), (0, 'order'), (0, 'price'), (0, 'text'), (0, 'made'), (0, 'random'), (0, 'nil'), (0, 'now'), (0, 'start'), (0, 'word'), (0, 'modifier'), (0, 'range'), (0, 'len'), (0, 'sorted'), (0, 'enumerate'), (0, 'tuple'), (0, 'frozenset'), (0, 'bytearray'), (0, 'int'), (0, 'str'), (0, 'dict'), (0, 'set'), (0, 'Decimal'), (0, 'UUID'), (0, 'fbe'), (0, 'type'), (0, 'Array'), (0, 'Map'), (0, 'BigInt'), (0, 'Number'), (0, 'String'), (0, 'Uint8Array'), (0, 'Object'), (0, 'Math'), (0, 'JSON'), (0, 'Date'), (0, 'Arrays'), (0, 'ArrayList'), (0, 'HashMap'), (0, 'TreeMap'), (0, 'LinkedList'), (0, 'HashSet'), (0, 'TreeSet'), (0, 'Optional'), (0, 'BigDecimal'), (0, 'Instant'), (0, 'IntArray'), (0, 'LongArray'), (0, 'ByteArray'), (0, 'arrayOf'), (0, 'listOf'), (0, 'mutableListOf'), (0, 'emptyList'), (0, 'mutableMapOf'), (0, 'Collections'), (0, 'make'), (0, 'append'), (0, 'copy'), (0, 'time'), (0, 'std'), (0, 'FBE'), (0, 'Vec'), (0, 'Default'), (0, 'Some'), (0, 'Box'), (0, 'Uuid'), (0, 'Guid'), (0, 'Dictionary'), (0, 'SortedDictionary'), (0, 'System'), (0, 'Fbe'), (0, 'Hash'), (0, 'hash'), (0, 'freeze'), (0, 'dup'), (0, 'clone'), (0, 'send'), (0, 'format'), (0, 'to_s'), (0, ''))
+FBE_C28 = (12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, 128, 132, 136, 140, 144, 148, 152, 156, 160, 164, 168, 172, 176, 180, 184, 188, 192, 196, 200, 204, 208, 212, 216, 220, 224, 228, 232, 236, 240, 244, 248, 252, 256, 260, 264, 268, 272, 276, 280, 284, 288, 292, 296, 300, 304, 308, 312, 316, 320, 324, 328, 332, 336, 340)
+FBE_C29 = ((3649, 'Order'), (3637, 'CppWords'), (3018, 'PythonWords'), (2779, 'GoWords'), (2577, 'JavaWords'), (2395, 'KotlinWords'), (2188, 'JsWords'), (1965, 'RustWords'), (1770, 'CSharpWords'), (1620, 'RubyWords'), (1522, 'CppMembers'), (1474, 'PythonMembers'), (1378, 'GoMembers'), (1249, 'JvmMembers'), (1112, 'JsMembers'), (1101, 'RuntimeNames'), (959, 'class'), (955, 'Object'), (951, 'String'), (947, 'List'), (943, 'Map'), (939, 'Model'), (935, 'FinalModel'), (931, 'Buffer'), (927, 'Reader'), (923, 'Writer'), (919, 'Limits'), (915, 'DecodeError'), (911, 'DecodeException'), (907, 'Decimal'), (903, 'Uuid'), (899, 'UUID'), (895, 'Timestamp'), (891, 'Sender'), (887, 'Receiver'), (883, 'Client'), (879, 'Proxy'), (875, 'Handler'), (871, 'fbe'), (867, 'FBE'), (863, 'std'), (859, 'Companion'), (855, 'Any'), (851, 'Self'), (847, 'self'), (843, 'None'), (839, 'Option'), (835, 'Result'), (831, 'Vec'), (827, 'Box'), (823, 'Error'), (819, 'Exception'), (815, 'Text'), (811, 'JsonWriter'), (807, 'int32_t'), (803, 'size_t'), (799, 'list'), (795, 'object'), (791, 'v'), (787, 'r'), (783, 'w'), (779, 'SideBuy'), (775, 'OrderKey'), (771, 'textOfside'), (767, 'DECIMAL_1'), (763, 'OrderModel'), (759, 'OrderFinal'), (755, 'NewOrder'), (751, 'VerifyFBEOrder'), (747, 'fbe_vr_Order'), (743, 'e1'), (739, 'i2'), (735, 'o3'), (731, 'Fbe'), (727, 'FINGERPRINT'), (723, 'FBE_FINGERPRINT'), (719, 'FBEFingerprint'), (715, 'Case'), (683, 'Imported'), (673, 'Derived'), (655, 'Listed'), (639, 'Letters'), (639, 'Shadows'), (0, ''))
 
 
 class Order(fbe.Struct):
@@ -3703,14 +3717,320 @@ class Derived(Order):
         self.side__ = side__
 
 
+FBE_R_range = range  # Shadows.__init__ takes a field range, which hides it there
+
+
+class Shadows(fbe.Struct):
+    """struct import.Shadows (type 83).
+
+    Keyword construction: ``Shadows(ints=..., orders=..., strings=..., ...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("Array", "ArrayList", "Arrays", "BigDecimal", "BigInt", "Box", "ByteArray", "Collections", "Date", "Decimal_", "Default", "Dictionary", "FBE", "Fbe", "Guid", "Hash", "HashMap", "HashSet", "Instant", "IntArray", "JSON", "LinkedList", "LongArray", "Map", "Math", "Number", "Object", "Optional", "Some", "SortedDictionary", "String", "System", "TreeMap", "TreeSet", "UUID", "Uint8Array", "Uuid", "Vec", "append", "arrayOf", "blobs", "bools", "bytearray", "chars", "clone_", "copy", "decimals", "dict_", "doubles", "dup", "emptyList", "enumerate", "fbe_", "format", "freeze", "frozenset", "hash", "hashed", "int_", "ints", "len", "listOf", "listed", "made", "make", "mapped", "modifier", "modifiers", "mutableListOf", "mutableMapOf", "nil", "now", "order", "orderVector", "orders", "price", "random", "range", "send", "set_", "setted", "sorted", "start", "std", "str_", "strings", "text", "time", "times", "to_s", "tuple", "type", "uuids", "vector", "word", "words")
+    fbe_type: ClassVar[int] = 83
+
+    ints: list[int]
+    orders: list[Order]
+    strings: list[str]
+    decimals: list[Decimal]
+    uuids: list[uuid.UUID]
+    times: list[int]
+    words: list[Word]
+    modifiers: list[Modifier]
+    blobs: list[bytes]
+    bools: list[bool]
+    chars: list[int]
+    doubles: list[float]
+    vector: list[int]
+    orderVector: list[Order]
+    listed: list[int]
+    hashed: dict[int, str]
+    mapped: dict[str, int]
+    setted: set[str]
+    order: Order | None
+    price: Decimal
+    text: str
+    made: uuid.UUID
+    random: uuid.UUID
+    nil: uuid.UUID
+    now: int
+    start: int
+    word: Word
+    modifier: Modifier
+    range: int
+    len: int
+    sorted: int
+    enumerate: int
+    tuple: int
+    frozenset: int
+    bytearray: int
+    int_: int
+    str_: str
+    dict_: str
+    set_: int
+    Decimal_: Decimal
+    UUID: uuid.UUID
+    fbe_: int
+    type: int
+    Array: int
+    Map: int
+    BigInt: int
+    Number: float
+    String: str
+    Uint8Array: bytes
+    Object: int
+    Math: int
+    JSON: int
+    Date: int
+    Arrays: int
+    ArrayList: int
+    HashMap: int
+    TreeMap: int
+    LinkedList: int
+    HashSet: int
+    TreeSet: int
+    Optional: int
+    BigDecimal: Decimal
+    Instant: int
+    IntArray: int
+    LongArray: int
+    ByteArray: bytes
+    arrayOf: int
+    listOf: int
+    mutableListOf: int
+    emptyList: int
+    mutableMapOf: int
+    Collections: int
+    make: int
+    append: int
+    copy: int
+    time: int
+    std: int
+    FBE: int
+    Vec: int
+    Default: int
+    Some: int
+    Box: int
+    Uuid: uuid.UUID
+    Guid: uuid.UUID
+    Dictionary: int
+    SortedDictionary: int
+    System: int
+    Fbe: int
+    Hash: int
+    hash: int
+    freeze: int
+    dup: int
+    clone_: int
+    send: int
+    format: int
+    to_s: int
+
+    def __init__(
+        self,
+        ints: list[int] | None = None,
+        orders: list[Order] | None = None,
+        strings: list[str] | None = None,
+        decimals: list[Decimal] | None = None,
+        uuids: list[uuid.UUID] | None = None,
+        times: list[int] | None = None,
+        words: list[Word] | None = None,
+        modifiers: list[Modifier] | None = None,
+        blobs: list[bytes] | None = None,
+        bools: list[bool] | None = None,
+        chars: list[int] | None = None,
+        doubles: list[float] | None = None,
+        vector: list[int] | None = None,
+        orderVector: list[Order] | None = None,
+        listed: list[int] | None = None,
+        hashed: dict[int, str] | None = None,
+        mapped: dict[str, int] | None = None,
+        setted: set[str] | None = None,
+        order: Order | None = None,
+        price: Decimal = FBE_C2,
+        text: str = 'text',
+        made: uuid.UUID | None = None,
+        random: uuid.UUID | None = None,
+        nil: uuid.UUID = fbe.NIL_UUID,
+        now: int | None = None,
+        start: int = 0,
+        word: Word = Word.class_,
+        modifier: Modifier = Modifier.static,
+        range: int = 0,
+        len: int = 0,
+        sorted: int = 0,
+        enumerate: int = 0,
+        tuple: int = 0,
+        frozenset: int = 0,
+        bytearray: int = 0,
+        int_: int = 0,
+        str_: str = "",
+        dict_: str = "",
+        set_: int = 0,
+        Decimal_: Decimal = FBE_C1,
+        UUID: uuid.UUID = fbe.NIL_UUID,
+        fbe_: int = 0,
+        type: int = 0,
+        Array: int = 0,
+        Map: int = 0,
+        BigInt: int = 0,
+        Number: float = 0.0,
+        String: str = "",
+        Uint8Array: bytes = b"",
+        Object: int = 0,
+        Math: int = 0,
+        JSON: int = 0,
+        Date: int = 0,
+        Arrays: int = 0,
+        ArrayList: int = 0,
+        HashMap: int = 0,
+        TreeMap: int = 0,
+        LinkedList: int = 0,
+        HashSet: int = 0,
+        TreeSet: int = 0,
+        Optional: int = 0,
+        BigDecimal: Decimal = FBE_C1,
+        Instant: int = 0,
+        IntArray: int = 0,
+        LongArray: int = 0,
+        ByteArray: bytes = b"",
+        arrayOf: int = 0,
+        listOf: int = 0,
+        mutableListOf: int = 0,
+        emptyList: int = 0,
+        mutableMapOf: int = 0,
+        Collections: int = 0,
+        make: int = 0,
+        append: int = 0,
+        copy: int = 0,
+        time: int = 0,
+        std: int = 0,
+        FBE: int = 0,
+        Vec: int = 0,
+        Default: int = 0,
+        Some: int = 0,
+        Box: int = 0,
+        Uuid: uuid.UUID = fbe.NIL_UUID,
+        Guid: uuid.UUID = fbe.NIL_UUID,
+        Dictionary: int = 0,
+        SortedDictionary: int = 0,
+        System: int = 0,
+        Fbe: int = 0,
+        Hash: int = 0,
+        hash: int = 0,
+        freeze: int = 0,
+        dup: int = 0,
+        clone_: int = 0,
+        send: int = 0,
+        format: int = 0,
+        to_s: int = 0,
+    ) -> None:
+        self.ints = [0 for _ in FBE_R_range(3)] if ints is None else ints
+        self.orders = [Order() for _ in FBE_R_range(2)] if orders is None else orders
+        self.strings = ["" for _ in FBE_R_range(2)] if strings is None else strings
+        self.decimals = [FBE_C1 for _ in FBE_R_range(2)] if decimals is None else decimals
+        self.uuids = [fbe.NIL_UUID for _ in FBE_R_range(2)] if uuids is None else uuids
+        self.times = [0 for _ in FBE_R_range(2)] if times is None else times
+        self.words = [Word.alignas for _ in FBE_R_range(2)] if words is None else words
+        self.modifiers = [FBE_C0 for _ in FBE_R_range(2)] if modifiers is None else modifiers
+        self.blobs = [b"" for _ in FBE_R_range(2)] if blobs is None else blobs
+        self.bools = [False for _ in FBE_R_range(2)] if bools is None else bools
+        self.chars = [0 for _ in FBE_R_range(2)] if chars is None else chars
+        self.doubles = [0.0 for _ in FBE_R_range(2)] if doubles is None else doubles
+        self.vector = [] if vector is None else vector
+        self.orderVector = [] if orderVector is None else orderVector
+        self.listed = [] if listed is None else listed
+        self.hashed = {} if hashed is None else hashed
+        self.mapped = {} if mapped is None else mapped
+        self.setted = set() if setted is None else setted
+        self.order = order
+        self.price = price
+        self.text = text
+        self.made = fbe.uuid1() if made is None else made
+        self.random = fbe.uuid4() if random is None else random
+        self.nil = nil
+        self.now = fbe.utc() if now is None else now
+        self.start = start
+        self.word = word
+        self.modifier = modifier
+        self.range = range
+        self.len = len
+        self.sorted = sorted
+        self.enumerate = enumerate
+        self.tuple = tuple
+        self.frozenset = frozenset
+        self.bytearray = bytearray
+        self.int_ = int_
+        self.str_ = str_
+        self.dict_ = dict_
+        self.set_ = set_
+        self.Decimal_ = Decimal_
+        self.UUID = UUID
+        self.fbe_ = fbe_
+        self.type = type
+        self.Array = Array
+        self.Map = Map
+        self.BigInt = BigInt
+        self.Number = Number
+        self.String = String
+        self.Uint8Array = Uint8Array
+        self.Object = Object
+        self.Math = Math
+        self.JSON = JSON
+        self.Date = Date
+        self.Arrays = Arrays
+        self.ArrayList = ArrayList
+        self.HashMap = HashMap
+        self.TreeMap = TreeMap
+        self.LinkedList = LinkedList
+        self.HashSet = HashSet
+        self.TreeSet = TreeSet
+        self.Optional = Optional
+        self.BigDecimal = BigDecimal
+        self.Instant = Instant
+        self.IntArray = IntArray
+        self.LongArray = LongArray
+        self.ByteArray = ByteArray
+        self.arrayOf = arrayOf
+        self.listOf = listOf
+        self.mutableListOf = mutableListOf
+        self.emptyList = emptyList
+        self.mutableMapOf = mutableMapOf
+        self.Collections = Collections
+        self.make = make
+        self.append = append
+        self.copy = copy
+        self.time = time
+        self.std = std
+        self.FBE = FBE
+        self.Vec = Vec
+        self.Default = Default
+        self.Some = Some
+        self.Box = Box
+        self.Uuid = Uuid
+        self.Guid = Guid
+        self.Dictionary = Dictionary
+        self.SortedDictionary = SortedDictionary
+        self.System = System
+        self.Fbe = Fbe
+        self.Hash = Hash
+        self.hash = hash
+        self.freeze = freeze
+        self.dup = dup
+        self.clone_ = clone_
+        self.send = send
+        self.format = format
+        self.to_s = to_s
+
+
 class Hostile(fbe.Struct):
-    """message import.Hostile (type 83).
+    """message import.Hostile (type 84).
 
     Keyword construction: ``Hostile(Order_=..., CppWords_=..., PythonWords_=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Any", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception_", "FBEFingerprint_", "FBE_", "FBE_FINGERPRINT", "FINGERPRINT", "Fbe_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy", "PythonMembers_", "PythonWords_", "Reader_", "Receiver", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object_", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
-    fbe_type: ClassVar[int] = 83
+    __slots__ = ("Any", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception_", "FBEFingerprint_", "FBE_", "FBE_FINGERPRINT", "FINGERPRINT", "Fbe_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy", "PythonMembers_", "PythonWords_", "Reader_", "Receiver", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender", "Shadows_", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object_", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
+    fbe_type: ClassVar[int] = 84
 
     Order_: Order
     CppWords_: CppWords
@@ -3794,6 +4114,7 @@ class Hostile(fbe.Struct):
     Derived_: Derived
     Listed_: Listed
     Letters_: Letters
+    Shadows_: Shadows
 
     def __init__(
         self,
@@ -3879,6 +4200,7 @@ class Hostile(fbe.Struct):
         Derived_: Derived | None = None,
         Listed_: Listed | None = None,
         Letters_: Letters = Letters._a,
+        Shadows_: Shadows | None = None,
     ) -> None:
         self.Order_ = Order() if Order_ is None else Order_
         self.CppWords_ = CppWords() if CppWords_ is None else CppWords_
@@ -3962,6 +4284,7 @@ class Hostile(fbe.Struct):
         self.Derived_ = Derived() if Derived_ is None else Derived_
         self.Listed_ = Listed() if Listed_ is None else Listed_
         self.Letters_ = Letters_
+        self.Shadows_ = Shadows() if Shadows_ is None else Shadows_
 
 
 Order.fbe_spec = (
@@ -4800,6 +5123,105 @@ Derived.fbe_spec = (
     ("side_", "side__", ("int", "range (int32)", -2147483648, 2147483647, range_)),
 )
 
+Shadows.fbe_spec = (
+    ("ints", "ints", ("array", ("int", "int32", -2147483648, 2147483647), 3)),
+    ("orders", "orders", ("array", ("struct", Order, 12), 2)),
+    ("strings", "strings", ("array", ("string",), 2)),
+    ("decimals", "decimals", ("array", ("decimal",), 2)),
+    ("uuids", "uuids", ("array", ("uuid",), 2)),
+    ("times", "times", ("array", ("int", "timestamp", 0, 18446744073709551615), 2)),
+    ("words", "words", ("array", ("int", "Word (int16)", -32768, 32767, Word), 2)),
+    ("modifiers", "modifiers", ("array", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier), 2)),
+    ("blobs", "blobs", ("array", ("bytes",), 2)),
+    ("bools", "bools", ("array", ("bool",), 2)),
+    ("chars", "chars", ("array", ("int", "char", 0, 255), 2)),
+    ("doubles", "doubles", ("array", ("float", "double"), 2)),
+    ("vector", "vector", ("vector", ("int", "int64", -9223372036854775808, 9223372036854775807), 8)),
+    ("orderVector", "orderVector", ("vector", ("struct", Order, 12), 0)),
+    ("listed", "listed", ("list", ("int", "int32", -2147483648, 2147483647), 4)),
+    ("hashed", "hashed", ("hash", ("int", "int32", -2147483648, 2147483647), ("string",), 8)),
+    ("mapped", "mapped", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
+    ("setted", "setted", ("set", ("string",), 4)),
+    ("order", "order", ("optional", ("struct", Order, 12))),
+    ("price", "price", ("decimal",)),
+    ("text", "text", ("string",)),
+    ("made", "made", ("uuid",)),
+    ("random", "random", ("uuid",)),
+    ("nil", "nil", ("uuid",)),
+    ("now", "now", ("int", "timestamp", 0, 18446744073709551615)),
+    ("start", "start", ("int", "timestamp", 0, 18446744073709551615)),
+    ("word", "word", ("int", "Word (int16)", -32768, 32767, Word)),
+    ("modifier", "modifier", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
+    ("range", "range", ("int", "int32", -2147483648, 2147483647)),
+    ("len", "len", ("int", "int32", -2147483648, 2147483647)),
+    ("sorted", "sorted", ("int", "int32", -2147483648, 2147483647)),
+    ("enumerate", "enumerate", ("int", "int32", -2147483648, 2147483647)),
+    ("tuple", "tuple", ("int", "int32", -2147483648, 2147483647)),
+    ("frozenset", "frozenset", ("int", "int32", -2147483648, 2147483647)),
+    ("bytearray", "bytearray", ("int", "int32", -2147483648, 2147483647)),
+    ("int", "int_", ("int", "int32", -2147483648, 2147483647)),
+    ("str", "str_", ("string",)),
+    ("dict", "dict_", ("string",)),
+    ("set", "set_", ("int", "int32", -2147483648, 2147483647)),
+    ("Decimal", "Decimal_", ("decimal",)),
+    ("UUID", "UUID", ("uuid",)),
+    ("fbe", "fbe_", ("int", "int32", -2147483648, 2147483647)),
+    ("type", "type", ("int", "int32", -2147483648, 2147483647)),
+    ("Array", "Array", ("int", "int32", -2147483648, 2147483647)),
+    ("Map", "Map", ("int", "int32", -2147483648, 2147483647)),
+    ("BigInt", "BigInt", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("Number", "Number", ("float", "double")),
+    ("String", "String", ("string",)),
+    ("Uint8Array", "Uint8Array", ("bytes",)),
+    ("Object", "Object", ("int", "int32", -2147483648, 2147483647)),
+    ("Math", "Math", ("int", "int32", -2147483648, 2147483647)),
+    ("JSON", "JSON", ("int", "int32", -2147483648, 2147483647)),
+    ("Date", "Date", ("int", "timestamp", 0, 18446744073709551615)),
+    ("Arrays", "Arrays", ("int", "int32", -2147483648, 2147483647)),
+    ("ArrayList", "ArrayList", ("int", "int32", -2147483648, 2147483647)),
+    ("HashMap", "HashMap", ("int", "int32", -2147483648, 2147483647)),
+    ("TreeMap", "TreeMap", ("int", "int32", -2147483648, 2147483647)),
+    ("LinkedList", "LinkedList", ("int", "int32", -2147483648, 2147483647)),
+    ("HashSet", "HashSet", ("int", "int32", -2147483648, 2147483647)),
+    ("TreeSet", "TreeSet", ("int", "int32", -2147483648, 2147483647)),
+    ("Optional", "Optional", ("int", "int32", -2147483648, 2147483647)),
+    ("BigDecimal", "BigDecimal", ("decimal",)),
+    ("Instant", "Instant", ("int", "timestamp", 0, 18446744073709551615)),
+    ("IntArray", "IntArray", ("int", "int32", -2147483648, 2147483647)),
+    ("LongArray", "LongArray", ("int", "int32", -2147483648, 2147483647)),
+    ("ByteArray", "ByteArray", ("bytes",)),
+    ("arrayOf", "arrayOf", ("int", "int32", -2147483648, 2147483647)),
+    ("listOf", "listOf", ("int", "int32", -2147483648, 2147483647)),
+    ("mutableListOf", "mutableListOf", ("int", "int32", -2147483648, 2147483647)),
+    ("emptyList", "emptyList", ("int", "int32", -2147483648, 2147483647)),
+    ("mutableMapOf", "mutableMapOf", ("int", "int32", -2147483648, 2147483647)),
+    ("Collections", "Collections", ("int", "int32", -2147483648, 2147483647)),
+    ("make", "make", ("int", "int32", -2147483648, 2147483647)),
+    ("append", "append", ("int", "int32", -2147483648, 2147483647)),
+    ("copy", "copy", ("int", "int32", -2147483648, 2147483647)),
+    ("time", "time", ("int", "int32", -2147483648, 2147483647)),
+    ("std", "std", ("int", "int32", -2147483648, 2147483647)),
+    ("FBE", "FBE", ("int", "int32", -2147483648, 2147483647)),
+    ("Vec", "Vec", ("int", "int32", -2147483648, 2147483647)),
+    ("Default", "Default", ("int", "int32", -2147483648, 2147483647)),
+    ("Some", "Some", ("int", "int32", -2147483648, 2147483647)),
+    ("Box", "Box", ("int", "int32", -2147483648, 2147483647)),
+    ("Uuid", "Uuid", ("uuid",)),
+    ("Guid", "Guid", ("uuid",)),
+    ("Dictionary", "Dictionary", ("int", "int32", -2147483648, 2147483647)),
+    ("SortedDictionary", "SortedDictionary", ("int", "int32", -2147483648, 2147483647)),
+    ("System", "System", ("int", "int32", -2147483648, 2147483647)),
+    ("Fbe", "Fbe", ("int", "int32", -2147483648, 2147483647)),
+    ("Hash", "Hash", ("int", "int32", -2147483648, 2147483647)),
+    ("hash", "hash", ("int", "int32", -2147483648, 2147483647)),
+    ("freeze", "freeze", ("int", "int32", -2147483648, 2147483647)),
+    ("dup", "dup", ("int", "int32", -2147483648, 2147483647)),
+    ("clone", "clone_", ("int", "int32", -2147483648, 2147483647)),
+    ("send", "send", ("int", "int32", -2147483648, 2147483647)),
+    ("format", "format", ("int", "int32", -2147483648, 2147483647)),
+    ("to_s", "to_s", ("int", "int32", -2147483648, 2147483647)),
+)
+
 Hostile.fbe_spec = (
     ("Order", "Order_", ("struct", Order, 12)),
     ("CppWords", "CppWords_", ("struct", CppWords, 619)),
@@ -4883,6 +5305,7 @@ Hostile.fbe_spec = (
     ("Derived", "Derived_", ("struct", Derived, 18)),
     ("Listed", "Listed_", ("struct", Listed, 16)),
     ("Letters", "Letters_", ("int", "Letters (int32)", -2147483648, 2147483647, Letters)),
+    ("Shadows", "Shadows_", ("struct", Shadows, 639)),
 )
 
 
@@ -4904,7 +5327,7 @@ def fbe_vr_Order(r: fbe.Reader, p: int) -> Order:
             v.s = FBE_M_side[t[3]]
             v.range = FBE_M_range[t[4]]
         else:
-            k = fbe.buffer.present(FBE_C2, t[0], 8)
+            k = fbe.buffer.present(FBE_C3, t[0], 8)
             v = Order(
                 t[2] if k > 0 else 0,
                 FBE_M_side[t[3]] if k > 1 else side.sell,
@@ -5184,7 +5607,7 @@ def fbe_vr_CppWords(r: fbe.Reader, p: int) -> CppWords:
             v.CHAR_BIT = t[134]
             v.EINVAL = FBE_M_side[t[135]]
         else:
-            k = fbe.buffer.present(FBE_C3, t[0], 8)
+            k = fbe.buffer.present(FBE_C4, t[0], 8)
             v = CppWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.alignas,
                 t[3] if k > 1 else 0,
@@ -5419,7 +5842,7 @@ def fbe_vr_PythonWords(r: fbe.Reader, p: int) -> PythonWords:
             v.PACKAGE = t[52]
             v.VERSION = fbe_vcr_v_import_Word(r, p, t[53], "VERSION")
         else:
-            k = fbe.buffer.present(FBE_C4, t[0], 8)
+            k = fbe.buffer.present(FBE_C5, t[0], 8)
             v = PythonWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.False_,
                 t[3] if k > 1 else 0,
@@ -5569,7 +5992,7 @@ def fbe_vr_GoWords(r: fbe.Reader, p: int) -> GoWords:
             v.complex128 = FBE_M_Word[t[44]]
             v.comparable = t[45]
         else:
-            k = fbe.buffer.present(FBE_C5, t[0], 8)
+            k = fbe.buffer.present(FBE_C6, t[0], 8)
             v = GoWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.chan,
                 t[3] if k > 1 else 0,
@@ -5700,7 +6123,7 @@ def fbe_vr_JavaWords(r: fbe.Reader, p: int) -> JavaWords:
             v.Map = fbe.decode_decimal(t[37], p + 178, "Map")
             v.Set = uuid.UUID(bytes=t[38])
         else:
-            k = fbe.buffer.present(FBE_C6, t[0], 8)
+            k = fbe.buffer.present(FBE_C7, t[0], 8)
             v = JavaWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.abstract,
                 t[3] if k > 1 else 0,
@@ -5846,7 +6269,7 @@ def fbe_vr_KotlinWords(r: fbe.Reader, p: int) -> KotlinWords:
             v.Int = fbe.buffer.read_string(r, p, t[46], "Int")
             v.Array = fbe.buffer.read_optional(r, p, t[47], t[48], "Array", fbe_vsr_bool)
         else:
-            k = fbe.buffer.present(FBE_C7, t[0], 8)
+            k = fbe.buffer.present(FBE_C8, t[0], 8)
             v = KotlinWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.fun,
                 t[3] if k > 1 else 0,
@@ -6002,7 +6425,7 @@ def fbe_vr_JsWords(r: fbe.Reader, p: int) -> JsWords:
             v.satisfies = FBE_M_Modifier[t[49]]
             v.accessor = t[50]
         else:
-            k = fbe.buffer.present(FBE_C8, t[0], 8)
+            k = fbe.buffer.present(FBE_C9, t[0], 8)
             v = JsWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.debugger,
                 t[3] if k > 1 else 0,
@@ -6140,7 +6563,7 @@ def fbe_vr_RustWords(r: fbe.Reader, p: int) -> RustWords:
             v.Sync = t[40]
             v.Sized = t[41]
         else:
-            k = fbe.buffer.present(FBE_C9, t[0], 8)
+            k = fbe.buffer.present(FBE_C10, t[0], 8)
             v = RustWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.crate,
                 t[3] if k > 1 else 0,
@@ -6266,7 +6689,7 @@ def fbe_vr_CSharpWords(r: fbe.Reader, p: int) -> CSharpWords:
             v.managed = fbe.buffer.read_bytes(r, p, t[35], "managed")
             v.notnull = fbe_vcr_m_string__int32(r, p, t[36], "notnull")
         else:
-            k = fbe.buffer.present(FBE_C10, t[0], 8)
+            k = fbe.buffer.present(FBE_C11, t[0], 8)
             v = CSharpWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.checked,
                 t[3] if k > 1 else 0,
@@ -6359,7 +6782,7 @@ def fbe_vr_RubyWords(r: fbe.Reader, p: int) -> RubyWords:
             v.__ENCODING__ = t[20]
             v.initialize = fbe.buffer.read_optional(r, p, t[21], t[22], "initialize", fbe_vsr_import_Word)
         else:
-            k = fbe.buffer.present(FBE_C11, t[0], 8)
+            k = fbe.buffer.present(FBE_C12, t[0], 8)
             v = RubyWords(
                 FBE_M_Word[t[2]] if k > 0 else Word.BEGIN,
                 t[3] if k > 1 else 0,
@@ -6426,7 +6849,7 @@ def fbe_vr_CppMembers(r: fbe.Reader, p: int) -> CppMembers:
             v.model = fbe.buffer.read_optional(r, p, t[12], t[13], "model", fbe_vsr_string)
             v.reset = fbe.buffer.read_bytes(r, p, t[14], "reset")
         else:
-            k = fbe.buffer.present(FBE_C12, t[0], 8)
+            k = fbe.buffer.present(FBE_C13, t[0], 8)
             v = CppMembers(
                 FBE_M_Word[t[2]] if k > 0 else Word.swap,
                 t[3] if k > 1 else 0,
@@ -6492,7 +6915,7 @@ def fbe_vr_PythonMembers(r: fbe.Reader, p: int) -> PythonMembers:
             v.__eq___ = t[18]
             v.__private__ = t[19]
         else:
-            k = fbe.buffer.present(FBE_C13, t[0], 8)
+            k = fbe.buffer.present(FBE_C14, t[0], 8)
             v = PythonMembers(
                 FBE_M_Word[t[2]] if k > 0 else Word.to_json,
                 t[3] if k > 1 else 0,
@@ -6585,7 +7008,7 @@ def fbe_vr_GoMembers(r: fbe.Reader, p: int) -> GoMembers:
             v.Verify = t[29]
             v.VerifyFinal = FBE_M_side[t[30]]
         else:
-            k = fbe.buffer.present(FBE_C14, t[0], 8)
+            k = fbe.buffer.present(FBE_C15, t[0], 8)
             v = GoMembers(
                 FBE_M_Word[t[2]] if k > 0 else Word.FBEKey,
                 t[3] if k > 1 else 0,
@@ -6688,7 +7111,7 @@ def fbe_vr_JvmMembers(r: fbe.Reader, p: int) -> JvmMembers:
             v.component1 = FBE_M_side[t[30]]
             v.fbeLevels = t[31]
         else:
-            k = fbe.buffer.present(FBE_C15, t[0], 8)
+            k = fbe.buffer.present(FBE_C16, t[0], 8)
             v = JvmMembers(
                 FBE_M_Word[t[2]] if k > 0 else Word.TYPE_ID,
                 t[3] if k > 1 else 0,
@@ -6748,7 +7171,7 @@ def fbe_vr_JsMembers(r: fbe.Reader, p: int) -> JsMembers:
             v.toText = fbe.buffer.read_string(r, p, t[4], "toText")
             v.verify = fbe.buffer.read_optional(r, p, t[5], t[6], "verify", fbe_vsr_bool)
         else:
-            k = fbe.buffer.present(FBE_C16, t[0], 8)
+            k = fbe.buffer.present(FBE_C17, t[0], 8)
             v = JsMembers(
                 FBE_M_Word[t[2]] if k > 0 else Word.fbeKey,
                 t[3] if k > 1 else 0,
@@ -6839,7 +7262,7 @@ def fbe_vr_RuntimeNames(r: fbe.Reader, p: int) -> RuntimeNames:
             v.Utf8 = fbe_vcr_v_import_Word(r, p, t[32], "Utf8")
             v.Requests = fbe.buffer.read_optional(r, p, t[33], t[34], "Requests", fbe_vsr_string)
         else:
-            k = fbe.buffer.present(FBE_C17, t[0], 8)
+            k = fbe.buffer.present(FBE_C18, t[0], 8)
             v = RuntimeNames(
                 FBE_M_Word[t[2]] if k > 0 else Word.Buffer,
                 t[3] if k > 1 else 0,
@@ -6891,7 +7314,7 @@ def fbe_vr_class(r: fbe.Reader, p: int) -> class_:
             v = class_.__new__(class_)
             v.class__ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = class_(
                 t[2] if k > 0 else 0,
             )
@@ -6916,7 +7339,7 @@ def fbe_vr_Object(r: fbe.Reader, p: int) -> Object:
             v = Object.__new__(Object)
             v.Object_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Object(
                 t[2] if k > 0 else 0,
             )
@@ -6941,7 +7364,7 @@ def fbe_vr_String(r: fbe.Reader, p: int) -> String:
             v = String.__new__(String)
             v.String_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = String(
                 t[2] if k > 0 else 0,
             )
@@ -6966,7 +7389,7 @@ def fbe_vr_List(r: fbe.Reader, p: int) -> List:
             v = List.__new__(List)
             v.List_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = List(
                 t[2] if k > 0 else 0,
             )
@@ -6991,7 +7414,7 @@ def fbe_vr_Map(r: fbe.Reader, p: int) -> Map:
             v = Map.__new__(Map)
             v.Map_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Map(
                 t[2] if k > 0 else 0,
             )
@@ -7016,7 +7439,7 @@ def fbe_vr_Model(r: fbe.Reader, p: int) -> Model:
             v = Model.__new__(Model)
             v.Model_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Model(
                 t[2] if k > 0 else 0,
             )
@@ -7041,7 +7464,7 @@ def fbe_vr_FinalModel(r: fbe.Reader, p: int) -> FinalModel:
             v = FinalModel.__new__(FinalModel)
             v.FinalModel_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = FinalModel(
                 t[2] if k > 0 else 0,
             )
@@ -7066,7 +7489,7 @@ def fbe_vr_Buffer(r: fbe.Reader, p: int) -> Buffer:
             v = Buffer.__new__(Buffer)
             v.Buffer_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Buffer(
                 t[2] if k > 0 else 0,
             )
@@ -7091,7 +7514,7 @@ def fbe_vr_Reader(r: fbe.Reader, p: int) -> Reader:
             v = Reader.__new__(Reader)
             v.Reader_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Reader(
                 t[2] if k > 0 else 0,
             )
@@ -7116,7 +7539,7 @@ def fbe_vr_Writer(r: fbe.Reader, p: int) -> Writer:
             v = Writer.__new__(Writer)
             v.Writer_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Writer(
                 t[2] if k > 0 else 0,
             )
@@ -7141,7 +7564,7 @@ def fbe_vr_Limits(r: fbe.Reader, p: int) -> Limits:
             v = Limits.__new__(Limits)
             v.Limits_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Limits(
                 t[2] if k > 0 else 0,
             )
@@ -7166,7 +7589,7 @@ def fbe_vr_DecodeError(r: fbe.Reader, p: int) -> DecodeError:
             v = DecodeError.__new__(DecodeError)
             v.DecodeError_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = DecodeError(
                 t[2] if k > 0 else 0,
             )
@@ -7191,7 +7614,7 @@ def fbe_vr_DecodeException(r: fbe.Reader, p: int) -> DecodeException:
             v = DecodeException.__new__(DecodeException)
             v.DecodeException_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = DecodeException(
                 t[2] if k > 0 else 0,
             )
@@ -7216,7 +7639,7 @@ def fbe_vr_Decimal(r: fbe.Reader, p: int) -> Decimal_:
             v = Decimal_.__new__(Decimal_)
             v.Decimal = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Decimal_(
                 t[2] if k > 0 else 0,
             )
@@ -7241,7 +7664,7 @@ def fbe_vr_Uuid(r: fbe.Reader, p: int) -> Uuid:
             v = Uuid.__new__(Uuid)
             v.Uuid_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Uuid(
                 t[2] if k > 0 else 0,
             )
@@ -7266,7 +7689,7 @@ def fbe_vr_UUID(r: fbe.Reader, p: int) -> UUID:
             v = UUID.__new__(UUID)
             v.UUID_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = UUID(
                 t[2] if k > 0 else 0,
             )
@@ -7291,7 +7714,7 @@ def fbe_vr_Timestamp(r: fbe.Reader, p: int) -> Timestamp:
             v = Timestamp.__new__(Timestamp)
             v.Timestamp_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Timestamp(
                 t[2] if k > 0 else 0,
             )
@@ -7316,7 +7739,7 @@ def fbe_vr_Sender(r: fbe.Reader, p: int) -> Sender_:
             v = Sender_.__new__(Sender_)
             v.Sender = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Sender_(
                 t[2] if k > 0 else 0,
             )
@@ -7341,7 +7764,7 @@ def fbe_vr_Receiver(r: fbe.Reader, p: int) -> Receiver_:
             v = Receiver_.__new__(Receiver_)
             v.Receiver = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Receiver_(
                 t[2] if k > 0 else 0,
             )
@@ -7366,7 +7789,7 @@ def fbe_vr_Client(r: fbe.Reader, p: int) -> Client_:
             v = Client_.__new__(Client_)
             v.Client = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Client_(
                 t[2] if k > 0 else 0,
             )
@@ -7391,7 +7814,7 @@ def fbe_vr_Proxy(r: fbe.Reader, p: int) -> Proxy_:
             v = Proxy_.__new__(Proxy_)
             v.Proxy = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Proxy_(
                 t[2] if k > 0 else 0,
             )
@@ -7416,7 +7839,7 @@ def fbe_vr_Handler(r: fbe.Reader, p: int) -> Handler:
             v = Handler.__new__(Handler)
             v.Handler_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Handler(
                 t[2] if k > 0 else 0,
             )
@@ -7441,7 +7864,7 @@ def fbe_vr_fbe(r: fbe.Reader, p: int) -> Xfbe_:
             v = Xfbe_.__new__(Xfbe_)
             v.fbe_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Xfbe_(
                 t[2] if k > 0 else 0,
             )
@@ -7466,7 +7889,7 @@ def fbe_vr_FBE(r: fbe.Reader, p: int) -> FBE:
             v = FBE.__new__(FBE)
             v.FBE_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = FBE(
                 t[2] if k > 0 else 0,
             )
@@ -7491,7 +7914,7 @@ def fbe_vr_std(r: fbe.Reader, p: int) -> std:
             v = std.__new__(std)
             v.std_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = std(
                 t[2] if k > 0 else 0,
             )
@@ -7516,7 +7939,7 @@ def fbe_vr_Companion(r: fbe.Reader, p: int) -> Companion:
             v = Companion.__new__(Companion)
             v.Companion_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Companion(
                 t[2] if k > 0 else 0,
             )
@@ -7541,7 +7964,7 @@ def fbe_vr_Any(r: fbe.Reader, p: int) -> Any_:
             v = Any_.__new__(Any_)
             v.Any = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Any_(
                 t[2] if k > 0 else 0,
             )
@@ -7566,7 +7989,7 @@ def fbe_vr_Self(r: fbe.Reader, p: int) -> Self:
             v = Self.__new__(Self)
             v.Self_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Self(
                 t[2] if k > 0 else 0,
             )
@@ -7591,7 +8014,7 @@ def fbe_vr_self(r: fbe.Reader, p: int) -> self_:
             v = self_.__new__(self_)
             v.self__ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = self_(
                 t[2] if k > 0 else 0,
             )
@@ -7616,7 +8039,7 @@ def fbe_vr_None(r: fbe.Reader, p: int) -> None_:
             v = None_.__new__(None_)
             v.None__ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = None_(
                 t[2] if k > 0 else 0,
             )
@@ -7641,7 +8064,7 @@ def fbe_vr_Option(r: fbe.Reader, p: int) -> Option:
             v = Option.__new__(Option)
             v.Option_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Option(
                 t[2] if k > 0 else 0,
             )
@@ -7666,7 +8089,7 @@ def fbe_vr_Result(r: fbe.Reader, p: int) -> Result:
             v = Result.__new__(Result)
             v.Result_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Result(
                 t[2] if k > 0 else 0,
             )
@@ -7691,7 +8114,7 @@ def fbe_vr_Vec(r: fbe.Reader, p: int) -> Vec:
             v = Vec.__new__(Vec)
             v.Vec_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Vec(
                 t[2] if k > 0 else 0,
             )
@@ -7716,7 +8139,7 @@ def fbe_vr_Box(r: fbe.Reader, p: int) -> Box:
             v = Box.__new__(Box)
             v.Box_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Box(
                 t[2] if k > 0 else 0,
             )
@@ -7741,7 +8164,7 @@ def fbe_vr_Error(r: fbe.Reader, p: int) -> Error:
             v = Error.__new__(Error)
             v.Error_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Error(
                 t[2] if k > 0 else 0,
             )
@@ -7766,7 +8189,7 @@ def fbe_vr_Exception(r: fbe.Reader, p: int) -> Exception:
             v = Exception.__new__(Exception)
             v.Exception_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Exception(
                 t[2] if k > 0 else 0,
             )
@@ -7791,7 +8214,7 @@ def fbe_vr_Text(r: fbe.Reader, p: int) -> Text:
             v = Text.__new__(Text)
             v.Text_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Text(
                 t[2] if k > 0 else 0,
             )
@@ -7816,7 +8239,7 @@ def fbe_vr_JsonWriter(r: fbe.Reader, p: int) -> JsonWriter:
             v = JsonWriter.__new__(JsonWriter)
             v.JsonWriter_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = JsonWriter(
                 t[2] if k > 0 else 0,
             )
@@ -7841,7 +8264,7 @@ def fbe_vr_int32_t(r: fbe.Reader, p: int) -> int32_t:
             v = int32_t.__new__(int32_t)
             v.int32_t_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = int32_t(
                 t[2] if k > 0 else 0,
             )
@@ -7866,7 +8289,7 @@ def fbe_vr_size_t(r: fbe.Reader, p: int) -> size_t:
             v = size_t.__new__(size_t)
             v.size_t_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = size_t(
                 t[2] if k > 0 else 0,
             )
@@ -7891,7 +8314,7 @@ def fbe_vr_list(r: fbe.Reader, p: int) -> list_:
             v = list_.__new__(list_)
             v.list = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = list_(
                 t[2] if k > 0 else 0,
             )
@@ -7916,7 +8339,7 @@ def fbe_vr_object(r: fbe.Reader, p: int) -> object:
             v = object.__new__(object)
             v.object_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = object(
                 t[2] if k > 0 else 0,
             )
@@ -7941,7 +8364,7 @@ def fbe_vr_v(r: fbe.Reader, p: int) -> v_:
             v = v_.__new__(v_)
             v.v = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = v_(
                 t[2] if k > 0 else 0,
             )
@@ -7966,7 +8389,7 @@ def fbe_vr_r(r: fbe.Reader, p: int) -> r_:
             v = r_.__new__(r_)
             v.r = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = r_(
                 t[2] if k > 0 else 0,
             )
@@ -7991,7 +8414,7 @@ def fbe_vr_w(r: fbe.Reader, p: int) -> w_:
             v = w_.__new__(w_)
             v.w = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = w_(
                 t[2] if k > 0 else 0,
             )
@@ -8016,7 +8439,7 @@ def fbe_vr_SideBuy(r: fbe.Reader, p: int) -> SideBuy:
             v = SideBuy.__new__(SideBuy)
             v.SideBuy_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = SideBuy(
                 t[2] if k > 0 else 0,
             )
@@ -8041,7 +8464,7 @@ def fbe_vr_OrderKey(r: fbe.Reader, p: int) -> OrderKey:
             v = OrderKey.__new__(OrderKey)
             v.OrderKey_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = OrderKey(
                 t[2] if k > 0 else 0,
             )
@@ -8066,7 +8489,7 @@ def fbe_vr_textOfside(r: fbe.Reader, p: int) -> textOfside:
             v = textOfside.__new__(textOfside)
             v.textOfside_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = textOfside(
                 t[2] if k > 0 else 0,
             )
@@ -8091,7 +8514,7 @@ def fbe_vr_DECIMAL_1(r: fbe.Reader, p: int) -> DECIMAL_1:
             v = DECIMAL_1.__new__(DECIMAL_1)
             v.DECIMAL_1_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = DECIMAL_1(
                 t[2] if k > 0 else 0,
             )
@@ -8116,7 +8539,7 @@ def fbe_vr_OrderModel(r: fbe.Reader, p: int) -> OrderModel:
             v = OrderModel.__new__(OrderModel)
             v.OrderModel_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = OrderModel(
                 t[2] if k > 0 else 0,
             )
@@ -8141,7 +8564,7 @@ def fbe_vr_OrderFinal(r: fbe.Reader, p: int) -> OrderFinal:
             v = OrderFinal.__new__(OrderFinal)
             v.OrderFinal_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = OrderFinal(
                 t[2] if k > 0 else 0,
             )
@@ -8166,7 +8589,7 @@ def fbe_vr_NewOrder(r: fbe.Reader, p: int) -> NewOrder:
             v = NewOrder.__new__(NewOrder)
             v.NewOrder_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = NewOrder(
                 t[2] if k > 0 else 0,
             )
@@ -8191,7 +8614,7 @@ def fbe_vr_VerifyFBEOrder(r: fbe.Reader, p: int) -> VerifyFBEOrder:
             v = VerifyFBEOrder.__new__(VerifyFBEOrder)
             v.VerifyFBEOrder_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = VerifyFBEOrder(
                 t[2] if k > 0 else 0,
             )
@@ -8216,7 +8639,7 @@ def fbe_vr_fbe_vr_Order(r: fbe.Reader, p: int) -> Xfbe_vr_Order:
             v = Xfbe_vr_Order.__new__(Xfbe_vr_Order)
             v.fbe_vr_Order = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Xfbe_vr_Order(
                 t[2] if k > 0 else 0,
             )
@@ -8241,7 +8664,7 @@ def fbe_vr_e1(r: fbe.Reader, p: int) -> e1_:
             v = e1_.__new__(e1_)
             v.e1 = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = e1_(
                 t[2] if k > 0 else 0,
             )
@@ -8266,7 +8689,7 @@ def fbe_vr_i2(r: fbe.Reader, p: int) -> i2_:
             v = i2_.__new__(i2_)
             v.i2 = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = i2_(
                 t[2] if k > 0 else 0,
             )
@@ -8291,7 +8714,7 @@ def fbe_vr_o3(r: fbe.Reader, p: int) -> o3_:
             v = o3_.__new__(o3_)
             v.o3 = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = o3_(
                 t[2] if k > 0 else 0,
             )
@@ -8316,7 +8739,7 @@ def fbe_vr_Fbe(r: fbe.Reader, p: int) -> Fbe:
             v = Fbe.__new__(Fbe)
             v.Fbe_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = Fbe(
                 t[2] if k > 0 else 0,
             )
@@ -8341,7 +8764,7 @@ def fbe_vr_FINGERPRINT(r: fbe.Reader, p: int) -> FINGERPRINT_:
             v = FINGERPRINT_.__new__(FINGERPRINT_)
             v.FINGERPRINT = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = FINGERPRINT_(
                 t[2] if k > 0 else 0,
             )
@@ -8366,7 +8789,7 @@ def fbe_vr_FBE_FINGERPRINT(r: fbe.Reader, p: int) -> XFBE_FINGERPRINT:
             v = XFBE_FINGERPRINT.__new__(XFBE_FINGERPRINT)
             v.FBE_FINGERPRINT = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = XFBE_FINGERPRINT(
                 t[2] if k > 0 else 0,
             )
@@ -8391,7 +8814,7 @@ def fbe_vr_FBEFingerprint(r: fbe.Reader, p: int) -> FBEFingerprint:
             v = FBEFingerprint.__new__(FBEFingerprint)
             v.FBEFingerprint_ = t[2]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = FBEFingerprint(
                 t[2] if k > 0 else 0,
             )
@@ -8423,7 +8846,7 @@ def fbe_vr_Case(r: fbe.Reader, p: int) -> Case:
             v.String = t[8]
             v.String_ = t[9]
         else:
-            k = fbe.buffer.present(FBE_C19, t[0], 8)
+            k = fbe.buffer.present(FBE_C20, t[0], 8)
             v = Case(
                 t[2] if k > 0 else 0,
                 t[3] if k > 1 else 0,
@@ -8458,8 +8881,8 @@ def fbe_vr_Imported(r: fbe.Reader, p: int) -> Imported:
             v.org = (pkg_market.fbe_vr_Instrument(r, p + t[3]) if t[3] else fbe.buffer.absent_struct(r, pkg_market.Instrument, "org", p))
             v.example = pkg_market.FBE_M_Side[t[4]]
         else:
-            k = fbe.buffer.present(FBE_C20, t[0], 8)
-            fbe.buffer.charge_defaults(r, FBE_C21, k, p)
+            k = fbe.buffer.present(FBE_C21, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C22, k, p)
             v = Imported(
                 pkg_market.FBE_M_Side[t[2]] if k > 0 else pkg_market.Side.buy,
                 (pkg_market.fbe_vr_Instrument(r, p + t[3]) if t[3] else fbe.buffer.absent_struct(r, pkg_market.Instrument, "org", p)) if k > 1 else None,
@@ -8487,7 +8910,7 @@ def fbe_vr_symbol(r: fbe.Reader, p: int) -> symbol:
             v = symbol.__new__(symbol)
             v.digits_ = FBE_M_digits[t[2]]
         else:
-            k = fbe.buffer.present(FBE_C18, t[0], 8)
+            k = fbe.buffer.present(FBE_C19, t[0], 8)
             v = symbol(
                 FBE_M_digits[t[2]] if k > 0 else digits.two,
             )
@@ -8517,8 +8940,8 @@ def fbe_vr_Listed(r: fbe.Reader, p: int) -> Listed:
             v.precision = FBE_M_digits[t[4]]
             v.ticker = (fbe_vr_symbol(r, p + t[5]) if t[5] else fbe.buffer.absent_struct(r, symbol, "ticker", p))
         else:
-            k = fbe.buffer.present(FBE_C22, t[0], 16)
-            fbe.buffer.charge_defaults(r, FBE_C23, k, p)
+            k = fbe.buffer.present(FBE_C23, t[0], 16)
+            fbe.buffer.charge_defaults(r, FBE_C24, k, p)
             v = Listed(
                 fbe.buffer.read_string(r, p, t[2], "symbol") if k > 0 else "",
                 t[3] if k > 1 else 5,
@@ -8551,7 +8974,7 @@ def fbe_vr_Derived(r: fbe.Reader, p: int) -> Derived:
             v.Word_ = FBE_M_Word[t[5]]
             v.side__ = FBE_M_range[t[6]]
         else:
-            k = fbe.buffer.present(FBE_C24, t[0], 20)
+            k = fbe.buffer.present(FBE_C25, t[0], 20)
             v = Derived(
                 t[2] if k > 0 else 0,
                 FBE_M_side[t[3]] if k > 1 else side.sell,
@@ -8564,10 +8987,257 @@ def fbe_vr_Derived(r: fbe.Reader, p: int) -> Derived:
     return v
 
 
+def fbe_vw_Shadows(w: bytearray, v: Shadows) -> int:
+    """Append the body of a Shadows and its data; return the body position."""
+    p = len(w)
+    w += bytes(635)
+    fbe.buffer.check_length(v.ints, 3, "ints")
+    o1 = fbe_vaw_a2_import_Order(w, p, v.orders, "orders")
+    o2 = fbe_vaw_a2_string(w, p, v.strings, "strings")
+    fbe.buffer.check_length(v.decimals, 2, "decimals")
+    fbe.buffer.check_length(v.uuids, 2, "uuids")
+    fbe.buffer.check_length(v.times, 2, "times")
+    fbe.buffer.check_length(v.words, 2, "words")
+    fbe.buffer.check_length(v.modifiers, 2, "modifiers")
+    o8 = fbe_vaw_a2_bytes(w, p, v.blobs, "blobs")
+    fbe.buffer.check_length(v.bools, 2, "bools")
+    fbe.buffer.check_length(v.chars, 2, "chars")
+    fbe.buffer.check_length(v.doubles, 2, "doubles")
+    o12 = fbe_vcw_v_int64(w, p, v.vector)
+    o13 = fbe_vcw_v_import_Order(w, p, v.orderVector)
+    o14 = fbe_vcw_l_int32(w, p, v.listed)
+    o15 = fbe_vcw_h_int32__string(w, p, v.hashed)
+    o16 = fbe_vcw_m_string__int32(w, p, v.mapped)
+    o17 = fbe_vcw_s_string(w, p, v.setted)
+    o18v = v.order
+    if o18v is None:
+        o18h = o18o = 0
+    else:
+        o18h = 1
+        o18o = fbe_vow_import_Order(w, o18v) - p
+    o20 = fbe.buffer.write_string(w, v.text) - p
+    o36 = fbe.buffer.write_string(w, v.str_) - p
+    o37 = fbe.buffer.write_string(w, v.dict_) - p
+    o47 = fbe.buffer.write_string(w, v.String) - p
+    o48 = fbe.buffer.write_bytes(w, v.Uint8Array) - p
+    o65 = fbe.buffer.write_bytes(w, v.ByteArray) - p
+    FBE_L26.pack_into(w, p, 635, 83, *v.ints, *o1, *o2, *[fbe.encode_decimal(e) for e in v.decimals], *[e.bytes for e in v.uuids], *v.times, *v.words, *v.modifiers, *o8, *v.bools, *v.chars, *v.doubles, o12, o13, o14, o15, o16, o17, o18h, o18o, fbe.encode_decimal(v.price), o20, v.made.bytes, v.random.bytes, v.nil.bytes, v.now, v.start, v.word, v.modifier, v.range, v.len, v.sorted, v.enumerate, v.tuple, v.frozenset, v.bytearray, v.int_, o36, o37, v.set_, fbe.encode_decimal(v.Decimal_), v.UUID.bytes, v.fbe_, v.type, v.Array, v.Map, v.BigInt, v.Number, o47, o48, v.Object, v.Math, v.JSON, v.Date, v.Arrays, v.ArrayList, v.HashMap, v.TreeMap, v.LinkedList, v.HashSet, v.TreeSet, v.Optional, fbe.encode_decimal(v.BigDecimal), v.Instant, v.IntArray, v.LongArray, o65, v.arrayOf, v.listOf, v.mutableListOf, v.emptyList, v.mutableMapOf, v.Collections, v.make, v.append, v.copy, v.time, v.std, v.FBE, v.Vec, v.Default, v.Some, v.Box, v.Uuid.bytes, v.Guid.bytes, v.Dictionary, v.SortedDictionary, v.System, v.Fbe, v.Hash, v.hash, v.freeze, v.dup, v.clone_, v.send, v.format, v.to_s)
+    return p
+
+
+def fbe_vr_Shadows(r: fbe.Reader, p: int) -> Shadows:
+    """Read the Shadows body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.struct_body(r, FBE_L26, p, 83, "import.Shadows", 615)
+    try:
+        if t[0] >= 635:
+            v = Shadows.__new__(Shadows)
+            v.ints = list(t[2:5])
+            v.orders = [(fbe_vr_Order(r, p + y) if y else fbe.buffer.absent_struct(r, Order, "orders", p)) for y in t[5:7]]
+            v.strings = [fbe.buffer.read_string(r, p, y, "strings") for y in t[7:9]]
+            v.decimals = [fbe.decode_decimal(y, p + 36 + 16 * i, "decimals") for i, y in enumerate(t[9:11])]
+            v.uuids = [uuid.UUID(bytes=y) for y in t[11:13]]
+            v.times = list(t[13:15])
+            v.words = [FBE_M_Word[y] for y in t[15:17]]
+            v.modifiers = [FBE_M_Modifier[y] for y in t[17:19]]
+            v.blobs = [fbe.buffer.read_bytes(r, p, y, "blobs") for y in t[19:21]]
+            v.bools = list(t[21:23])
+            v.chars = list(t[23:25])
+            v.doubles = list(t[25:27])
+            v.vector = fbe_vcr_v_int64(r, p, t[27], "vector")
+            v.orderVector = fbe_vcr_v_import_Order(r, p, t[28], "orderVector")
+            v.listed = fbe_vcr_l_int32(r, p, t[29], "listed")
+            v.hashed = fbe_vcr_h_int32__string(r, p, t[30], "hashed")
+            v.mapped = fbe_vcr_m_string__int32(r, p, t[31], "mapped")
+            v.setted = fbe_vcr_s_string(r, p, t[32], "setted")
+            v.order = fbe.buffer.read_optional_struct(r, p, t[33], t[34], "order", fbe_vr_Order, Order)
+            v.price = fbe.decode_decimal(t[35], p + 193, "price")
+            v.text = fbe.buffer.read_string(r, p, t[36], "text")
+            v.made = uuid.UUID(bytes=t[37])
+            v.random = uuid.UUID(bytes=t[38])
+            v.nil = uuid.UUID(bytes=t[39])
+            v.now = t[40]
+            v.start = t[41]
+            v.word = FBE_M_Word[t[42]]
+            v.modifier = FBE_M_Modifier[t[43]]
+            v.range = t[44]
+            v.len = t[45]
+            v.sorted = t[46]
+            v.enumerate = t[47]
+            v.tuple = t[48]
+            v.frozenset = t[49]
+            v.bytearray = t[50]
+            v.int_ = t[51]
+            v.str_ = fbe.buffer.read_string(r, p, t[52], "str")
+            v.dict_ = fbe.buffer.read_string(r, p, t[53], "dict")
+            v.set_ = t[54]
+            v.Decimal_ = fbe.decode_decimal(t[55], p + 331, "Decimal")
+            v.UUID = uuid.UUID(bytes=t[56])
+            v.fbe_ = t[57]
+            v.type = t[58]
+            v.Array = t[59]
+            v.Map = t[60]
+            v.BigInt = t[61]
+            v.Number = t[62]
+            v.String = fbe.buffer.read_string(r, p, t[63], "String")
+            v.Uint8Array = fbe.buffer.read_bytes(r, p, t[64], "Uint8Array")
+            v.Object = t[65]
+            v.Math = t[66]
+            v.JSON = t[67]
+            v.Date = t[68]
+            v.Arrays = t[69]
+            v.ArrayList = t[70]
+            v.HashMap = t[71]
+            v.TreeMap = t[72]
+            v.LinkedList = t[73]
+            v.HashSet = t[74]
+            v.TreeSet = t[75]
+            v.Optional = t[76]
+            v.BigDecimal = fbe.decode_decimal(t[77], p + 455, "BigDecimal")
+            v.Instant = t[78]
+            v.IntArray = t[79]
+            v.LongArray = t[80]
+            v.ByteArray = fbe.buffer.read_bytes(r, p, t[81], "ByteArray")
+            v.arrayOf = t[82]
+            v.listOf = t[83]
+            v.mutableListOf = t[84]
+            v.emptyList = t[85]
+            v.mutableMapOf = t[86]
+            v.Collections = t[87]
+            v.make = t[88]
+            v.append = t[89]
+            v.copy = t[90]
+            v.time = t[91]
+            v.std = t[92]
+            v.FBE = t[93]
+            v.Vec = t[94]
+            v.Default = t[95]
+            v.Some = t[96]
+            v.Box = t[97]
+            v.Uuid = uuid.UUID(bytes=t[98])
+            v.Guid = uuid.UUID(bytes=t[99])
+            v.Dictionary = t[100]
+            v.SortedDictionary = t[101]
+            v.System = t[102]
+            v.Fbe = t[103]
+            v.Hash = t[104]
+            v.hash = t[105]
+            v.freeze = t[106]
+            v.dup = t[107]
+            v.clone_ = t[108]
+            v.send = t[109]
+            v.format = t[110]
+            v.to_s = t[111]
+        else:
+            k = fbe.buffer.present(FBE_C26, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C27, k, p)
+            v = Shadows(
+                list(t[2:5]) if k > 0 else None,
+                [(fbe_vr_Order(r, p + y) if y else fbe.buffer.absent_struct(r, Order, "orders", p)) for y in t[5:7]] if k > 1 else None,
+                [fbe.buffer.read_string(r, p, y, "strings") for y in t[7:9]] if k > 2 else None,
+                [fbe.decode_decimal(y, p + 36 + 16 * i, "decimals") for i, y in enumerate(t[9:11])] if k > 3 else None,
+                [uuid.UUID(bytes=y) for y in t[11:13]] if k > 4 else None,
+                list(t[13:15]) if k > 5 else None,
+                [FBE_M_Word[y] for y in t[15:17]] if k > 6 else None,
+                [FBE_M_Modifier[y] for y in t[17:19]] if k > 7 else None,
+                [fbe.buffer.read_bytes(r, p, y, "blobs") for y in t[19:21]] if k > 8 else None,
+                list(t[21:23]) if k > 9 else None,
+                list(t[23:25]) if k > 10 else None,
+                list(t[25:27]) if k > 11 else None,
+                fbe_vcr_v_int64(r, p, t[27], "vector") if k > 12 else None,
+                fbe_vcr_v_import_Order(r, p, t[28], "orderVector") if k > 13 else None,
+                fbe_vcr_l_int32(r, p, t[29], "listed") if k > 14 else None,
+                fbe_vcr_h_int32__string(r, p, t[30], "hashed") if k > 15 else None,
+                fbe_vcr_m_string__int32(r, p, t[31], "mapped") if k > 16 else None,
+                fbe_vcr_s_string(r, p, t[32], "setted") if k > 17 else None,
+                fbe.buffer.read_optional_struct(r, p, t[33], t[34], "order", fbe_vr_Order, Order) if k > 18 else None,
+                fbe.decode_decimal(t[35], p + 193, "price") if k > 19 else FBE_C2,
+                fbe.buffer.read_string(r, p, t[36], "text") if k > 20 else 'text',
+                uuid.UUID(bytes=t[37]) if k > 21 else None,
+                uuid.UUID(bytes=t[38]) if k > 22 else None,
+                uuid.UUID(bytes=t[39]) if k > 23 else fbe.NIL_UUID,
+                t[40] if k > 24 else None,
+                t[41] if k > 25 else 0,
+                FBE_M_Word[t[42]] if k > 26 else Word.class_,
+                FBE_M_Modifier[t[43]] if k > 27 else Modifier.static,
+                t[44] if k > 28 else 0,
+                t[45] if k > 29 else 0,
+                t[46] if k > 30 else 0,
+                t[47] if k > 31 else 0,
+                t[48] if k > 32 else 0,
+                t[49] if k > 33 else 0,
+                t[50] if k > 34 else 0,
+                t[51] if k > 35 else 0,
+                fbe.buffer.read_string(r, p, t[52], "str") if k > 36 else "",
+                fbe.buffer.read_string(r, p, t[53], "dict") if k > 37 else "",
+                t[54] if k > 38 else 0,
+                fbe.decode_decimal(t[55], p + 331, "Decimal") if k > 39 else FBE_C1,
+                uuid.UUID(bytes=t[56]) if k > 40 else fbe.NIL_UUID,
+                t[57] if k > 41 else 0,
+                t[58] if k > 42 else 0,
+                t[59] if k > 43 else 0,
+                t[60] if k > 44 else 0,
+                t[61] if k > 45 else 0,
+                t[62] if k > 46 else 0.0,
+                fbe.buffer.read_string(r, p, t[63], "String") if k > 47 else "",
+                fbe.buffer.read_bytes(r, p, t[64], "Uint8Array") if k > 48 else b"",
+                t[65] if k > 49 else 0,
+                t[66] if k > 50 else 0,
+                t[67] if k > 51 else 0,
+                t[68] if k > 52 else 0,
+                t[69] if k > 53 else 0,
+                t[70] if k > 54 else 0,
+                t[71] if k > 55 else 0,
+                t[72] if k > 56 else 0,
+                t[73] if k > 57 else 0,
+                t[74] if k > 58 else 0,
+                t[75] if k > 59 else 0,
+                t[76] if k > 60 else 0,
+                fbe.decode_decimal(t[77], p + 455, "BigDecimal") if k > 61 else FBE_C1,
+                t[78] if k > 62 else 0,
+                t[79] if k > 63 else 0,
+                t[80] if k > 64 else 0,
+                fbe.buffer.read_bytes(r, p, t[81], "ByteArray") if k > 65 else b"",
+                t[82] if k > 66 else 0,
+                t[83] if k > 67 else 0,
+                t[84] if k > 68 else 0,
+                t[85] if k > 69 else 0,
+                t[86] if k > 70 else 0,
+                t[87] if k > 71 else 0,
+                t[88] if k > 72 else 0,
+                t[89] if k > 73 else 0,
+                t[90] if k > 74 else 0,
+                t[91] if k > 75 else 0,
+                t[92] if k > 76 else 0,
+                t[93] if k > 77 else 0,
+                t[94] if k > 78 else 0,
+                t[95] if k > 79 else 0,
+                t[96] if k > 80 else 0,
+                t[97] if k > 81 else 0,
+                uuid.UUID(bytes=t[98]) if k > 82 else fbe.NIL_UUID,
+                uuid.UUID(bytes=t[99]) if k > 83 else fbe.NIL_UUID,
+                t[100] if k > 84 else 0,
+                t[101] if k > 85 else 0,
+                t[102] if k > 86 else 0,
+                t[103] if k > 87 else 0,
+                t[104] if k > 88 else 0,
+                t[105] if k > 89 else 0,
+                t[106] if k > 90 else 0,
+                t[107] if k > 91 else 0,
+                t[108] if k > 92 else 0,
+                t[109] if k > 93 else 0,
+                t[110] if k > 94 else 0,
+                t[111] if k > 95 else 0,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("import.Shadows") from None
+    r.depth -= 1
+    return v
+
+
 def fbe_vw_Hostile(w: bytearray, v: Hostile) -> int:
     """Append the body of a Hostile and its data; return the body position."""
     p = len(w)
-    w += bytes(336)
+    w += bytes(340)
     o0 = fbe_vw_Order(w, v.Order_) - p
     o1 = fbe_vw_CppWords(w, v.CppWords_) - p
     o2 = fbe_vw_PythonWords(w, v.PythonWords_) - p
@@ -8649,15 +9319,16 @@ def fbe_vw_Hostile(w: bytearray, v: Hostile) -> int:
     o78 = fbe_vw_Imported(w, v.Imported_) - p
     o79 = fbe_vw_Derived(w, v.Derived_) - p
     o80 = fbe_vw_Listed(w, v.Listed_) - p
-    FBE_L26.pack_into(w, p, 336, 83, o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, v.Letters_)
+    o82 = fbe_vw_Shadows(w, v.Shadows_) - p
+    FBE_L28.pack_into(w, p, 340, 84, o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, v.Letters_, o82)
     return p
 
 
 def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
     """Read the Hostile body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L26, p, 83, "import.Hostile", 4)
+    t = fbe.buffer.struct_body(r, FBE_L28, p, 84, "import.Hostile", 4)
     try:
-        if t[0] >= 336:
+        if t[0] >= 340:
             v = Hostile.__new__(Hostile)
             v.Order_ = (fbe_vr_Order(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Order, "Order", p))
             v.CppWords_ = (fbe_vr_CppWords(r, p + t[3]) if t[3] else fbe.buffer.absent_struct(r, CppWords, "CppWords", p))
@@ -8741,9 +9412,10 @@ def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
             v.Derived_ = (fbe_vr_Derived(r, p + t[81]) if t[81] else fbe.buffer.absent_struct(r, Derived, "Derived", p))
             v.Listed_ = (fbe_vr_Listed(r, p + t[82]) if t[82] else fbe.buffer.absent_struct(r, Listed, "Listed", p))
             v.Letters_ = FBE_M_Letters[t[83]]
+            v.Shadows_ = (fbe_vr_Shadows(r, p + t[84]) if t[84] else fbe.buffer.absent_struct(r, Shadows, "Shadows", p))
         else:
-            k = fbe.buffer.present(FBE_C25, t[0], 8)
-            fbe.buffer.charge_defaults(r, FBE_C26, k, p)
+            k = fbe.buffer.present(FBE_C28, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C29, k, p)
             v = Hostile(
                 (fbe_vr_Order(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Order, "Order", p)) if k > 0 else None,
                 (fbe_vr_CppWords(r, p + t[3]) if t[3] else fbe.buffer.absent_struct(r, CppWords, "CppWords", p)) if k > 1 else None,
@@ -8827,6 +9499,7 @@ def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
                 (fbe_vr_Derived(r, p + t[81]) if t[81] else fbe.buffer.absent_struct(r, Derived, "Derived", p)) if k > 79 else None,
                 (fbe_vr_Listed(r, p + t[82]) if t[82] else fbe.buffer.absent_struct(r, Listed, "Listed", p)) if k > 80 else None,
                 FBE_M_Letters[t[83]] if k > 81 else Letters._a,
+                (fbe_vr_Shadows(r, p + t[84]) if t[84] else fbe.buffer.absent_struct(r, Shadows, "Shadows", p)) if k > 82 else None,
             )
     except fbe.DecodeError as e:
         raise e.within("import.Hostile") from None
@@ -9326,6 +9999,12 @@ class DerivedModel(fbe.Model[Derived]):
     fbe_struct = Derived
 
 
+class ShadowsModel(fbe.Model[Shadows]):
+    """Versioned model of Shadows: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_struct = Shadows
+
+
 class HostileModel(fbe.Model[Hostile]):
     """Versioned model of Hostile: serialize, deserialize, verify (docs/format.md section 3)."""
 
@@ -9339,7 +10018,7 @@ def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
         data, end = r.data, r.size
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "side")
-        t1 = FBE_L27.unpack_from(data, p)
+        t1 = FBE_L29.unpack_from(data, p)
         p += 12
         v = Order.__new__(Order)
         v.side_ = t1[0]
@@ -9357,7 +10036,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "alignas")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -9377,7 +10056,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "asm")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "break")
         p += 4
@@ -9414,12 +10093,12 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         fbe.buffer.distinct(x17, n18, "char8_t", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "char16_t")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "char32_t")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "const")
         p += 1
@@ -9431,7 +10110,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "consteval")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -9451,7 +10130,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "continue")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "decltype")
         p += 4
@@ -9488,12 +10167,12 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         fbe.buffer.distinct(x46, n47, "do", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "dynamic_cast")
-        t52 = FBE_L30.unpack_from(data, p)
+        t52 = FBE_L32.unpack_from(data, p)
         at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "else")
-        t54 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L33.unpack_from(data, p)
         p += 29
         h56 = fbe.buffer.final_has(r, p, "final")
         p += 1
@@ -9505,7 +10184,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x55 = x57
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "for")
-        t59 = FBE_L28.unpack_from(data, p)
+        t59 = FBE_L30.unpack_from(data, p)
         p += 10
         q60 = p + t59[2]
         if q60 > end:
@@ -9525,7 +10204,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x62 = x64
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "import")
-        t66 = FBE_L29.unpack_from(data, p)
+        t66 = FBE_L31.unpack_from(data, p)
         p += 28
         n68 = fbe.buffer.final_count(r, p, 2, 2, "module")
         p += 4
@@ -9562,12 +10241,12 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         fbe.buffer.distinct(x75, n76, "new", at77)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "noexcept")
-        t81 = FBE_L30.unpack_from(data, p)
+        t81 = FBE_L32.unpack_from(data, p)
         at82 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "not")
-        t83 = FBE_L31.unpack_from(data, p)
+        t83 = FBE_L33.unpack_from(data, p)
         p += 29
         h85 = fbe.buffer.final_has(r, p, "or")
         p += 1
@@ -9579,7 +10258,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x84 = x86
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "or_eq")
-        t88 = FBE_L28.unpack_from(data, p)
+        t88 = FBE_L30.unpack_from(data, p)
         p += 10
         q89 = p + t88[2]
         if q89 > end:
@@ -9599,7 +10278,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x91 = x93
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "public")
-        t95 = FBE_L29.unpack_from(data, p)
+        t95 = FBE_L31.unpack_from(data, p)
         p += 28
         n97 = fbe.buffer.final_count(r, p, 2, 2, "return")
         p += 4
@@ -9636,12 +10315,12 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         fbe.buffer.distinct(x104, n105, "sizeof", at106)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "static")
-        t110 = FBE_L30.unpack_from(data, p)
+        t110 = FBE_L32.unpack_from(data, p)
         at111 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "static_assert")
-        t112 = FBE_L31.unpack_from(data, p)
+        t112 = FBE_L33.unpack_from(data, p)
         p += 29
         h114 = fbe.buffer.final_has(r, p, "this")
         p += 1
@@ -9653,7 +10332,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x113 = x115
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "thread_local")
-        t117 = FBE_L28.unpack_from(data, p)
+        t117 = FBE_L30.unpack_from(data, p)
         p += 10
         q118 = p + t117[2]
         if q118 > end:
@@ -9673,7 +10352,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x120 = x122
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "typeid")
-        t124 = FBE_L29.unpack_from(data, p)
+        t124 = FBE_L31.unpack_from(data, p)
         p += 28
         n126 = fbe.buffer.final_count(r, p, 2, 2, "using")
         p += 4
@@ -9710,12 +10389,12 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         fbe.buffer.distinct(x133, n134, "volatile", at135)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "wchar_t")
-        t139 = FBE_L30.unpack_from(data, p)
+        t139 = FBE_L32.unpack_from(data, p)
         at140 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "while")
-        t141 = FBE_L31.unpack_from(data, p)
+        t141 = FBE_L33.unpack_from(data, p)
         p += 29
         h143 = fbe.buffer.final_has(r, p, "errno")
         p += 1
@@ -9727,7 +10406,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x142 = x144
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "EOF")
-        t146 = FBE_L28.unpack_from(data, p)
+        t146 = FBE_L30.unpack_from(data, p)
         p += 10
         q147 = p + t146[2]
         if q147 > end:
@@ -9747,7 +10426,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x149 = x151
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "stderr")
-        t153 = FBE_L29.unpack_from(data, p)
+        t153 = FBE_L31.unpack_from(data, p)
         p += 28
         n155 = fbe.buffer.final_count(r, p, 2, 2, "int8_t")
         p += 4
@@ -9784,12 +10463,12 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         fbe.buffer.distinct(x162, n163, "uint16_t", at164)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "int32_t")
-        t168 = FBE_L30.unpack_from(data, p)
+        t168 = FBE_L32.unpack_from(data, p)
         at169 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "uint32_t")
-        t170 = FBE_L31.unpack_from(data, p)
+        t170 = FBE_L33.unpack_from(data, p)
         p += 29
         h172 = fbe.buffer.final_has(r, p, "ptrdiff_t")
         p += 1
@@ -9801,7 +10480,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x171 = x173
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "nullptr_t")
-        t175 = FBE_L28.unpack_from(data, p)
+        t175 = FBE_L30.unpack_from(data, p)
         p += 10
         q176 = p + t175[2]
         if q176 > end:
@@ -9821,7 +10500,7 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
             x178 = x180
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "INT32_MAX")
-        t182 = FBE_L32.unpack_from(data, p)
+        t182 = FBE_L34.unpack_from(data, p)
         p += 20
         v = CppWords.__new__(CppWords)
         v.alignas = FBE_M_Word[t1[0]]
@@ -9951,7 +10630,7 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "False")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -9971,7 +10650,7 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "async")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "elif")
         p += 4
@@ -10008,12 +10687,12 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
         fbe.buffer.distinct(x17, n18, "from", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "global")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "in")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "pass")
         p += 1
@@ -10025,7 +10704,7 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "raise")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -10045,7 +10724,7 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "match")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "len")
         p += 4
@@ -10082,12 +10761,12 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
         fbe.buffer.distinct(x46, n47, "set", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "str")
-        t52 = FBE_L30.unpack_from(data, p)
+        t52 = FBE_L32.unpack_from(data, p)
         at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "object")
-        t54 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L33.unpack_from(data, p)
         p += 29
         h56 = fbe.buffer.final_has(r, p, "staticmethod")
         p += 1
@@ -10099,7 +10778,7 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
             x55 = x57
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "classmethod")
-        t59 = FBE_L28.unpack_from(data, p)
+        t59 = FBE_L30.unpack_from(data, p)
         p += 10
         q60 = p + t59[2]
         if q60 > end:
@@ -10119,7 +10798,7 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
             x62 = x64
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Callable")
-        t66 = FBE_L29.unpack_from(data, p)
+        t66 = FBE_L31.unpack_from(data, p)
         p += 28
         n68 = fbe.buffer.final_count(r, p, 2, 2, "VERSION")
         p += 4
@@ -10183,7 +10862,7 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "chan")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -10203,7 +10882,7 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "go")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "range")
         p += 4
@@ -10240,12 +10919,12 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
         fbe.buffer.distinct(x17, n18, "var", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "any")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "error")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "iota")
         p += 1
@@ -10257,7 +10936,7 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "cap")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -10277,7 +10956,7 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "panic")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "real")
         p += 4
@@ -10314,12 +10993,12 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
         fbe.buffer.distinct(x46, n47, "min", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "max")
-        t52 = FBE_L30.unpack_from(data, p)
+        t52 = FBE_L32.unpack_from(data, p)
         at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "clear")
-        t54 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L33.unpack_from(data, p)
         p += 29
         h56 = fbe.buffer.final_has(r, p, "complex64")
         p += 1
@@ -10331,7 +11010,7 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
             x55 = x57
         if p + 6 > end:
             raise fbe.buffer.out_of_bounds("value", p, "complex128")
-        t59 = FBE_L33.unpack_from(data, p)
+        t59 = FBE_L35.unpack_from(data, p)
         p += 6
         v = GoWords.__new__(GoWords)
         v.chan = FBE_M_Word[t1[0]]
@@ -10384,7 +11063,7 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "abstract")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -10404,7 +11083,7 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "instanceof")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "throws")
         p += 4
@@ -10441,12 +11120,12 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
         fbe.buffer.distinct(x17, n18, "sealed", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "permits")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "when")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "to")
         p += 1
@@ -10458,7 +11137,7 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "uses")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -10478,7 +11157,7 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "String")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "System")
         p += 4
@@ -10515,12 +11194,12 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
         fbe.buffer.distinct(x46, n47, "List", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Map")
-        t52 = FBE_L30.unpack_from(data, p)
+        t52 = FBE_L32.unpack_from(data, p)
         at53 = p
         p += 16
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Set")
-        t54 = FBE_L30.unpack_from(data, p)
+        t54 = FBE_L32.unpack_from(data, p)
         p += 16
         v = JavaWords.__new__(JavaWords)
         v.abstract = FBE_M_Word[t1[0]]
@@ -10567,7 +11246,7 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "fun")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -10587,7 +11266,7 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "by")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "field")
         p += 4
@@ -10624,12 +11303,12 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
         fbe.buffer.distinct(x17, n18, "init", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "param")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "receiver")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "actual")
         p += 1
@@ -10641,7 +11320,7 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "annotation")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -10661,7 +11340,7 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "expect")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "internal")
         p += 4
@@ -10698,12 +11377,12 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
         fbe.buffer.distinct(x46, n47, "out", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "reified")
-        t52 = FBE_L30.unpack_from(data, p)
+        t52 = FBE_L32.unpack_from(data, p)
         at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "suspend")
-        t54 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L33.unpack_from(data, p)
         p += 29
         h56 = fbe.buffer.final_has(r, p, "Companion")
         p += 1
@@ -10715,7 +11394,7 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
             x55 = x57
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Unit")
-        t59 = FBE_L28.unpack_from(data, p)
+        t59 = FBE_L30.unpack_from(data, p)
         p += 10
         q60 = p + t59[2]
         if q60 > end:
@@ -10786,7 +11465,7 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "debugger")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -10806,7 +11485,7 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "declare")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "bigint")
         p += 4
@@ -10843,12 +11522,12 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
         fbe.buffer.distinct(x17, n18, "NaN", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Infinity")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Uint8Array")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "Boolean")
         p += 1
@@ -10860,7 +11539,7 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Symbol")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -10880,7 +11559,7 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Partial")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "eval")
         p += 4
@@ -10917,12 +11596,12 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
         fbe.buffer.distinct(x46, n47, "__proto__", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "toString")
-        t52 = FBE_L30.unpack_from(data, p)
+        t52 = FBE_L32.unpack_from(data, p)
         at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "valueOf")
-        t54 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L33.unpack_from(data, p)
         p += 29
         h56 = fbe.buffer.final_has(r, p, "toLocaleString")
         p += 1
@@ -10934,7 +11613,7 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
             x55 = x57
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "readonly")
-        t59 = FBE_L28.unpack_from(data, p)
+        t59 = FBE_L30.unpack_from(data, p)
         p += 10
         q60 = p + t59[2]
         if q60 > end:
@@ -10954,7 +11633,7 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
             x62 = x64
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "satisfies")
-        t66 = FBE_L34.unpack_from(data, p)
+        t66 = FBE_L36.unpack_from(data, p)
         p += 16
         v = JsWords.__new__(JsWords)
         v.debugger = FBE_M_Word[t1[0]]
@@ -11011,7 +11690,7 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "crate")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11031,7 +11710,7 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "loop")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "pub")
         p += 4
@@ -11068,12 +11747,12 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
         fbe.buffer.distinct(x17, n18, "trait", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unsafe")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "use")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "priv")
         p += 1
@@ -11085,7 +11764,7 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unsized")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -11105,7 +11784,7 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Some")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "Vec")
         p += 4
@@ -11142,12 +11821,12 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
         fbe.buffer.distinct(x46, n47, "Copy", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Default")
-        t52 = FBE_L30.unpack_from(data, p)
+        t52 = FBE_L32.unpack_from(data, p)
         at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Drop")
-        t54 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L33.unpack_from(data, p)
         p += 29
         v = RustWords.__new__(RustWords)
         v.crate = FBE_M_Word[t1[0]]
@@ -11197,7 +11876,7 @@ def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "checked")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11217,7 +11896,7 @@ def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "implicit")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "stackalloc")
         p += 4
@@ -11254,12 +11933,12 @@ def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
         fbe.buffer.distinct(x17, n18, "ushort", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "add")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "alias")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "group")
         p += 1
@@ -11271,7 +11950,7 @@ def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "into")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -11291,7 +11970,7 @@ def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "orderby")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "required")
         p += 4
@@ -11369,7 +12048,7 @@ def fbe_fr_RubyWords(r: fbe.Reader, p: int) -> tuple[RubyWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "BEGIN")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11389,7 +12068,7 @@ def fbe_fr_RubyWords(r: fbe.Reader, p: int) -> tuple[RubyWords, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "end")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "rescue")
         p += 4
@@ -11426,12 +12105,12 @@ def fbe_fr_RubyWords(r: fbe.Reader, p: int) -> tuple[RubyWords, int]:
         fbe.buffer.distinct(x17, n18, "undef", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unless")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "until")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "initialize")
         p += 1
@@ -11472,7 +12151,7 @@ def fbe_fr_CppMembers(r: fbe.Reader, p: int) -> tuple[CppMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "swap")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11492,7 +12171,7 @@ def fbe_fr_CppMembers(r: fbe.Reader, p: int) -> tuple[CppMembers, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "FinalModel")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "offset")
         p += 4
@@ -11540,7 +12219,7 @@ def fbe_fr_PythonMembers(r: fbe.Reader, p: int) -> tuple[PythonMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "to_json")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11560,7 +12239,7 @@ def fbe_fr_PythonMembers(r: fbe.Reader, p: int) -> tuple[PythonMembers, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "to_final")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "fbe_size")
         p += 4
@@ -11597,12 +12276,12 @@ def fbe_fr_PythonMembers(r: fbe.Reader, p: int) -> tuple[PythonMembers, int]:
         fbe.buffer.distinct(x17, n18, "__class__", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "__dict__")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "__hash__")
-        t25 = FBE_L35.unpack_from(data, p)
+        t25 = FBE_L37.unpack_from(data, p)
         p += 28
         v = PythonMembers.__new__(PythonMembers)
         v.to_json_ = FBE_M_Word[t1[0]]
@@ -11633,7 +12312,7 @@ def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "FBEKey")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11653,7 +12332,7 @@ def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "UnmarshalFBE")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "FBERead")
         p += 4
@@ -11690,12 +12369,12 @@ def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
         fbe.buffer.distinct(x17, n18, "AppendFinal", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "ReadFinal")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "FBEWriteFinal")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "AppendJSON")
         p += 1
@@ -11707,7 +12386,7 @@ def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "ReadJSON")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -11727,7 +12406,7 @@ def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
             x33 = x35
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "TypeID")
-        t37 = FBE_L32.unpack_from(data, p)
+        t37 = FBE_L34.unpack_from(data, p)
         p += 20
         v = GoMembers.__new__(GoMembers)
         v.FBEKey = FBE_M_Word[t1[0]]
@@ -11767,7 +12446,7 @@ def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "TYPE_ID")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11787,7 +12466,7 @@ def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "readFbe")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "fromFinal")
         p += 4
@@ -11824,12 +12503,12 @@ def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
         fbe.buffer.distinct(x17, n18, "verifyFinal", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "toJson")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "fromJson")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "getClass")
         p += 1
@@ -11841,7 +12520,7 @@ def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "clone")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -11861,7 +12540,7 @@ def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "notifyAll")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         v = JvmMembers.__new__(JvmMembers)
         v.TYPE_ID = FBE_M_Word[t1[0]]
@@ -11902,7 +12581,7 @@ def fbe_fr_JsMembers(r: fbe.Reader, p: int) -> tuple[JsMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "fbeKey")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11937,7 +12616,7 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Buffer")
-        t1 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 10
         q2 = p + t1[2]
         if q2 > end:
@@ -11957,7 +12636,7 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
             x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Writer")
-        t8 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L31.unpack_from(data, p)
         p += 28
         n10 = fbe.buffer.final_count(r, p, 2, 2, "UUID")
         p += 4
@@ -11994,12 +12673,12 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
         fbe.buffer.distinct(x17, n18, "JsonReader", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "DecodeError")
-        t23 = FBE_L30.unpack_from(data, p)
+        t23 = FBE_L32.unpack_from(data, p)
         at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "EncodeError")
-        t25 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L33.unpack_from(data, p)
         p += 29
         h27 = fbe.buffer.final_has(r, p, "Receiver")
         p += 1
@@ -12011,7 +12690,7 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
             x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Client")
-        t30 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L30.unpack_from(data, p)
         p += 10
         q31 = p + t30[2]
         if q31 > end:
@@ -12031,7 +12710,7 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
             x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Compare")
-        t37 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L31.unpack_from(data, p)
         p += 28
         n39 = fbe.buffer.final_count(r, p, 2, 2, "Utf8")
         p += 4
@@ -13060,7 +13739,7 @@ def fbe_fr_Case(r: fbe.Reader, p: int) -> tuple[Case, int]:
         data, end = r.data, r.size
         if p + 32 > end:
             raise fbe.buffer.out_of_bounds("value", p, "name")
-        t1 = FBE_L36.unpack_from(data, p)
+        t1 = FBE_L38.unpack_from(data, p)
         p += 32
         v = Case.__new__(Case)
         v.name = t1[0]
@@ -13083,12 +13762,12 @@ def fbe_fr_Imported(r: fbe.Reader, p: int) -> tuple[Imported, int]:
         data, end = r.data, r.size
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "market")
-        t1 = FBE_L37.unpack_from(data, p)
+        t1 = FBE_L39.unpack_from(data, p)
         p += 1
         x2, p = pkg_market.fbe_fr_Instrument(r, p)
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "example")
-        t3 = FBE_L37.unpack_from(data, p)
+        t3 = FBE_L39.unpack_from(data, p)
         p += 1
         v = Imported.__new__(Imported)
         v.market = pkg_market.FBE_M_Side[t1[0]]
@@ -13135,7 +13814,7 @@ def fbe_fr_Listed(r: fbe.Reader, p: int) -> tuple[Listed, int]:
         p = q2
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "digits")
-        t4 = FBE_L38.unpack_from(data, p)
+        t4 = FBE_L40.unpack_from(data, p)
         p += 8
         x5, p = fbe_fr_symbol(r, p)
         v = Listed.__new__(Listed)
@@ -13156,7 +13835,7 @@ def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
         data, end = r.data, r.size
         if p + 18 > end:
             raise fbe.buffer.out_of_bounds("value", p, "side")
-        t1 = FBE_L39.unpack_from(data, p)
+        t1 = FBE_L41.unpack_from(data, p)
         p += 18
         v = Derived.__new__(Derived)
         v.side_ = t1[0]
@@ -13166,6 +13845,288 @@ def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
         v.side__ = FBE_M_range[t1[4]]
     except fbe.DecodeError as e:
         raise e.within("import.Derived") from None
+    return v, p
+
+
+def fbe_fr_Shadows(r: fbe.Reader, p: int) -> tuple[Shadows, int]:
+    """Read a Shadows at p; return it and the position after it."""
+    fbe.buffer.final_enter(r, p, 615)
+    try:
+        data, end = r.data, r.size
+        if p + 12 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "ints")
+        t1 = FBE_L29.unpack_from(data, p)
+        p += 12
+        x2: list[Order] = []
+        for _ in range(2):
+            e3, p = fbe_fr_Order(r, p)
+            x2.append(e3)
+        x4: list[str] = []
+        for _ in range(2):
+            e5, p = fbe.buffer.final_string(r, p, "strings")
+            x4.append(e5)
+        if p + 32 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "decimals")
+        t6 = FBE_L42.unpack_from(data, p)
+        at7 = p
+        p += 32
+        if p + 68 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "uuids")
+        t8 = FBE_L43.unpack_from(data, p)
+        p += 68
+        x9: list[bytes] = []
+        for _ in range(2):
+            e10, p = fbe.buffer.final_bytes(r, p, "blobs")
+            x9.append(e10)
+        if p + 20 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "bools")
+        t11 = FBE_L44.unpack_from(data, p)
+        p += 20
+        n13 = fbe.buffer.final_count(r, p, 8, 8, "vector")
+        p += 4
+        x12: list[int] = list(struct.unpack_from(f"<{n13}q", r.data, p))
+        p += n13 * 8
+        n15 = fbe.buffer.final_count(r, p, 12, 0, "orderVector")
+        p += 4
+        x14: list[Order] = []
+        for _ in range(n15):
+            e16, p = fbe_fr_Order(r, p)
+            x14.append(e16)
+        n18 = fbe.buffer.final_count(r, p, 4, 4, "listed")
+        p += 4
+        x17: list[int] = list(struct.unpack_from(f"<{n18}i", r.data, p))
+        p += n18 * 4
+        at21 = p
+        n20 = fbe.buffer.final_count(r, p, 8, 8, "hashed")
+        p += 4
+        x19: dict[int, str] = {}
+        for _ in range(n20):
+            t24 = fbe.buffer.final_fixed(r, FBE_L3, p, "hashed")
+            p += FBE_L3.size
+            k22 = t24[0]
+            v23, p = fbe.buffer.final_string(r, p, "hashed")
+            x19[k22] = v23
+        fbe.buffer.distinct(x19, n20, "hashed", at21)
+        at27 = p
+        n26 = fbe.buffer.final_count(r, p, 8, 8, "mapped")
+        p += 4
+        x25: dict[str, int] = {}
+        for _ in range(n26):
+            k28, p = fbe.buffer.final_string(r, p, "mapped")
+            t30 = fbe.buffer.final_fixed(r, FBE_L3, p, "mapped")
+            p += FBE_L3.size
+            v29 = t30[0]
+            x25[k28] = v29
+        fbe.buffer.distinct(x25, n26, "mapped", at27)
+        at33 = p
+        n32 = fbe.buffer.final_count(r, p, 4, 4, "setted")
+        p += 4
+        x31: set[str] = set()
+        for _ in range(n32):
+            e34, p = fbe.buffer.final_string(r, p, "setted")
+            x31.add(e34)
+        fbe.buffer.distinct(x31, n32, "setted", at33)
+        h36 = fbe.buffer.final_has(r, p, "order")
+        p += 1
+        x35: Order | None = None
+        if h36:
+            x37, p = fbe_fr_Order(r, p)
+            x35 = x37
+        if p + 20 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "price")
+        t38 = FBE_L45.unpack_from(data, p)
+        at39 = p
+        p += 20
+        q40 = p + t38[1]
+        if q40 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t38[1]} bytes", p - 4, "text")
+        r.budget -= t38[1]
+        if r.budget < 0:
+            r.spend(0, p - 4, "text")
+        x41 = data[p:q40].decode("utf-8", "surrogateescape")
+        p = q40
+        if p + 110 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "made")
+        t42 = FBE_L46.unpack_from(data, p)
+        p += 110
+        q43 = p + t42[15]
+        if q43 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t42[15]} bytes", p - 4, "str")
+        r.budget -= t42[15]
+        if r.budget < 0:
+            r.spend(0, p - 4, "str")
+        x44 = data[p:q43].decode("utf-8", "surrogateescape")
+        p = q43
+        if p + 4 > end:
+            raise fbe.buffer.out_of_bounds("string size", p, "dict")
+        t45 = FBE_L5.unpack_from(data, p)
+        p += 4
+        q46 = p + t45[0]
+        if q46 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t45[0]} bytes", p - 4, "dict")
+        r.budget -= t45[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "dict")
+        x47 = data[p:q46].decode("utf-8", "surrogateescape")
+        p = q46
+        if p + 4 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "set")
+        t48 = FBE_L3.unpack_from(data, p)
+        p += 4
+        if p + 16 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "Decimal")
+        t49 = FBE_L32.unpack_from(data, p)
+        at50 = p
+        p += 16
+        if p + 52 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "UUID")
+        t51 = FBE_L47.unpack_from(data, p)
+        p += 52
+        q52 = p + t51[7]
+        if q52 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t51[7]} bytes", p - 4, "String")
+        r.budget -= t51[7]
+        if r.budget < 0:
+            r.spend(0, p - 4, "String")
+        x53 = data[p:q52].decode("utf-8", "surrogateescape")
+        p = q52
+        if p + 4 > end:
+            raise fbe.buffer.out_of_bounds("bytes size", p, "Uint8Array")
+        t54 = FBE_L5.unpack_from(data, p)
+        p += 4
+        q55 = p + t54[0]
+        if q55 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t54[0]} bytes", p - 4, "Uint8Array")
+        r.budget -= t54[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "Uint8Array")
+        x56 = data[p:q55]
+        p = q55
+        if p + 52 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "Object")
+        t57 = FBE_L48.unpack_from(data, p)
+        p += 52
+        if p + 16 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "BigDecimal")
+        t58 = FBE_L32.unpack_from(data, p)
+        at59 = p
+        p += 16
+        if p + 20 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "Instant")
+        t60 = FBE_L49.unpack_from(data, p)
+        p += 20
+        q61 = p + t60[3]
+        if q61 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t60[3]} bytes", p - 4, "ByteArray")
+        r.budget -= t60[3]
+        if r.budget < 0:
+            r.spend(0, p - 4, "ByteArray")
+        x62 = data[p:q61]
+        p = q61
+        if p + 144 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "arrayOf")
+        t63 = FBE_L50.unpack_from(data, p)
+        p += 144
+        v = Shadows.__new__(Shadows)
+        v.ints = list(t1[0:3])
+        v.orders = x2
+        v.strings = x4
+        v.decimals = [fbe.decode_decimal(y, at7 + 16 * i, "decimals") for i, y in enumerate(t6[0:2])]
+        v.uuids = [uuid.UUID(bytes=y) for y in t8[0:2]]
+        v.times = list(t8[2:4])
+        v.words = [FBE_M_Word[y] for y in t8[4:6]]
+        v.modifiers = [FBE_M_Modifier[y] for y in t8[6:8]]
+        v.blobs = x9
+        v.bools = list(t11[0:2])
+        v.chars = list(t11[2:4])
+        v.doubles = list(t11[4:6])
+        v.vector = x12
+        v.orderVector = x14
+        v.listed = x17
+        v.hashed = x19
+        v.mapped = x25
+        v.setted = x31
+        v.order = x35
+        v.price = fbe.decode_decimal(t38[0], at39, "price")
+        v.text = x41
+        v.made = uuid.UUID(bytes=t42[0])
+        v.random = uuid.UUID(bytes=t42[1])
+        v.nil = uuid.UUID(bytes=t42[2])
+        v.now = t42[3]
+        v.start = t42[4]
+        v.word = FBE_M_Word[t42[5]]
+        v.modifier = FBE_M_Modifier[t42[6]]
+        v.range = t42[7]
+        v.len = t42[8]
+        v.sorted = t42[9]
+        v.enumerate = t42[10]
+        v.tuple = t42[11]
+        v.frozenset = t42[12]
+        v.bytearray = t42[13]
+        v.int_ = t42[14]
+        v.str_ = x44
+        v.dict_ = x47
+        v.set_ = t48[0]
+        v.Decimal_ = fbe.decode_decimal(t49[0], at50, "Decimal")
+        v.UUID = uuid.UUID(bytes=t51[0])
+        v.fbe_ = t51[1]
+        v.type = t51[2]
+        v.Array = t51[3]
+        v.Map = t51[4]
+        v.BigInt = t51[5]
+        v.Number = t51[6]
+        v.String = x53
+        v.Uint8Array = x56
+        v.Object = t57[0]
+        v.Math = t57[1]
+        v.JSON = t57[2]
+        v.Date = t57[3]
+        v.Arrays = t57[4]
+        v.ArrayList = t57[5]
+        v.HashMap = t57[6]
+        v.TreeMap = t57[7]
+        v.LinkedList = t57[8]
+        v.HashSet = t57[9]
+        v.TreeSet = t57[10]
+        v.Optional = t57[11]
+        v.BigDecimal = fbe.decode_decimal(t58[0], at59, "BigDecimal")
+        v.Instant = t60[0]
+        v.IntArray = t60[1]
+        v.LongArray = t60[2]
+        v.ByteArray = x62
+        v.arrayOf = t63[0]
+        v.listOf = t63[1]
+        v.mutableListOf = t63[2]
+        v.emptyList = t63[3]
+        v.mutableMapOf = t63[4]
+        v.Collections = t63[5]
+        v.make = t63[6]
+        v.append = t63[7]
+        v.copy = t63[8]
+        v.time = t63[9]
+        v.std = t63[10]
+        v.FBE = t63[11]
+        v.Vec = t63[12]
+        v.Default = t63[13]
+        v.Some = t63[14]
+        v.Box = t63[15]
+        v.Uuid = uuid.UUID(bytes=t63[16])
+        v.Guid = uuid.UUID(bytes=t63[17])
+        v.Dictionary = t63[18]
+        v.SortedDictionary = t63[19]
+        v.System = t63[20]
+        v.Fbe = t63[21]
+        v.Hash = t63[22]
+        v.hash = t63[23]
+        v.freeze = t63[24]
+        v.dup = t63[25]
+        v.clone_ = t63[26]
+        v.send = t63[27]
+        v.format = t63[28]
+        v.to_s = t63[29]
+    except fbe.DecodeError as e:
+        raise e.within("import.Shadows") from None
+    r.depth -= 1
     return v, p
 
 
@@ -13259,6 +14220,7 @@ def fbe_fr_Hostile(r: fbe.Reader, p: int) -> tuple[Hostile, int]:
             raise fbe.buffer.out_of_bounds("value", p, "Letters")
         t82 = FBE_L3.unpack_from(data, p)
         p += 4
+        x83, p = fbe_fr_Shadows(r, p)
         v = Hostile.__new__(Hostile)
         v.Order_ = x1
         v.CppWords_ = x2
@@ -13342,6 +14304,7 @@ def fbe_fr_Hostile(r: fbe.Reader, p: int) -> tuple[Hostile, int]:
         v.Derived_ = x80
         v.Listed_ = x81
         v.Letters_ = FBE_M_Letters[t82[0]]
+        v.Shadows_ = x83
     except fbe.DecodeError as e:
         raise e.within("import.Hostile") from None
     r.depth -= 1
@@ -13840,6 +14803,12 @@ class DerivedFinalModel(fbe.FinalModel[Derived]):
     fbe_struct = Derived
 
 
+class ShadowsFinalModel(fbe.FinalModel[Shadows]):
+    """Final model of Shadows: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_struct = Shadows
+
+
 class HostileFinalModel(fbe.FinalModel[Hostile]):
     """Final model of Hostile: compact, no versioning (docs/format.md section 4)."""
 
@@ -13879,7 +14848,7 @@ class Receiver(fbe.Receiver):
     _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
         44: (Self, "on_receive_self"),
         45: (self_, "on_receive_self_"),
-        83: (Hostile, "on_receive_hostile"),
+        84: (Hostile, "on_receive_hostile"),
         502: (pkg_market.Failure, "on_receive_market_failure"),
     }
 
@@ -13903,7 +14872,7 @@ class FinalReceiver(fbe.Receiver):
     _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
         44: (Self, "on_receive_self"),
         45: (self_, "on_receive_self_"),
-        83: (Hostile, "on_receive_hostile"),
+        84: (Hostile, "on_receive_hostile"),
         502: (pkg_market.Failure, "on_receive_market_failure"),
     }
 
@@ -13926,7 +14895,7 @@ class Proxy(fbe.Proxy):
     _fbe_handlers: ClassVar[dict[int, tuple[Callable[[], Any], str]]] = {
         44: (SelfModel, "on_proxy_self"),
         45: (selfModel, "on_proxy_self_"),
-        83: (HostileModel, "on_proxy_hostile"),
+        84: (HostileModel, "on_proxy_hostile"),
         502: (pkg_market.FailureModel, "on_proxy_market_failure"),
     }
 
@@ -14061,6 +15030,130 @@ def fbe_vsr_import_Word(r: fbe.Reader, s: int, f: str) -> Word:
     return v
 
 
+def fbe_vaw_a2_import_Order(w: bytearray, b: int, x: list[Order], f: str) -> list[Any]:
+    fbe.buffer.check_length(x, 2, f)
+    out: list[Any] = []
+    for e in x:
+        y = fbe_vw_Order(w, e) - b
+        out += (y,)
+    return out
+
+
+def fbe_vaw_a2_string(w: bytearray, b: int, x: list[str], f: str) -> list[Any]:
+    fbe.buffer.check_length(x, 2, f)
+    out: list[Any] = []
+    for e in x:
+        y = fbe.buffer.write_string(w, e) - b
+        out += (y,)
+    return out
+
+
+def fbe_vaw_a2_bytes(w: bytearray, b: int, x: list[bytes], f: str) -> list[Any]:
+    fbe.buffer.check_length(x, 2, f)
+    out: list[Any] = []
+    for e in x:
+        y = fbe.buffer.write_bytes(w, e) - b
+        out += (y,)
+    return out
+
+
+def fbe_vcw_v_int64(w: bytearray, b: int, x: list[int]) -> int:
+    q = len(w)
+    fbe.buffer.write_plain_seq(w, "q", x)
+    return q - b
+
+
+def fbe_vcw_v_import_Order(w: bytearray, b: int, x: list[Order]) -> int:
+    q = len(w)
+    n = len(x)
+    w += bytes(4 + n * 4)
+    struct.pack_into(f"<{n + 1}I", w, q, n, *[fbe_vw_Order(w, e) - b for e in x])
+    return q - b
+
+
+def fbe_vcw_l_int32(w: bytearray, b: int, x: list[int]) -> int:
+    q = len(w)
+    fbe.buffer.write_plain_seq(w, "i", x)
+    return q - b
+
+
+def fbe_vcw_h_int32__string(w: bytearray, b: int, x: dict[int, str]) -> int:
+    q = len(w)
+    n = len(x)
+    w += fbe.buffer.pack_u32(n)
+    w += bytes(n * 8)
+    s = q + 4
+    for k, v in x.items():
+        fbe_vsw_int32(w, b, s, k)
+        fbe_vsw_string(w, b, s + 4, v)
+        s += 8
+    return q - b
+
+
+def fbe_vcw_s_string(w: bytearray, b: int, x: set[str]) -> int:
+    q = len(w)
+    n = len(x)
+    w += fbe.buffer.pack_u32(n)
+    w += bytes(n * 4)
+    s = q + 4
+    for e in sorted(x):
+        fbe_vsw_string(w, b, s, e)
+        s += 4
+    return q - b
+
+
+def fbe_vow_import_Order(w: bytearray, x: Order) -> int:
+    q = len(w)
+    w += b"\x04\x00\x00\x00"
+    fbe_vw_Order(w, x)
+    return q
+
+
+def fbe_vcr_v_int64(r: fbe.Reader, b: int, off: int, f: str) -> list[int]:
+    if not off:
+        return []
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
+    q += 4
+    return list(struct.unpack_from(f"<{n}q", r.data, q))
+
+
+def fbe_vcr_v_import_Order(r: fbe.Reader, b: int, off: int, f: str) -> list[Order]:
+    if not off:
+        return []
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
+    q += 4
+    return [(fbe_vr_Order(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Order, f, b)) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])]
+
+
+def fbe_vcr_l_int32(r: fbe.Reader, b: int, off: int, f: str) -> list[int]:
+    if not off:
+        return []
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
+    q += 4
+    return list(struct.unpack_from(f"<{n}i", r.data, q))
+
+
+def fbe_vcr_h_int32__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, str]:
+    if not off:
+        return {}
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 8, 8, f)
+    q += 4
+    return fbe.buffer.distinct({e[0]: fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L27.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
+
+
+def fbe_vcr_s_string(r: fbe.Reader, b: int, off: int, f: str) -> set[str]:
+    if not off:
+        return set()
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 4, 4, f)
+    q += 4
+    return fbe.buffer.distinct({fbe.buffer.read_string(r, b, e[0], f) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])}, n, f, b + off)
+
+
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Order, 1, 20, 12, 8, (("side_", 8, "i", 0), ("s", 12, ("e", "i", FBE_M_side), 0), ("range", 16, ("e", "i", FBE_M_range), 0),)),
@@ -14141,11 +15234,12 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (XFBE_FINGERPRINT, 76, 12, 4, 8, (("FBE_FINGERPRINT", 8, "i", 0),)),
     (FBEFingerprint, 77, 12, 4, 8, (("FBEFingerprint_", 8, "i", 0),)),
     (Case, 78, 40, 32, 8, (("name", 8, "i", 0), ("Name", 12, "i", 0), ("NAME", 16, "i", 0), ("class___", 20, "i", 0), ("class_", 24, "i", 0), ("class__", 28, "i", 0), ("String", 32, "i", 0), ("String_", 36, "i", 0),)),
-    (Imported, 79, 14, 2, 8, (("market", 8, ("e", "B", pkg_market.FBE_M_Side), 8), ("org", 9, ("S", 83), 8), ("example", 13, ("e", "B", pkg_market.FBE_M_Side), 0),)),
+    (Imported, 79, 14, 2, 8, (("market", 8, ("e", "B", pkg_market.FBE_M_Side), 8), ("org", 9, ("S", 84), 8), ("example", 13, ("e", "B", pkg_market.FBE_M_Side), 0),)),
     (symbol, 80, 12, 4, 8, (("digits_", 8, ("e", "i", FBE_M_digits), 0),)),
     (Listed, 81, 24, 12, 16, (("symbol", 8, "s", 4), ("digits", 12, "i", 4), ("precision", 16, ("e", "i", FBE_M_digits), 4), ("ticker", 20, ("S", 79), 4),)),
     (Derived, 82, 26, 18, 20, (("side_", 8, "i", 0), ("s", 12, ("e", "i", FBE_M_side), 0), ("range", 16, ("e", "i", FBE_M_range), 0), ("Word_", 20, ("e", "h", FBE_M_Word), 0), ("side__", 22, ("e", "i", FBE_M_range), 0),)),
-    (Hostile, 83, 336, 4, 8, (("Order_", 8, ("S", 0), 3010), ("CppWords_", 12, ("S", 1), 2998), ("PythonWords_", 16, ("S", 2), 2379), ("GoWords_", 20, ("S", 3), 2140), ("JavaWords_", 24, ("S", 4), 1938), ("KotlinWords_", 28, ("S", 5), 1756), ("JsWords_", 32, ("S", 6), 1549), ("RustWords_", 36, ("S", 7), 1326), ("CSharpWords_", 40, ("S", 8), 1131), ("RubyWords_", 44, ("S", 9), 981), ("CppMembers_", 48, ("S", 10), 883), ("PythonMembers_", 52, ("S", 11), 835), ("GoMembers_", 56, ("S", 12), 739), ("JvmMembers_", 60, ("S", 13), 610), ("JsMembers_", 64, ("S", 14), 473), ("RuntimeNames_", 68, ("S", 15), 462), ("class__", 72, ("S", 16), 320), ("Object_", 76, ("S", 17), 316), ("String_", 80, ("S", 18), 312), ("List_", 84, ("S", 19), 308), ("Map_", 88, ("S", 20), 304), ("Model_", 92, ("S", 21), 300), ("FinalModel_", 96, ("S", 22), 296), ("Buffer_", 100, ("S", 23), 292), ("Reader_", 104, ("S", 24), 288), ("Writer_", 108, ("S", 25), 284), ("Limits_", 112, ("S", 26), 280), ("DecodeError_", 116, ("S", 27), 276), ("DecodeException_", 120, ("S", 28), 272), ("Decimal", 124, ("S", 29), 268), ("Uuid_", 128, ("S", 30), 264), ("UUID_", 132, ("S", 31), 260), ("Timestamp_", 136, ("S", 32), 256), ("Sender", 140, ("S", 33), 252), ("Receiver", 144, ("S", 34), 248), ("Client", 148, ("S", 35), 244), ("Proxy", 152, ("S", 36), 240), ("Handler_", 156, ("S", 37), 236), ("fbe_", 160, ("S", 38), 232), ("FBE_", 164, ("S", 39), 228), ("std_", 168, ("S", 40), 224), ("Companion_", 172, ("S", 41), 220), ("Any", 176, ("S", 42), 216), ("Self_", 180, ("S", 43), 212), ("self__", 184, ("S", 44), 208), ("None__", 188, ("S", 45), 204), ("Option_", 192, ("S", 46), 200), ("Result_", 196, ("S", 47), 196), ("Vec_", 200, ("S", 48), 192), ("Box_", 204, ("S", 49), 188), ("Error_", 208, ("S", 50), 184), ("Exception_", 212, ("S", 51), 180), ("Text_", 216, ("S", 52), 176), ("JsonWriter_", 220, ("S", 53), 172), ("int32_t_", 224, ("S", 54), 168), ("size_t_", 228, ("S", 55), 164), ("list", 232, ("S", 56), 160), ("object_", 236, ("S", 57), 156), ("v", 240, ("S", 58), 152), ("r", 244, ("S", 59), 148), ("w", 248, ("S", 60), 144), ("SideBuy_", 252, ("S", 61), 140), ("OrderKey_", 256, ("S", 62), 136), ("textOfside_", 260, ("S", 63), 132), ("DECIMAL_1_", 264, ("S", 64), 128), ("OrderModel_", 268, ("S", 65), 124), ("OrderFinal_", 272, ("S", 66), 120), ("NewOrder_", 276, ("S", 67), 116), ("VerifyFBEOrder_", 280, ("S", 68), 112), ("fbe_vr_Order", 284, ("S", 69), 108), ("e1", 288, ("S", 70), 104), ("i2", 292, ("S", 71), 100), ("o3", 296, ("S", 72), 96), ("Fbe_", 300, ("S", 73), 92), ("FINGERPRINT", 304, ("S", 74), 88), ("FBE_FINGERPRINT", 308, ("S", 75), 84), ("FBEFingerprint_", 312, ("S", 76), 80), ("Case_", 316, ("S", 77), 76), ("Imported_", 320, ("S", 78), 44), ("Derived_", 324, ("S", 81), 34), ("Listed_", 328, ("S", 80), 16), ("Letters_", 332, ("e", "i", FBE_M_Letters), 0),)),
+    (Shadows, 83, 635, 615, 8, (("ints", 8, ("a", "i", 3), 24), ("orders", 20, ("a", ("S", 0), 2), 24), ("strings", 28, ("a", "s", 2), 0), ("decimals", 36, ("a", "m", 2), 0), ("uuids", 68, ("a", "u", 2), 0), ("times", 100, ("a", "Q", 2), 0), ("words", 116, ("a", ("e", "h", FBE_M_Word), 2), 0), ("modifiers", 120, ("a", ("e", "Q", FBE_M_Modifier), 2), 0), ("blobs", 136, ("a", "y", 2), 0), ("bools", 144, ("a", "?", 2), 0), ("chars", 146, ("a", "B", 2), 0), ("doubles", 148, ("a", "d", 2), 0), ("vector", 164, ("v", "q", 8, 8), 0), ("orderVector", 168, ("v", ("S", 0), 0, 12), 0), ("listed", 172, ("v", "i", 4, 4), 0), ("hashed", 176, ("H", "i", "s", 8, 8), 0), ("mapped", 180, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("setted", 184, ("t", "s", 4, 4, None), 0), ("order", 188, ("o", ("S", 0)), 0), ("price", 193, "m", 0), ("text", 209, "s", 0), ("made", 213, "u", 0), ("random", 229, "u", 0), ("nil", 245, "u", 0), ("now", 261, "Q", 0), ("start", 269, "Q", 0), ("word", 277, ("e", "h", FBE_M_Word), 0), ("modifier", 279, ("e", "Q", FBE_M_Modifier), 0), ("range", 287, "i", 0), ("len", 291, "i", 0), ("sorted", 295, "i", 0), ("enumerate", 299, "i", 0), ("tuple", 303, "i", 0), ("frozenset", 307, "i", 0), ("bytearray", 311, "i", 0), ("int_", 315, "i", 0), ("str_", 319, "s", 0), ("dict_", 323, "s", 0), ("set_", 327, "i", 0), ("Decimal_", 331, "m", 0), ("UUID", 347, "u", 0), ("fbe_", 363, "i", 0), ("type", 367, "i", 0), ("Array", 371, "i", 0), ("Map", 375, "i", 0), ("BigInt", 379, "q", 0), ("Number", 387, "d", 0), ("String", 395, "s", 0), ("Uint8Array", 399, "y", 0), ("Object", 403, "i", 0), ("Math", 407, "i", 0), ("JSON", 411, "i", 0), ("Date", 415, "Q", 0), ("Arrays", 423, "i", 0), ("ArrayList", 427, "i", 0), ("HashMap", 431, "i", 0), ("TreeMap", 435, "i", 0), ("LinkedList", 439, "i", 0), ("HashSet", 443, "i", 0), ("TreeSet", 447, "i", 0), ("Optional", 451, "i", 0), ("BigDecimal", 455, "m", 0), ("Instant", 471, "Q", 0), ("IntArray", 479, "i", 0), ("LongArray", 483, "i", 0), ("ByteArray", 487, "y", 0), ("arrayOf", 491, "i", 0), ("listOf", 495, "i", 0), ("mutableListOf", 499, "i", 0), ("emptyList", 503, "i", 0), ("mutableMapOf", 507, "i", 0), ("Collections", 511, "i", 0), ("make", 515, "i", 0), ("append", 519, "i", 0), ("copy", 523, "i", 0), ("time", 527, "i", 0), ("std", 531, "i", 0), ("FBE", 535, "i", 0), ("Vec", 539, "i", 0), ("Default", 543, "i", 0), ("Some", 547, "i", 0), ("Box", 551, "i", 0), ("Uuid", 555, "u", 0), ("Guid", 571, "u", 0), ("Dictionary", 587, "i", 0), ("SortedDictionary", 591, "i", 0), ("System", 595, "i", 0), ("Fbe", 599, "i", 0), ("Hash", 603, "i", 0), ("hash", 607, "i", 0), ("freeze", 611, "i", 0), ("dup", 615, "i", 0), ("clone_", 619, "i", 0), ("send", 623, "i", 0), ("format", 627, "i", 0), ("to_s", 631, "i", 0),)),
+    (Hostile, 84, 340, 4, 8, (("Order_", 8, ("S", 0), 3649), ("CppWords_", 12, ("S", 1), 3637), ("PythonWords_", 16, ("S", 2), 3018), ("GoWords_", 20, ("S", 3), 2779), ("JavaWords_", 24, ("S", 4), 2577), ("KotlinWords_", 28, ("S", 5), 2395), ("JsWords_", 32, ("S", 6), 2188), ("RustWords_", 36, ("S", 7), 1965), ("CSharpWords_", 40, ("S", 8), 1770), ("RubyWords_", 44, ("S", 9), 1620), ("CppMembers_", 48, ("S", 10), 1522), ("PythonMembers_", 52, ("S", 11), 1474), ("GoMembers_", 56, ("S", 12), 1378), ("JvmMembers_", 60, ("S", 13), 1249), ("JsMembers_", 64, ("S", 14), 1112), ("RuntimeNames_", 68, ("S", 15), 1101), ("class__", 72, ("S", 16), 959), ("Object_", 76, ("S", 17), 955), ("String_", 80, ("S", 18), 951), ("List_", 84, ("S", 19), 947), ("Map_", 88, ("S", 20), 943), ("Model_", 92, ("S", 21), 939), ("FinalModel_", 96, ("S", 22), 935), ("Buffer_", 100, ("S", 23), 931), ("Reader_", 104, ("S", 24), 927), ("Writer_", 108, ("S", 25), 923), ("Limits_", 112, ("S", 26), 919), ("DecodeError_", 116, ("S", 27), 915), ("DecodeException_", 120, ("S", 28), 911), ("Decimal", 124, ("S", 29), 907), ("Uuid_", 128, ("S", 30), 903), ("UUID_", 132, ("S", 31), 899), ("Timestamp_", 136, ("S", 32), 895), ("Sender", 140, ("S", 33), 891), ("Receiver", 144, ("S", 34), 887), ("Client", 148, ("S", 35), 883), ("Proxy", 152, ("S", 36), 879), ("Handler_", 156, ("S", 37), 875), ("fbe_", 160, ("S", 38), 871), ("FBE_", 164, ("S", 39), 867), ("std_", 168, ("S", 40), 863), ("Companion_", 172, ("S", 41), 859), ("Any", 176, ("S", 42), 855), ("Self_", 180, ("S", 43), 851), ("self__", 184, ("S", 44), 847), ("None__", 188, ("S", 45), 843), ("Option_", 192, ("S", 46), 839), ("Result_", 196, ("S", 47), 835), ("Vec_", 200, ("S", 48), 831), ("Box_", 204, ("S", 49), 827), ("Error_", 208, ("S", 50), 823), ("Exception_", 212, ("S", 51), 819), ("Text_", 216, ("S", 52), 815), ("JsonWriter_", 220, ("S", 53), 811), ("int32_t_", 224, ("S", 54), 807), ("size_t_", 228, ("S", 55), 803), ("list", 232, ("S", 56), 799), ("object_", 236, ("S", 57), 795), ("v", 240, ("S", 58), 791), ("r", 244, ("S", 59), 787), ("w", 248, ("S", 60), 783), ("SideBuy_", 252, ("S", 61), 779), ("OrderKey_", 256, ("S", 62), 775), ("textOfside_", 260, ("S", 63), 771), ("DECIMAL_1_", 264, ("S", 64), 767), ("OrderModel_", 268, ("S", 65), 763), ("OrderFinal_", 272, ("S", 66), 759), ("NewOrder_", 276, ("S", 67), 755), ("VerifyFBEOrder_", 280, ("S", 68), 751), ("fbe_vr_Order", 284, ("S", 69), 747), ("e1", 288, ("S", 70), 743), ("i2", 292, ("S", 71), 739), ("o3", 296, ("S", 72), 735), ("Fbe_", 300, ("S", 73), 731), ("FINGERPRINT", 304, ("S", 74), 727), ("FBE_FINGERPRINT", 308, ("S", 75), 723), ("FBEFingerprint_", 312, ("S", 76), 719), ("Case_", 316, ("S", 77), 715), ("Imported_", 320, ("S", 78), 683), ("Derived_", 324, ("S", 81), 673), ("Listed_", 328, ("S", 80), 655), ("Letters_", 332, ("e", "i", FBE_M_Letters), 639), ("Shadows_", 336, ("S", 82), 639),)),
     (pkg_market.Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
 ))
 
@@ -14891,10 +15985,19 @@ fbe.bind(
     json_cost=18,
 )
 fbe.bind(
+    Shadows,
+    "import.Shadows",
+    FBE_CORE,
+    82,
+    (fbe_vw_Shadows, fbe_vr_Shadows),
+    final=fbe_fr_Shadows,
+    json_cost=615,
+)
+fbe.bind(
     Hostile,
     "import.Hostile",
     FBE_CORE,
-    82,
+    83,
     (fbe_vw_Hostile, fbe_vr_Hostile),
     final=fbe_fr_Hostile,
     json_cost=4,

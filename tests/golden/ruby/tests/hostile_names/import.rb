@@ -17285,17 +17285,1695 @@ module Import
     end
   end
 
-  # The schema's `struct Hostile` (type id 83).
+  # The schema's `struct Shadows` (type id 83).
+  class Shadows
+    include Fbe::Value
+
+    FBE_NAME = 'import.Shadows'
+    FBE_TYPE_ID = 83
+    FBE_BODY_SIZE = 635
+    FBE_FINAL_MIN = 639
+    FBE_COST = 615
+    FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2x201L<a16a16a16Q<2s<Q<l<8L<2l<x16a16l<4q<EL<2l<3Q<l<8x16Q<l<2L<l<16a16a16l<12'
+    T_INTS = Fbe::Types::FixedArray.new(Fbe::Types::INT32, 3)
+    T_ORDERS = Fbe::Types::FixedArray.new(Fbe::Types::Struct.new(Order), 2)
+    T_STRINGS = Fbe::Types::FixedArray.new(Fbe::Types::STRING, 2)
+    T_DECIMALS = Fbe::Types::FixedArray.new(Fbe::Types::DECIMAL, 2)
+    T_UUIDS = Fbe::Types::FixedArray.new(Fbe::Types::UUID, 2)
+    T_TIMES = Fbe::Types::FixedArray.new(Fbe::Types::TIMESTAMP, 2)
+    T_WORDS = Fbe::Types::FixedArray.new(Word::FBE_TYPE, 2)
+    T_MODIFIERS = Fbe::Types::FixedArray.new(Modifier::FBE_TYPE, 2)
+    T_BLOBS = Fbe::Types::FixedArray.new(Fbe::Types::BYTES, 2)
+    T_BOOLS = Fbe::Types::FixedArray.new(Fbe::Types::BOOL, 2)
+    T_CHARS = Fbe::Types::FixedArray.new(Fbe::Types::CHAR, 2)
+    T_DOUBLES = Fbe::Types::FixedArray.new(Fbe::Types::DOUBLE, 2)
+    T_VECTOR = Fbe::Types::Sequence.new(:vector, Fbe::Types::INT64)
+    T_ORDER_VECTOR = Fbe::Types::Sequence.new(:vector, Fbe::Types::Struct.new(Order))
+    T_LISTED = Fbe::Types::Sequence.new(:list, Fbe::Types::INT32)
+    T_HASHED = Fbe::Types::Mapping.new(:hash, Fbe::Types::INT32, Fbe::Types::STRING)
+    T_MAPPED = Fbe::Types::Mapping.new(:map, Fbe::Types::STRING, Fbe::Types::INT32)
+    T_SETTED = Fbe::Types::Sequence.new(:set, Fbe::Types::STRING)
+    T_ORDER = Fbe::Types::Optional.new(Fbe::Types::Struct.new(Order))
+    FBE_FIELDS = [
+      ['ints', T_INTS],
+      ['orders', T_ORDERS],
+      ['strings', T_STRINGS],
+      ['decimals', T_DECIMALS],
+      ['uuids', T_UUIDS],
+      ['times', T_TIMES],
+      ['words', T_WORDS],
+      ['modifiers', T_MODIFIERS],
+      ['blobs', T_BLOBS],
+      ['bools', T_BOOLS],
+      ['chars', T_CHARS],
+      ['doubles', T_DOUBLES],
+      ['vector', T_VECTOR],
+      ['orderVector', T_ORDER_VECTOR],
+      ['listed', T_LISTED],
+      ['hashed', T_HASHED],
+      ['mapped', T_MAPPED],
+      ['setted', T_SETTED],
+      ['order', T_ORDER],
+      ['price', Fbe::Types::DECIMAL],
+      ['text', Fbe::Types::STRING],
+      ['made', Fbe::Types::UUID],
+      ['random', Fbe::Types::UUID],
+      ['nil', Fbe::Types::UUID],
+      ['now', Fbe::Types::TIMESTAMP],
+      ['start', Fbe::Types::TIMESTAMP],
+      ['word', Word::FBE_TYPE],
+      ['modifier', Modifier::FBE_TYPE],
+      ['range', Fbe::Types::INT32],
+      ['len', Fbe::Types::INT32],
+      ['sorted', Fbe::Types::INT32],
+      ['enumerate', Fbe::Types::INT32],
+      ['tuple', Fbe::Types::INT32],
+      ['frozenset', Fbe::Types::INT32],
+      ['bytearray', Fbe::Types::INT32],
+      ['int', Fbe::Types::INT32],
+      ['str', Fbe::Types::STRING],
+      ['dict', Fbe::Types::STRING],
+      ['set', Fbe::Types::INT32],
+      ['Decimal', Fbe::Types::DECIMAL],
+      ['UUID', Fbe::Types::UUID],
+      ['fbe', Fbe::Types::INT32],
+      ['type', Fbe::Types::INT32],
+      ['Array', Fbe::Types::INT32],
+      ['Map', Fbe::Types::INT32],
+      ['BigInt', Fbe::Types::INT64],
+      ['Number', Fbe::Types::DOUBLE],
+      ['String', Fbe::Types::STRING],
+      ['Uint8Array', Fbe::Types::BYTES],
+      ['Object', Fbe::Types::INT32],
+      ['Math', Fbe::Types::INT32],
+      ['JSON', Fbe::Types::INT32],
+      ['Date', Fbe::Types::TIMESTAMP],
+      ['Arrays', Fbe::Types::INT32],
+      ['ArrayList', Fbe::Types::INT32],
+      ['HashMap', Fbe::Types::INT32],
+      ['TreeMap', Fbe::Types::INT32],
+      ['LinkedList', Fbe::Types::INT32],
+      ['HashSet', Fbe::Types::INT32],
+      ['TreeSet', Fbe::Types::INT32],
+      ['Optional', Fbe::Types::INT32],
+      ['BigDecimal', Fbe::Types::DECIMAL],
+      ['Instant', Fbe::Types::TIMESTAMP],
+      ['IntArray', Fbe::Types::INT32],
+      ['LongArray', Fbe::Types::INT32],
+      ['ByteArray', Fbe::Types::BYTES],
+      ['arrayOf', Fbe::Types::INT32],
+      ['listOf', Fbe::Types::INT32],
+      ['mutableListOf', Fbe::Types::INT32],
+      ['emptyList', Fbe::Types::INT32],
+      ['mutableMapOf', Fbe::Types::INT32],
+      ['Collections', Fbe::Types::INT32],
+      ['make', Fbe::Types::INT32],
+      ['append', Fbe::Types::INT32],
+      ['copy', Fbe::Types::INT32],
+      ['time', Fbe::Types::INT32],
+      ['std', Fbe::Types::INT32],
+      ['FBE', Fbe::Types::INT32],
+      ['Vec', Fbe::Types::INT32],
+      ['Default', Fbe::Types::INT32],
+      ['Some', Fbe::Types::INT32],
+      ['Box', Fbe::Types::INT32],
+      ['Uuid', Fbe::Types::UUID],
+      ['Guid', Fbe::Types::UUID],
+      ['Dictionary', Fbe::Types::INT32],
+      ['SortedDictionary', Fbe::Types::INT32],
+      ['System', Fbe::Types::INT32],
+      ['Fbe', Fbe::Types::INT32],
+      ['Hash', Fbe::Types::INT32],
+      ['hash', Fbe::Types::INT32],
+      ['freeze', Fbe::Types::INT32],
+      ['dup', Fbe::Types::INT32],
+      ['clone', Fbe::Types::INT32],
+      ['send', Fbe::Types::INT32],
+      ['format', Fbe::Types::INT32],
+      ['to_s', Fbe::Types::INT32]
+    ].freeze
+
+    attr_accessor :ints, :orders, :strings, :decimals, :uuids, :times, :words, :modifiers, :blobs, :bools, :chars,
+                  :doubles, :vector, :order_vector, :listed, :hashed, :mapped, :setted, :order, :price, :text, :made,
+                  :random, :nil_, :now, :start, :word, :modifier, :range, :len, :sorted, :enumerate, :tuple, :frozenset,
+                  :bytearray, :int, :str, :dict, :set, :decimal, :uuid, :fbe, :type, :array_, :map, :big_int, :number,
+                  :string_, :uint8_array, :object, :math, :json, :date, :arrays, :array_list, :hash_map, :tree_map,
+                  :linked_list, :hash_set, :tree_set, :optional, :big_decimal, :instant, :int_array, :long_array,
+                  :byte_array, :array_of, :list_of, :mutable_list_of, :empty_list, :mutable_map_of, :collections, :make,
+                  :append, :copy, :time, :std, :fbe_, :vec, :default, :some, :box, :uuid_, :guid, :dictionary,
+                  :sorted_dictionary, :system_, :fbe__, :hash_, :hash__, :freeze_, :dup_, :clone_, :send_, :format_,
+                  :to_s_
+
+    def initialize(
+      ints: Array.new(3) { 0 },
+      orders: Array.new(2) { Order.new },
+      strings: Array.new(2) { +'' },
+      decimals: Array.new(2) { Fbe::Decimal::ZERO },
+      uuids: Array.new(2) { Fbe::Uuid::NIL },
+      times: Array.new(2) { 0 },
+      words: Array.new(2) { Word.default },
+      modifiers: Array.new(2) { Modifier.default },
+      blobs: Array.new(2) { ''.b },
+      bools: Array.new(2) { false },
+      chars: Array.new(2) { 0 },
+      doubles: Array.new(2) { 0.0 },
+      vector: [],
+      order_vector: [],
+      listed: [],
+      hashed: {},
+      mapped: {},
+      setted: Set.new,
+      order: nil,
+      price: BigDecimal('1.5'),
+      text: +'text',
+      made: Fbe::Uuid.uuid1,
+      random: Fbe::Uuid.uuid4,
+      nil_: '00000000-0000-0000-0000-000000000000',
+      now: Fbe::Timestamp.utc,
+      start: 0,
+      word: Word::CLASS,
+      modifier: Modifier::STATIC,
+      range: 0,
+      len: 0,
+      sorted: 0,
+      enumerate: 0,
+      tuple: 0,
+      frozenset: 0,
+      bytearray: 0,
+      int: 0,
+      str: +'',
+      dict: +'',
+      set: 0,
+      decimal: Fbe::Decimal::ZERO,
+      uuid: Fbe::Uuid::NIL,
+      fbe: 0,
+      type: 0,
+      array_: 0,
+      map: 0,
+      big_int: 0,
+      number: 0.0,
+      string_: +'',
+      uint8_array: ''.b,
+      object: 0,
+      math: 0,
+      json: 0,
+      date: 0,
+      arrays: 0,
+      array_list: 0,
+      hash_map: 0,
+      tree_map: 0,
+      linked_list: 0,
+      hash_set: 0,
+      tree_set: 0,
+      optional: 0,
+      big_decimal: Fbe::Decimal::ZERO,
+      instant: 0,
+      int_array: 0,
+      long_array: 0,
+      byte_array: ''.b,
+      array_of: 0,
+      list_of: 0,
+      mutable_list_of: 0,
+      empty_list: 0,
+      mutable_map_of: 0,
+      collections: 0,
+      make: 0,
+      append: 0,
+      copy: 0,
+      time: 0,
+      std: 0,
+      fbe_: 0,
+      vec: 0,
+      default: 0,
+      some: 0,
+      box: 0,
+      uuid_: Fbe::Uuid::NIL,
+      guid: Fbe::Uuid::NIL,
+      dictionary: 0,
+      sorted_dictionary: 0,
+      system_: 0,
+      fbe__: 0,
+      hash_: 0,
+      hash__: 0,
+      freeze_: 0,
+      dup_: 0,
+      clone_: 0,
+      send_: 0,
+      format_: 0,
+      to_s_: 0
+    )
+      @ints = ints
+      @orders = orders
+      @strings = strings
+      @decimals = decimals
+      @uuids = uuids
+      @times = times
+      @words = words
+      @modifiers = modifiers
+      @blobs = blobs
+      @bools = bools
+      @chars = chars
+      @doubles = doubles
+      @vector = vector
+      @order_vector = order_vector
+      @listed = listed
+      @hashed = hashed
+      @mapped = mapped
+      @setted = setted
+      @order = order
+      @price = price
+      @text = text
+      @made = made
+      @random = random
+      @nil_ = nil_
+      @now = now
+      @start = start
+      @word = word
+      @modifier = modifier
+      @range = range
+      @len = len
+      @sorted = sorted
+      @enumerate = enumerate
+      @tuple = tuple
+      @frozenset = frozenset
+      @bytearray = bytearray
+      @int = int
+      @str = str
+      @dict = dict
+      @set = set
+      @decimal = decimal
+      @uuid = uuid
+      @fbe = fbe
+      @type = type
+      @array_ = array_
+      @map = map
+      @big_int = big_int
+      @number = number
+      @string_ = string_
+      @uint8_array = uint8_array
+      @object = object
+      @math = math
+      @json = json
+      @date = date
+      @arrays = arrays
+      @array_list = array_list
+      @hash_map = hash_map
+      @tree_map = tree_map
+      @linked_list = linked_list
+      @hash_set = hash_set
+      @tree_set = tree_set
+      @optional = optional
+      @big_decimal = big_decimal
+      @instant = instant
+      @int_array = int_array
+      @long_array = long_array
+      @byte_array = byte_array
+      @array_of = array_of
+      @list_of = list_of
+      @mutable_list_of = mutable_list_of
+      @empty_list = empty_list
+      @mutable_map_of = mutable_map_of
+      @collections = collections
+      @make = make
+      @append = append
+      @copy = copy
+      @time = time
+      @std = std
+      @fbe_ = fbe_
+      @vec = vec
+      @default = default
+      @some = some
+      @box = box
+      @uuid_ = uuid_
+      @guid = guid
+      @dictionary = dictionary
+      @sorted_dictionary = sorted_dictionary
+      @system_ = system_
+      @fbe__ = fbe__
+      @hash_ = hash_
+      @hash__ = hash__
+      @freeze_ = freeze_
+      @dup_ = dup_
+      @clone_ = clone_
+      @send_ = send_
+      @format_ = format_
+      @to_s_ = to_s_
+    end
+
+    def fbe_values
+      [
+        @ints,
+        @orders,
+        @strings,
+        @decimals,
+        @uuids,
+        @times,
+        @words,
+        @modifiers,
+        @blobs,
+        @bools,
+        @chars,
+        @doubles,
+        @vector,
+        @order_vector,
+        @listed,
+        @hashed,
+        @mapped,
+        @setted,
+        @order,
+        @price,
+        @text,
+        @made,
+        @random,
+        @nil_,
+        @now,
+        @start,
+        @word,
+        @modifier,
+        @range,
+        @len,
+        @sorted,
+        @enumerate,
+        @tuple,
+        @frozenset,
+        @bytearray,
+        @int,
+        @str,
+        @dict,
+        @set,
+        @decimal,
+        @uuid,
+        @fbe,
+        @type,
+        @array_,
+        @map,
+        @big_int,
+        @number,
+        @string_,
+        @uint8_array,
+        @object,
+        @math,
+        @json,
+        @date,
+        @arrays,
+        @array_list,
+        @hash_map,
+        @tree_map,
+        @linked_list,
+        @hash_set,
+        @tree_set,
+        @optional,
+        @big_decimal,
+        @instant,
+        @int_array,
+        @long_array,
+        @byte_array,
+        @array_of,
+        @list_of,
+        @mutable_list_of,
+        @empty_list,
+        @mutable_map_of,
+        @collections,
+        @make,
+        @append,
+        @copy,
+        @time,
+        @std,
+        @fbe_,
+        @vec,
+        @default,
+        @some,
+        @box,
+        @uuid_,
+        @guid,
+        @dictionary,
+        @sorted_dictionary,
+        @system_,
+        @fbe__,
+        @hash_,
+        @hash__,
+        @freeze_,
+        @dup_,
+        @clone_,
+        @send_,
+        @format_,
+        @to_s_
+      ]
+    end
+
+    def fbe_key
+      []
+    end
+
+    def fbe_write(w)
+      buffer = w.buffer
+      b = buffer.bytesize
+      Fbe::Types::TIMESTAMP.check(@now) unless @now.is_a?(Integer) && @now >= 0 && @now <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@start) unless @start.is_a?(Integer) && @start >= 0 && @start <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::INT32.check(@range) unless @range.is_a?(Integer) && @range >= -0x80000000 && @range <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@len) unless @len.is_a?(Integer) && @len >= -0x80000000 && @len <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@sorted) unless @sorted.is_a?(Integer) && @sorted >= -0x80000000 && @sorted <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@tuple) unless @tuple.is_a?(Integer) && @tuple >= -0x80000000 && @tuple <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@int) unless @int.is_a?(Integer) && @int >= -0x80000000 && @int <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@set) unless @set.is_a?(Integer) && @set >= -0x80000000 && @set <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@type) unless @type.is_a?(Integer) && @type >= -0x80000000 && @type <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@array_) unless @array_.is_a?(Integer) && @array_ >= -0x80000000 && @array_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@map) unless @map.is_a?(Integer) && @map >= -0x80000000 && @map <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@math) unless @math.is_a?(Integer) && @math >= -0x80000000 && @math <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@json) unless @json.is_a?(Integer) && @json >= -0x80000000 && @json <= 0x7FFFFFFF
+      Fbe::Types::TIMESTAMP.check(@date) unless @date.is_a?(Integer) && @date >= 0 && @date <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::INT32.check(@arrays) unless @arrays.is_a?(Integer) && @arrays >= -0x80000000 && @arrays <= 0x7FFFFFFF
+      unless @hash_map.is_a?(Integer) && @hash_map >= -0x80000000 && @hash_map <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@hash_map)
+      end
+      unless @tree_map.is_a?(Integer) && @tree_map >= -0x80000000 && @tree_map <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@tree_map)
+      end
+      unless @hash_set.is_a?(Integer) && @hash_set >= -0x80000000 && @hash_set <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@hash_set)
+      end
+      unless @tree_set.is_a?(Integer) && @tree_set >= -0x80000000 && @tree_set <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@tree_set)
+      end
+      unless @optional.is_a?(Integer) && @optional >= -0x80000000 && @optional <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@optional)
+      end
+      unless @instant.is_a?(Integer) && @instant >= 0 && @instant <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@instant)
+      end
+      unless @array_of.is_a?(Integer) && @array_of >= -0x80000000 && @array_of <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@array_of)
+      end
+      unless @list_of.is_a?(Integer) && @list_of >= -0x80000000 && @list_of <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@list_of)
+      end
+      Fbe::Types::INT32.check(@make) unless @make.is_a?(Integer) && @make >= -0x80000000 && @make <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@append) unless @append.is_a?(Integer) && @append >= -0x80000000 && @append <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@copy) unless @copy.is_a?(Integer) && @copy >= -0x80000000 && @copy <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@time) unless @time.is_a?(Integer) && @time >= -0x80000000 && @time <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@fbe_) unless @fbe_.is_a?(Integer) && @fbe_ >= -0x80000000 && @fbe_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@vec) unless @vec.is_a?(Integer) && @vec >= -0x80000000 && @vec <= 0x7FFFFFFF
+      unless @default.is_a?(Integer) && @default >= -0x80000000 && @default <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@default)
+      end
+      Fbe::Types::INT32.check(@some) unless @some.is_a?(Integer) && @some >= -0x80000000 && @some <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
+      unless @system_.is_a?(Integer) && @system_ >= -0x80000000 && @system_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@system_)
+      end
+      Fbe::Types::INT32.check(@fbe__) unless @fbe__.is_a?(Integer) && @fbe__ >= -0x80000000 && @fbe__ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@hash_) unless @hash_.is_a?(Integer) && @hash_ >= -0x80000000 && @hash_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@hash__) unless @hash__.is_a?(Integer) && @hash__ >= -0x80000000 && @hash__ <= 0x7FFFFFFF
+      unless @freeze_.is_a?(Integer) && @freeze_ >= -0x80000000 && @freeze_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@freeze_)
+      end
+      Fbe::Types::INT32.check(@dup_) unless @dup_.is_a?(Integer) && @dup_ >= -0x80000000 && @dup_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@clone_) unless @clone_.is_a?(Integer) && @clone_ >= -0x80000000 && @clone_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@send_) unless @send_.is_a?(Integer) && @send_ >= -0x80000000 && @send_ <= 0x7FFFFFFF
+      unless @format_.is_a?(Integer) && @format_ >= -0x80000000 && @format_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@format_)
+      end
+      Fbe::Types::INT32.check(@to_s_) unless @to_s_.is_a?(Integer) && @to_s_ >= -0x80000000 && @to_s_ <= 0x7FFFFFFF
+      pack_format = 'Q<x185Q<V2x4a16a16a16Q<2vQ<2V6x8VQ<V2a16Q<2q<Ex8Q<VQ<V2Q<VQ<VQ<V2Q<V2x4Q<V4Q<5a16a16V2Q<5'
+      [0x530000027B, *Fbe::Decimal.encode(@price), Fbe::Uuid.to_bytes(@made), Fbe::Uuid.to_bytes(@random),
+       Fbe::Uuid.to_bytes(@nil_), @now, @start, Word::FBE_WIRE[@word] || Word::FBE_TYPE.wire(@word),
+       @modifier.is_a?(Modifier) ? @modifier.value : Modifier::FBE_TYPE.wire(@modifier),
+       (@range & 0xFFFFFFFF) | ((@len & 0xFFFFFFFF) << 32), @sorted, Fbe::Types::INT32.check(@enumerate), @tuple,
+       Fbe::Types::INT32.check(@frozenset), Fbe::Types::INT32.check(@bytearray), @int, @set,
+       *Fbe::Decimal.encode(@decimal), Fbe::Uuid.to_bytes(@uuid), (@fbe & 0xFFFFFFFF) | ((@type & 0xFFFFFFFF) << 32),
+       (@array_ & 0xFFFFFFFF) | ((@map & 0xFFFFFFFF) << 32), Fbe::Types::INT64.check(@big_int), @number,
+       (@object & 0xFFFFFFFF) | ((@math & 0xFFFFFFFF) << 32), @json, @date, @arrays,
+       Fbe::Types::INT32.check(@array_list), (@hash_map & 0xFFFFFFFF) | ((@tree_map & 0xFFFFFFFF) << 32),
+       Fbe::Types::INT32.check(@linked_list), (@hash_set & 0xFFFFFFFF) | ((@tree_set & 0xFFFFFFFF) << 32), @optional,
+       *Fbe::Decimal.encode(@big_decimal), @instant, Fbe::Types::INT32.check(@int_array),
+       Fbe::Types::INT32.check(@long_array), (@array_of & 0xFFFFFFFF) | ((@list_of & 0xFFFFFFFF) << 32),
+       Fbe::Types::INT32.check(@mutable_list_of), Fbe::Types::INT32.check(@empty_list),
+       Fbe::Types::INT32.check(@mutable_map_of), Fbe::Types::INT32.check(@collections),
+       (@make & 0xFFFFFFFF) | ((@append & 0xFFFFFFFF) << 32), (@copy & 0xFFFFFFFF) | ((@time & 0xFFFFFFFF) << 32),
+       (@std & 0xFFFFFFFF) | ((@fbe_ & 0xFFFFFFFF) << 32), (@vec & 0xFFFFFFFF) | ((@default & 0xFFFFFFFF) << 32),
+       (@some & 0xFFFFFFFF) | ((@box & 0xFFFFFFFF) << 32), Fbe::Uuid.to_bytes(@uuid_), Fbe::Uuid.to_bytes(@guid),
+       Fbe::Types::INT32.check(@dictionary), Fbe::Types::INT32.check(@sorted_dictionary),
+       (@system_ & 0xFFFFFFFF) | ((@fbe__ & 0xFFFFFFFF) << 32), (@hash_ & 0xFFFFFFFF) | ((@hash__ & 0xFFFFFFFF) << 32),
+       (@freeze_ & 0xFFFFFFFF) | ((@dup_ & 0xFFFFFFFF) << 32), (@clone_ & 0xFFFFFFFF) | ((@send_ & 0xFFFFFFFF) << 32),
+       (@format_ & 0xFFFFFFFF) | ((@to_s_ & 0xFFFFFFFF) << 32)].pack(pack_format, buffer:)
+      T_INTS.write(w, b, b + 8, @ints)
+      T_ORDERS.write(w, b, b + 20, @orders)
+      T_STRINGS.write(w, b, b + 28, @strings)
+      T_DECIMALS.write(w, b, b + 36, @decimals)
+      T_UUIDS.write(w, b, b + 68, @uuids)
+      T_TIMES.write(w, b, b + 100, @times)
+      T_WORDS.write(w, b, b + 116, @words)
+      T_MODIFIERS.write(w, b, b + 120, @modifiers)
+      T_BLOBS.write(w, b, b + 136, @blobs)
+      T_BOOLS.write(w, b, b + 144, @bools)
+      T_CHARS.write(w, b, b + 146, @chars)
+      T_DOUBLES.write(w, b, b + 148, @doubles)
+      buffer[b + 164, 12] = [T_VECTOR.offset(w, b, @vector), T_ORDER_VECTOR.offset(w, b, @order_vector),
+                             T_LISTED.offset(w, b, @listed)].pack('V3')
+      T_HASHED.write(w, b, b + 176, @hashed)
+      T_MAPPED.write(w, b, b + 180, @mapped)
+      buffer[b + 184, 9] = [T_SETTED.offset(w, b, @setted), @order.nil? ? 0 : 1,
+                            T_ORDER.offset(w, b, @order)].pack('VCV')
+      Fbe::Types::STRING.write(w, b, b + 209, @text)
+      Fbe::Types::STRING.write(w, b, b + 319, @str)
+      Fbe::Types::STRING.write(w, b, b + 323, @dict)
+      Fbe::Types::STRING.write(w, b, b + 395, @string_)
+      Fbe::Types::BYTES.write(w, b, b + 399, @uint8_array)
+      Fbe::Types::BYTES.write(w, b, b + 487, @byte_array)
+      b
+    end
+
+    def fbe_read_body(r, b, n, values)
+      if n >= 635
+        @text = values[2]
+        @made = values[3]
+        @random = values[4]
+        @nil_ = values[5]
+        @now = values[6]
+        @start = values[7]
+        @word = values[8]
+        @modifier = values[9]
+        @range = values[10]
+        @len = values[11]
+        @sorted = values[12]
+        @enumerate = values[13]
+        @tuple = values[14]
+        @frozenset = values[15]
+        @bytearray = values[16]
+        @int = values[17]
+        @str = values[18]
+        @dict = values[19]
+        @set = values[20]
+        @uuid = values[21]
+        @fbe = values[22]
+        @type = values[23]
+        @array_ = values[24]
+        @map = values[25]
+        @big_int = values[26]
+        @number = values[27]
+        @string_ = values[28]
+        @uint8_array = values[29]
+        @object = values[30]
+        @math = values[31]
+        @json = values[32]
+        @date = values[33]
+        @arrays = values[34]
+        @array_list = values[35]
+        @hash_map = values[36]
+        @tree_map = values[37]
+        @linked_list = values[38]
+        @hash_set = values[39]
+        @tree_set = values[40]
+        @optional = values[41]
+        @instant = values[42]
+        @int_array = values[43]
+        @long_array = values[44]
+        @byte_array = values[45]
+        @array_of = values[46]
+        @list_of = values[47]
+        @mutable_list_of = values[48]
+        @empty_list = values[49]
+        @mutable_map_of = values[50]
+        @collections = values[51]
+        @make = values[52]
+        @append = values[53]
+        @copy = values[54]
+        @time = values[55]
+        @std = values[56]
+        @fbe_ = values[57]
+        @vec = values[58]
+        @default = values[59]
+        @some = values[60]
+        @box = values[61]
+        @uuid_ = values[62]
+        @guid = values[63]
+        @dictionary = values[64]
+        @sorted_dictionary = values[65]
+        @system_ = values[66]
+        @fbe__ = values[67]
+        @hash_ = values[68]
+        @hash__ = values[69]
+        @freeze_ = values[70]
+        @dup_ = values[71]
+        @clone_ = values[72]
+        @send_ = values[73]
+        @format_ = values[74]
+        @to_s_ = values[75]
+        @ints = T_INTS.read(r, b, b + 8, 'ints')
+        @orders = T_ORDERS.read(r, b, b + 20, 'orders')
+        @strings = T_STRINGS.read(r, b, b + 28, 'strings')
+        @decimals = T_DECIMALS.read(r, b, b + 36, 'decimals')
+        @uuids = T_UUIDS.read(r, b, b + 68, 'uuids')
+        @times = T_TIMES.read(r, b, b + 100, 'times')
+        @words = T_WORDS.read(r, b, b + 116, 'words')
+        @modifiers = T_MODIFIERS.read(r, b, b + 120, 'modifiers')
+        @blobs = T_BLOBS.read(r, b, b + 136, 'blobs')
+        @bools = T_BOOLS.read(r, b, b + 144, 'bools')
+        @chars = T_CHARS.read(r, b, b + 146, 'chars')
+        @doubles = T_DOUBLES.read(r, b, b + 148, 'doubles')
+        @vector = T_VECTOR.read(r, b, b + 164, 'vector')
+        @order_vector = T_ORDER_VECTOR.read(r, b, b + 168, 'orderVector')
+        @listed = T_LISTED.read(r, b, b + 172, 'listed')
+        @hashed = T_HASHED.read(r, b, b + 176, 'hashed')
+        @mapped = T_MAPPED.read(r, b, b + 180, 'mapped')
+        @setted = T_SETTED.read(r, b, b + 184, 'setted')
+        @order = T_ORDER.read(r, b, b + 188, 'order')
+        @price = Fbe::Types::DECIMAL.read(r, b, b + 193, 'price')
+        @text = @text == 0 ? +'' : r.string_at(b + @text, 'text')
+        @made = Fbe::Uuid.from_bytes(@made)
+        @random = Fbe::Uuid.from_bytes(@random)
+        @nil_ = Fbe::Uuid.from_bytes(@nil_)
+        @word = Word::BY_VALUE[@word] || Word.from_wire(@word)
+        @modifier = Modifier::BY_VALUE[@modifier] || Modifier.from_wire(@modifier)
+        @str = @str == 0 ? +'' : r.string_at(b + @str, 'str')
+        @dict = @dict == 0 ? +'' : r.string_at(b + @dict, 'dict')
+        @decimal = Fbe::Types::DECIMAL.read(r, b, b + 331, 'Decimal')
+        @uuid = Fbe::Uuid.from_bytes(@uuid)
+        @string_ = @string_ == 0 ? +'' : r.string_at(b + @string_, 'String')
+        @uint8_array = @uint8_array == 0 ? ''.b : r.block(b + @uint8_array, 'bytes', 'Uint8Array')
+        @big_decimal = Fbe::Types::DECIMAL.read(r, b, b + 455, 'BigDecimal')
+        @byte_array = @byte_array == 0 ? ''.b : r.block(b + @byte_array, 'bytes', 'ByteArray')
+        @uuid_ = Fbe::Uuid.from_bytes(@uuid_)
+        @guid = Fbe::Uuid.from_bytes(@guid)
+      else
+        data = r.data
+        if n >= 20
+          @ints = T_INTS.read(r, b, b + 8, 'ints')
+        else
+          r.spend(24, b, 'ints')
+          @ints = Array.new(3) { 0 }
+        end
+        if n >= 28
+          @orders = T_ORDERS.read(r, b, b + 20, 'orders')
+        else
+          r.spend(24, b, 'orders') if n >= 20
+          @orders = Array.new(2) { Order.new }
+        end
+        @strings = n >= 36 ? T_STRINGS.read(r, b, b + 28, 'strings') : Array.new(2) { +'' }
+        @decimals = n >= 68 ? T_DECIMALS.read(r, b, b + 36, 'decimals') : Array.new(2) { Fbe::Decimal::ZERO }
+        @uuids = n >= 100 ? T_UUIDS.read(r, b, b + 68, 'uuids') : Array.new(2) { Fbe::Uuid::NIL }
+        @times = n >= 116 ? T_TIMES.read(r, b, b + 100, 'times') : Array.new(2) { 0 }
+        @words = n >= 120 ? T_WORDS.read(r, b, b + 116, 'words') : Array.new(2) { Word.default }
+        @modifiers = n >= 136 ? T_MODIFIERS.read(r, b, b + 120, 'modifiers') : Array.new(2) { Modifier.default }
+        @blobs = n >= 144 ? T_BLOBS.read(r, b, b + 136, 'blobs') : Array.new(2) { ''.b }
+        @bools = n >= 146 ? T_BOOLS.read(r, b, b + 144, 'bools') : Array.new(2) { false }
+        @chars = n >= 148 ? T_CHARS.read(r, b, b + 146, 'chars') : Array.new(2) { 0 }
+        @doubles = n >= 164 ? T_DOUBLES.read(r, b, b + 148, 'doubles') : Array.new(2) { 0.0 }
+        @vector = n >= 168 ? T_VECTOR.read(r, b, b + 164, 'vector') : []
+        @order_vector = n >= 172 ? T_ORDER_VECTOR.read(r, b, b + 168, 'orderVector') : []
+        @listed = n >= 176 ? T_LISTED.read(r, b, b + 172, 'listed') : []
+        @hashed = n >= 180 ? T_HASHED.read(r, b, b + 176, 'hashed') : {}
+        @mapped = n >= 184 ? T_MAPPED.read(r, b, b + 180, 'mapped') : {}
+        @setted = n >= 188 ? T_SETTED.read(r, b, b + 184, 'setted') : Set.new
+        @order = n >= 193 ? T_ORDER.read(r, b, b + 188, 'order') : nil
+        @price = n >= 209 ? Fbe::Types::DECIMAL.read(r, b, b + 193, 'price') : BigDecimal('1.5')
+        @text = n >= 213 ? r.string(b, b + 209, 'text') : +'text'
+        if n >= 319
+          values = data.unpack('a16a16a16Q<2s<Q<l<8', offset: b + 213)
+          @made = Fbe::Uuid.from_bytes(values[0])
+          @random = Fbe::Uuid.from_bytes(values[1])
+          @nil_ = Fbe::Uuid.from_bytes(values[2])
+          @now = values[3]
+          @start = values[4]
+          @word = Word.from_wire(values[5])
+          @modifier = Modifier.from_wire(values[6])
+          @range = values[7]
+          @len = values[8]
+          @sorted = values[9]
+          @enumerate = values[10]
+          @tuple = values[11]
+          @frozenset = values[12]
+          @bytearray = values[13]
+          @int = values[14]
+        else
+          @made = n >= 229 ? Fbe::Uuid.from_bytes(data.byteslice(b + 213, 16)) : Fbe::Uuid.uuid1
+          @random = n >= 245 ? Fbe::Uuid.from_bytes(data.byteslice(b + 229, 16)) : Fbe::Uuid.uuid4
+          @nil_ = n >= 261 ? Fbe::Uuid.from_bytes(data.byteslice(b + 245, 16)) : '00000000-0000-0000-0000-000000000000'
+          @now = n >= 269 ? data.unpack1('Q<', offset: b + 261) : Fbe::Timestamp.utc
+          @start = n >= 277 ? data.unpack1('Q<', offset: b + 269) : 0
+          @word = n >= 279 ? Word.from_wire(data.unpack1('s<', offset: b + 277)) : Word::CLASS
+          @modifier = n >= 287 ? Modifier.from_wire(data.unpack1('Q<', offset: b + 279)) : Modifier::STATIC
+          @range = n >= 291 ? data.unpack1('l<', offset: b + 287) : 0
+          @len = n >= 295 ? data.unpack1('l<', offset: b + 291) : 0
+          @sorted = n >= 299 ? data.unpack1('l<', offset: b + 295) : 0
+          @enumerate = n >= 303 ? data.unpack1('l<', offset: b + 299) : 0
+          @tuple = n >= 307 ? data.unpack1('l<', offset: b + 303) : 0
+          @frozenset = n >= 311 ? data.unpack1('l<', offset: b + 307) : 0
+          @bytearray = n >= 315 ? data.unpack1('l<', offset: b + 311) : 0
+          @int = n >= 319 ? data.unpack1('l<', offset: b + 315) : 0
+        end
+        @str = n >= 323 ? r.string(b, b + 319, 'str') : +''
+        @dict = n >= 327 ? r.string(b, b + 323, 'dict') : +''
+        @set = n >= 331 ? data.unpack1('l<', offset: b + 327) : 0
+        @decimal = n >= 347 ? Fbe::Types::DECIMAL.read(r, b, b + 331, 'Decimal') : Fbe::Decimal::ZERO
+        if n >= 395
+          @uuid, @fbe, @type, @array_, @map, @big_int, @number = data.unpack('a16l<4q<E', offset: b + 347)
+          @uuid = Fbe::Uuid.from_bytes(@uuid)
+        else
+          @uuid = n >= 363 ? Fbe::Uuid.from_bytes(data.byteslice(b + 347, 16)) : Fbe::Uuid::NIL
+          @fbe = n >= 367 ? data.unpack1('l<', offset: b + 363) : 0
+          @type = n >= 371 ? data.unpack1('l<', offset: b + 367) : 0
+          @array_ = n >= 375 ? data.unpack1('l<', offset: b + 371) : 0
+          @map = n >= 379 ? data.unpack1('l<', offset: b + 375) : 0
+          @big_int = n >= 387 ? data.unpack1('q<', offset: b + 379) : 0
+          @number = n >= 395 ? data.unpack1('E', offset: b + 387) : 0.0
+        end
+        @string_ = n >= 399 ? r.string(b, b + 395, 'String') : +''
+        @uint8_array = n >= 403 ? r.bytes(b, b + 399, 'Uint8Array') : ''.b
+        if n >= 455
+          values = data.unpack('l<3Q<l<8', offset: b + 403)
+          @object = values[0]
+          @math = values[1]
+          @json = values[2]
+          @date = values[3]
+          @arrays = values[4]
+          @array_list = values[5]
+          @hash_map = values[6]
+          @tree_map = values[7]
+          @linked_list = values[8]
+          @hash_set = values[9]
+          @tree_set = values[10]
+          @optional = values[11]
+        else
+          @object = n >= 407 ? data.unpack1('l<', offset: b + 403) : 0
+          @math = n >= 411 ? data.unpack1('l<', offset: b + 407) : 0
+          @json = n >= 415 ? data.unpack1('l<', offset: b + 411) : 0
+          @date = n >= 423 ? data.unpack1('Q<', offset: b + 415) : 0
+          @arrays = n >= 427 ? data.unpack1('l<', offset: b + 423) : 0
+          @array_list = n >= 431 ? data.unpack1('l<', offset: b + 427) : 0
+          @hash_map = n >= 435 ? data.unpack1('l<', offset: b + 431) : 0
+          @tree_map = n >= 439 ? data.unpack1('l<', offset: b + 435) : 0
+          @linked_list = n >= 443 ? data.unpack1('l<', offset: b + 439) : 0
+          @hash_set = n >= 447 ? data.unpack1('l<', offset: b + 443) : 0
+          @tree_set = n >= 451 ? data.unpack1('l<', offset: b + 447) : 0
+          @optional = n >= 455 ? data.unpack1('l<', offset: b + 451) : 0
+        end
+        @big_decimal = n >= 471 ? Fbe::Types::DECIMAL.read(r, b, b + 455, 'BigDecimal') : Fbe::Decimal::ZERO
+        if n >= 487
+          @instant, @int_array, @long_array = data.unpack('Q<l<2', offset: b + 471)
+        else
+          @instant = n >= 479 ? data.unpack1('Q<', offset: b + 471) : 0
+          @int_array = n >= 483 ? data.unpack1('l<', offset: b + 479) : 0
+          @long_array = n >= 487 ? data.unpack1('l<', offset: b + 483) : 0
+        end
+        @byte_array = n >= 491 ? r.bytes(b, b + 487, 'ByteArray') : ''.b
+        @array_of = n >= 495 ? data.unpack1('l<', offset: b + 491) : 0
+        @list_of = n >= 499 ? data.unpack1('l<', offset: b + 495) : 0
+        @mutable_list_of = n >= 503 ? data.unpack1('l<', offset: b + 499) : 0
+        @empty_list = n >= 507 ? data.unpack1('l<', offset: b + 503) : 0
+        @mutable_map_of = n >= 511 ? data.unpack1('l<', offset: b + 507) : 0
+        @collections = n >= 515 ? data.unpack1('l<', offset: b + 511) : 0
+        @make = n >= 519 ? data.unpack1('l<', offset: b + 515) : 0
+        @append = n >= 523 ? data.unpack1('l<', offset: b + 519) : 0
+        @copy = n >= 527 ? data.unpack1('l<', offset: b + 523) : 0
+        @time = n >= 531 ? data.unpack1('l<', offset: b + 527) : 0
+        @std = n >= 535 ? data.unpack1('l<', offset: b + 531) : 0
+        @fbe_ = n >= 539 ? data.unpack1('l<', offset: b + 535) : 0
+        @vec = n >= 543 ? data.unpack1('l<', offset: b + 539) : 0
+        @default = n >= 547 ? data.unpack1('l<', offset: b + 543) : 0
+        @some = n >= 551 ? data.unpack1('l<', offset: b + 547) : 0
+        @box = n >= 555 ? data.unpack1('l<', offset: b + 551) : 0
+        @uuid_ = n >= 571 ? Fbe::Uuid.from_bytes(data.byteslice(b + 555, 16)) : Fbe::Uuid::NIL
+        @guid = n >= 587 ? Fbe::Uuid.from_bytes(data.byteslice(b + 571, 16)) : Fbe::Uuid::NIL
+        @dictionary = n >= 591 ? data.unpack1('l<', offset: b + 587) : 0
+        @sorted_dictionary = n >= 595 ? data.unpack1('l<', offset: b + 591) : 0
+        @system_ = n >= 599 ? data.unpack1('l<', offset: b + 595) : 0
+        @fbe__ = n >= 603 ? data.unpack1('l<', offset: b + 599) : 0
+        @hash_ = n >= 607 ? data.unpack1('l<', offset: b + 603) : 0
+        @hash__ = n >= 611 ? data.unpack1('l<', offset: b + 607) : 0
+        @freeze_ = n >= 615 ? data.unpack1('l<', offset: b + 611) : 0
+        @dup_ = n >= 619 ? data.unpack1('l<', offset: b + 615) : 0
+        @clone_ = n >= 623 ? data.unpack1('l<', offset: b + 619) : 0
+        @send_ = n >= 627 ? data.unpack1('l<', offset: b + 623) : 0
+        @format_ = n >= 631 ? data.unpack1('l<', offset: b + 627) : 0
+        @to_s_ = 0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 635
+        T_INTS.read(r, b, b + 8, 'ints')
+        T_ORDERS.read(r, b, b + 20, 'orders')
+        T_STRINGS.read(r, b, b + 28, 'strings')
+        T_DECIMALS.read(r, b, b + 36, 'decimals')
+        T_UUIDS.read(r, b, b + 68, 'uuids')
+        T_TIMES.read(r, b, b + 100, 'times')
+        T_WORDS.read(r, b, b + 116, 'words')
+        T_MODIFIERS.read(r, b, b + 120, 'modifiers')
+        T_BLOBS.read(r, b, b + 136, 'blobs')
+        T_BOOLS.read(r, b, b + 144, 'bools')
+        T_CHARS.read(r, b, b + 146, 'chars')
+        T_DOUBLES.read(r, b, b + 148, 'doubles')
+        T_VECTOR.read(r, b, b + 164, 'vector')
+        T_ORDER_VECTOR.read(r, b, b + 168, 'orderVector')
+        T_LISTED.read(r, b, b + 172, 'listed')
+        T_HASHED.read(r, b, b + 176, 'hashed')
+        T_MAPPED.read(r, b, b + 180, 'mapped')
+        T_SETTED.read(r, b, b + 184, 'setted')
+        T_ORDER.read(r, b, b + 188, 'order')
+        Fbe::Types::DECIMAL.read(r, b, b + 193, 'price')
+        r.block(b + values[2], 'string', 'text') if values[2] != 0
+        r.block(b + values[18], 'string', 'str') if values[18] != 0
+        r.block(b + values[19], 'string', 'dict') if values[19] != 0
+        Fbe::Types::DECIMAL.read(r, b, b + 331, 'Decimal')
+        r.block(b + values[28], 'string', 'String') if values[28] != 0
+        r.block(b + values[29], 'bytes', 'Uint8Array') if values[29] != 0
+        Fbe::Types::DECIMAL.read(r, b, b + 455, 'BigDecimal')
+        r.block(b + values[45], 'bytes', 'ByteArray') if values[45] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
+    def fbe_write_final(w)
+      T_INTS.fwrite(w, @ints)
+      T_ORDERS.fwrite(w, @orders)
+      T_STRINGS.fwrite(w, @strings)
+      T_DECIMALS.fwrite(w, @decimals)
+      T_UUIDS.fwrite(w, @uuids)
+      T_TIMES.fwrite(w, @times)
+      T_WORDS.fwrite(w, @words)
+      T_MODIFIERS.fwrite(w, @modifiers)
+      T_BLOBS.fwrite(w, @blobs)
+      T_BOOLS.fwrite(w, @bools)
+      T_CHARS.fwrite(w, @chars)
+      T_DOUBLES.fwrite(w, @doubles)
+      T_VECTOR.fwrite(w, @vector)
+      T_ORDER_VECTOR.fwrite(w, @order_vector)
+      T_LISTED.fwrite(w, @listed)
+      T_HASHED.fwrite(w, @hashed)
+      T_MAPPED.fwrite(w, @mapped)
+      T_SETTED.fwrite(w, @setted)
+      T_ORDER.fwrite(w, @order)
+      text_bytes = @text
+      unless text_bytes.is_a?(String) && text_bytes.encoding == Encoding::UTF_8
+        text_bytes = Fbe::Types::STRING.raw(text_bytes)
+      end
+      Fbe::Types::TIMESTAMP.check(@now) unless @now.is_a?(Integer) && @now >= 0 && @now <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::TIMESTAMP.check(@start) unless @start.is_a?(Integer) && @start >= 0 && @start <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::INT32.check(@range) unless @range.is_a?(Integer) && @range >= -0x80000000 && @range <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@len) unless @len.is_a?(Integer) && @len >= -0x80000000 && @len <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@sorted) unless @sorted.is_a?(Integer) && @sorted >= -0x80000000 && @sorted <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@tuple) unless @tuple.is_a?(Integer) && @tuple >= -0x80000000 && @tuple <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@int) unless @int.is_a?(Integer) && @int >= -0x80000000 && @int <= 0x7FFFFFFF
+      str_bytes = @str
+      unless str_bytes.is_a?(String) && str_bytes.encoding == Encoding::UTF_8
+        str_bytes = Fbe::Types::STRING.raw(str_bytes)
+      end
+      dict_bytes = @dict
+      unless dict_bytes.is_a?(String) && dict_bytes.encoding == Encoding::UTF_8
+        dict_bytes = Fbe::Types::STRING.raw(dict_bytes)
+      end
+      Fbe::Types::INT32.check(@set) unless @set.is_a?(Integer) && @set >= -0x80000000 && @set <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@fbe) unless @fbe.is_a?(Integer) && @fbe >= -0x80000000 && @fbe <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@type) unless @type.is_a?(Integer) && @type >= -0x80000000 && @type <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@array_) unless @array_.is_a?(Integer) && @array_ >= -0x80000000 && @array_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@map) unless @map.is_a?(Integer) && @map >= -0x80000000 && @map <= 0x7FFFFFFF
+      string__bytes = @string_
+      unless string__bytes.is_a?(String) && string__bytes.encoding == Encoding::UTF_8
+        string__bytes = Fbe::Types::STRING.raw(string__bytes)
+      end
+      uint8_array_bytes = @uint8_array
+      uint8_array_bytes = Fbe::Types::BYTES.raw(uint8_array_bytes) unless uint8_array_bytes.is_a?(String)
+      Fbe::Types::INT32.check(@object) unless @object.is_a?(Integer) && @object >= -0x80000000 && @object <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@math) unless @math.is_a?(Integer) && @math >= -0x80000000 && @math <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@json) unless @json.is_a?(Integer) && @json >= -0x80000000 && @json <= 0x7FFFFFFF
+      Fbe::Types::TIMESTAMP.check(@date) unless @date.is_a?(Integer) && @date >= 0 && @date <= 0xFFFFFFFFFFFFFFFF
+      Fbe::Types::INT32.check(@arrays) unless @arrays.is_a?(Integer) && @arrays >= -0x80000000 && @arrays <= 0x7FFFFFFF
+      unless @hash_map.is_a?(Integer) && @hash_map >= -0x80000000 && @hash_map <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@hash_map)
+      end
+      unless @tree_map.is_a?(Integer) && @tree_map >= -0x80000000 && @tree_map <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@tree_map)
+      end
+      unless @hash_set.is_a?(Integer) && @hash_set >= -0x80000000 && @hash_set <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@hash_set)
+      end
+      unless @tree_set.is_a?(Integer) && @tree_set >= -0x80000000 && @tree_set <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@tree_set)
+      end
+      unless @optional.is_a?(Integer) && @optional >= -0x80000000 && @optional <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@optional)
+      end
+      unless @instant.is_a?(Integer) && @instant >= 0 && @instant <= 0xFFFFFFFFFFFFFFFF
+        Fbe::Types::TIMESTAMP.check(@instant)
+      end
+      byte_array_bytes = @byte_array
+      byte_array_bytes = Fbe::Types::BYTES.raw(byte_array_bytes) unless byte_array_bytes.is_a?(String)
+      unless @array_of.is_a?(Integer) && @array_of >= -0x80000000 && @array_of <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@array_of)
+      end
+      unless @list_of.is_a?(Integer) && @list_of >= -0x80000000 && @list_of <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@list_of)
+      end
+      Fbe::Types::INT32.check(@make) unless @make.is_a?(Integer) && @make >= -0x80000000 && @make <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@append) unless @append.is_a?(Integer) && @append >= -0x80000000 && @append <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@copy) unless @copy.is_a?(Integer) && @copy >= -0x80000000 && @copy <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@time) unless @time.is_a?(Integer) && @time >= -0x80000000 && @time <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@std) unless @std.is_a?(Integer) && @std >= -0x80000000 && @std <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@fbe_) unless @fbe_.is_a?(Integer) && @fbe_ >= -0x80000000 && @fbe_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@vec) unless @vec.is_a?(Integer) && @vec >= -0x80000000 && @vec <= 0x7FFFFFFF
+      unless @default.is_a?(Integer) && @default >= -0x80000000 && @default <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@default)
+      end
+      Fbe::Types::INT32.check(@some) unless @some.is_a?(Integer) && @some >= -0x80000000 && @some <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@box) unless @box.is_a?(Integer) && @box >= -0x80000000 && @box <= 0x7FFFFFFF
+      unless @system_.is_a?(Integer) && @system_ >= -0x80000000 && @system_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@system_)
+      end
+      Fbe::Types::INT32.check(@fbe__) unless @fbe__.is_a?(Integer) && @fbe__ >= -0x80000000 && @fbe__ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@hash_) unless @hash_.is_a?(Integer) && @hash_ >= -0x80000000 && @hash_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@hash__) unless @hash__.is_a?(Integer) && @hash__ >= -0x80000000 && @hash__ <= 0x7FFFFFFF
+      unless @freeze_.is_a?(Integer) && @freeze_ >= -0x80000000 && @freeze_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@freeze_)
+      end
+      Fbe::Types::INT32.check(@dup_) unless @dup_.is_a?(Integer) && @dup_ >= -0x80000000 && @dup_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@clone_) unless @clone_.is_a?(Integer) && @clone_ >= -0x80000000 && @clone_ <= 0x7FFFFFFF
+      Fbe::Types::INT32.check(@send_) unless @send_.is_a?(Integer) && @send_ >= -0x80000000 && @send_ <= 0x7FFFFFFF
+      unless @format_.is_a?(Integer) && @format_ >= -0x80000000 && @format_ <= 0x7FFFFFFF
+        Fbe::Types::INT32.check(@format_)
+      end
+      Fbe::Types::INT32.check(@to_s_) unless @to_s_.is_a?(Integer) && @to_s_ >= -0x80000000 && @to_s_ <= 0x7FFFFFFF
+      pack_format = 'Q<V3a*a16a16a16Q<2vQ<2V5Q<a*Va*VQ<V2a16Q<2q<EVa*Va*Q<VQ<V2Q<VQ<VQ<V2Q<V3a*Q<V4Q<5a16a16V2Q<5'
+      [*Fbe::Decimal.encode(@price), text_bytes.bytesize, text_bytes, Fbe::Uuid.to_bytes(@made),
+       Fbe::Uuid.to_bytes(@random), Fbe::Uuid.to_bytes(@nil_), @now, @start,
+       Word::FBE_WIRE[@word] || Word::FBE_TYPE.wire(@word),
+       @modifier.is_a?(Modifier) ? @modifier.value : Modifier::FBE_TYPE.wire(@modifier),
+       (@range & 0xFFFFFFFF) | ((@len & 0xFFFFFFFF) << 32), @sorted, Fbe::Types::INT32.check(@enumerate), @tuple,
+       Fbe::Types::INT32.check(@frozenset), Fbe::Types::INT32.check(@bytearray),
+       (@int & 0xFFFFFFFF) | (str_bytes.bytesize << 32), str_bytes, dict_bytes.bytesize, dict_bytes, @set,
+       *Fbe::Decimal.encode(@decimal), Fbe::Uuid.to_bytes(@uuid), (@fbe & 0xFFFFFFFF) | ((@type & 0xFFFFFFFF) << 32),
+       (@array_ & 0xFFFFFFFF) | ((@map & 0xFFFFFFFF) << 32), Fbe::Types::INT64.check(@big_int), @number,
+       string__bytes.bytesize, string__bytes, uint8_array_bytes.bytesize, uint8_array_bytes,
+       (@object & 0xFFFFFFFF) | ((@math & 0xFFFFFFFF) << 32), @json, @date, @arrays,
+       Fbe::Types::INT32.check(@array_list), (@hash_map & 0xFFFFFFFF) | ((@tree_map & 0xFFFFFFFF) << 32),
+       Fbe::Types::INT32.check(@linked_list), (@hash_set & 0xFFFFFFFF) | ((@tree_set & 0xFFFFFFFF) << 32), @optional,
+       *Fbe::Decimal.encode(@big_decimal), @instant, Fbe::Types::INT32.check(@int_array),
+       Fbe::Types::INT32.check(@long_array), byte_array_bytes.bytesize, byte_array_bytes,
+       (@array_of & 0xFFFFFFFF) | ((@list_of & 0xFFFFFFFF) << 32), Fbe::Types::INT32.check(@mutable_list_of),
+       Fbe::Types::INT32.check(@empty_list), Fbe::Types::INT32.check(@mutable_map_of),
+       Fbe::Types::INT32.check(@collections), (@make & 0xFFFFFFFF) | ((@append & 0xFFFFFFFF) << 32),
+       (@copy & 0xFFFFFFFF) | ((@time & 0xFFFFFFFF) << 32), (@std & 0xFFFFFFFF) | ((@fbe_ & 0xFFFFFFFF) << 32),
+       (@vec & 0xFFFFFFFF) | ((@default & 0xFFFFFFFF) << 32), (@some & 0xFFFFFFFF) | ((@box & 0xFFFFFFFF) << 32),
+       Fbe::Uuid.to_bytes(@uuid_), Fbe::Uuid.to_bytes(@guid), Fbe::Types::INT32.check(@dictionary),
+       Fbe::Types::INT32.check(@sorted_dictionary), (@system_ & 0xFFFFFFFF) | ((@fbe__ & 0xFFFFFFFF) << 32),
+       (@hash_ & 0xFFFFFFFF) | ((@hash__ & 0xFFFFFFFF) << 32), (@freeze_ & 0xFFFFFFFF) | ((@dup_ & 0xFFFFFFFF) << 32),
+       (@clone_ & 0xFFFFFFFF) | ((@send_ & 0xFFFFFFFF) << 32),
+       (@format_ & 0xFFFFFFFF) | ((@to_s_ & 0xFFFFFFFF) << 32)].pack(pack_format, buffer: w.buffer)
+    end
+
+    def fbe_read_final_fields(r)
+      data = r.data
+      @ints = T_INTS.fread(r, 'ints')
+      @orders = T_ORDERS.fread(r, 'orders')
+      @strings = T_STRINGS.fread(r, 'strings')
+      @decimals = T_DECIMALS.fread(r, 'decimals')
+      run = r.run(68, 'uuids=16*2,times=8*2,words=2*2,modifiers=8*2')
+      @uuids = T_UUIDS.read(r, run, run + 0, 'uuids')
+      @times = T_TIMES.read(r, run, run + 32, 'times')
+      @words = T_WORDS.read(r, run, run + 48, 'words')
+      @modifiers = T_MODIFIERS.read(r, run, run + 52, 'modifiers')
+      @blobs = T_BLOBS.fread(r, 'blobs')
+      run = r.run(20, 'bools=1*2,chars=1*2,doubles=8*2')
+      @bools = T_BOOLS.read(r, run, run + 0, 'bools')
+      @chars = T_CHARS.read(r, run, run + 2, 'chars')
+      @doubles = T_DOUBLES.read(r, run, run + 4, 'doubles')
+      @vector = T_VECTOR.fread(r, 'vector')
+      @order_vector = T_ORDER_VECTOR.fread(r, 'orderVector')
+      @listed = T_LISTED.fread(r, 'listed')
+      @hashed = T_HASHED.fread(r, 'hashed')
+      @mapped = T_MAPPED.fread(r, 'mapped')
+      @setted = T_SETTED.fread(r, 'setted')
+      @order = T_ORDER.fread(r, 'order')
+      @price = Fbe::Types::DECIMAL.fread(r, 'price')
+      @text = r.final_string('text')
+      run = r.run(106, 'made=16,random=16,nil=16,now=8,start=8,word=2,modifier=8,range=4,len=4,sorted=4,enumerate=4,' \
+                       'tuple=4,frozenset=4,bytearray=4,int=4')
+      values = data.unpack('a16a16a16Q<2s<Q<l<8', offset: run)
+      @made = Fbe::Uuid.from_bytes(values[0])
+      @random = Fbe::Uuid.from_bytes(values[1])
+      @nil_ = Fbe::Uuid.from_bytes(values[2])
+      @now = values[3]
+      @start = values[4]
+      @word = Word.from_wire(values[5])
+      @modifier = Modifier.from_wire(values[6])
+      @range = values[7]
+      @len = values[8]
+      @sorted = values[9]
+      @enumerate = values[10]
+      @tuple = values[11]
+      @frozenset = values[12]
+      @bytearray = values[13]
+      @int = values[14]
+      @str = r.final_string('str')
+      @dict = r.final_string('dict')
+      @set = data.unpack1('l<', offset: r.take(4, 'value', 'set'))
+      @decimal = Fbe::Types::DECIMAL.fread(r, 'Decimal')
+      run = r.run(48, 'UUID=16,fbe=4,type=4,Array=4,Map=4,BigInt=8,Number=8')
+      @uuid, @fbe, @type, @array_, @map, @big_int, @number = data.unpack('a16l<4q<E', offset: run)
+      @uuid = Fbe::Uuid.from_bytes(@uuid)
+      @string_ = r.final_string('String')
+      @uint8_array = r.final_bytes('Uint8Array')
+      run = r.run(52, 'Object=4,Math=4,JSON=4,Date=8,Arrays=4,ArrayList=4,HashMap=4,TreeMap=4,LinkedList=4,HashSet=4,' \
+                      'TreeSet=4,Optional=4')
+      values = data.unpack('l<3Q<l<8', offset: run)
+      @object = values[0]
+      @math = values[1]
+      @json = values[2]
+      @date = values[3]
+      @arrays = values[4]
+      @array_list = values[5]
+      @hash_map = values[6]
+      @tree_map = values[7]
+      @linked_list = values[8]
+      @hash_set = values[9]
+      @tree_set = values[10]
+      @optional = values[11]
+      @big_decimal = Fbe::Types::DECIMAL.fread(r, 'BigDecimal')
+      run = r.run(16, 'Instant=8,IntArray=4,LongArray=4')
+      @instant, @int_array, @long_array = data.unpack('Q<l<2', offset: run)
+      @byte_array = r.final_bytes('ByteArray')
+      run = r.run(144, 'arrayOf=4,listOf=4,mutableListOf=4,emptyList=4,mutableMapOf=4,Collections=4,make=4,append=4,' \
+                       'copy=4,time=4,std=4,FBE=4,Vec=4,Default=4,Some=4,Box=4,Uuid=16,Guid=16,Dictionary=4,' \
+                       'SortedDictionary=4,System=4,Fbe=4,Hash=4,hash=4,freeze=4,dup=4,clone=4,send=4,format=4,to_s=4')
+      values = data.unpack('l<16a16a16l<12', offset: run)
+      @array_of = values[0]
+      @list_of = values[1]
+      @mutable_list_of = values[2]
+      @empty_list = values[3]
+      @mutable_map_of = values[4]
+      @collections = values[5]
+      @make = values[6]
+      @append = values[7]
+      @copy = values[8]
+      @time = values[9]
+      @std = values[10]
+      @fbe_ = values[11]
+      @vec = values[12]
+      @default = values[13]
+      @some = values[14]
+      @box = values[15]
+      @uuid_ = Fbe::Uuid.from_bytes(values[16])
+      @guid = Fbe::Uuid.from_bytes(values[17])
+      @dictionary = values[18]
+      @sorted_dictionary = values[19]
+      @system_ = values[20]
+      @fbe__ = values[21]
+      @hash_ = values[22]
+      @hash__ = values[23]
+      @freeze_ = values[24]
+      @dup_ = values[25]
+      @clone_ = values[26]
+      @send_ = values[27]
+      @format_ = values[28]
+      @to_s_ = values[29]
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_INTS.fread(r, 'ints')
+      T_ORDERS.fread(r, 'orders')
+      T_STRINGS.fread(r, 'strings')
+      T_DECIMALS.fread(r, 'decimals')
+      run = r.run(68, 'uuids=16*2,times=8*2,words=2*2,modifiers=8*2')
+      T_UUIDS.read(r, run, run + 0, 'uuids')
+      T_TIMES.read(r, run, run + 32, 'times')
+      T_WORDS.read(r, run, run + 48, 'words')
+      T_MODIFIERS.read(r, run, run + 52, 'modifiers')
+      T_BLOBS.fread(r, 'blobs')
+      run = r.run(20, 'bools=1*2,chars=1*2,doubles=8*2')
+      T_BOOLS.read(r, run, run + 0, 'bools')
+      T_CHARS.read(r, run, run + 2, 'chars')
+      T_DOUBLES.read(r, run, run + 4, 'doubles')
+      T_VECTOR.fread(r, 'vector')
+      T_ORDER_VECTOR.fread(r, 'orderVector')
+      T_LISTED.fread(r, 'listed')
+      T_HASHED.fread(r, 'hashed')
+      T_MAPPED.fread(r, 'mapped')
+      T_SETTED.fread(r, 'setted')
+      T_ORDER.fread(r, 'order')
+      Fbe::Types::DECIMAL.fread(r, 'price')
+      r.final_block('string', 'text')
+      r.run(106, 'made=16,random=16,nil=16,now=8,start=8,word=2,modifier=8,range=4,len=4,sorted=4,enumerate=4,' \
+                 'tuple=4,frozenset=4,bytearray=4,int=4')
+      r.final_block('string', 'str')
+      r.final_block('string', 'dict')
+      r.take(4, 'value', 'set')
+      Fbe::Types::DECIMAL.fread(r, 'Decimal')
+      r.run(48, 'UUID=16,fbe=4,type=4,Array=4,Map=4,BigInt=8,Number=8')
+      r.final_block('string', 'String')
+      r.final_block('bytes', 'Uint8Array')
+      r.run(52, 'Object=4,Math=4,JSON=4,Date=8,Arrays=4,ArrayList=4,HashMap=4,TreeMap=4,LinkedList=4,HashSet=4,' \
+                'TreeSet=4,Optional=4')
+      Fbe::Types::DECIMAL.fread(r, 'BigDecimal')
+      r.run(16, 'Instant=8,IntArray=4,LongArray=4')
+      r.final_block('bytes', 'ByteArray')
+      r.run(144, 'arrayOf=4,listOf=4,mutableListOf=4,emptyList=4,mutableMapOf=4,Collections=4,make=4,append=4,copy=4,' \
+                 'time=4,std=4,FBE=4,Vec=4,Default=4,Some=4,Box=4,Uuid=16,Guid=16,Dictionary=4,SortedDictionary=4,' \
+                 'System=4,Fbe=4,Hash=4,hash=4,freeze=4,dup=4,clone=4,send=4,format=4,to_s=4')
+    end
+
+    def fbe_text(out)
+      out << 'Shadows(ints='
+      T_INTS.text(out, @ints)
+      out << ',orders='
+      T_ORDERS.text(out, @orders)
+      out << ',strings='
+      T_STRINGS.text(out, @strings)
+      out << ',decimals='
+      T_DECIMALS.text(out, @decimals)
+      out << ',uuids='
+      T_UUIDS.text(out, @uuids)
+      out << ',times='
+      T_TIMES.text(out, @times)
+      out << ',words='
+      T_WORDS.text(out, @words)
+      out << ',modifiers='
+      T_MODIFIERS.text(out, @modifiers)
+      out << ',blobs='
+      T_BLOBS.text(out, @blobs)
+      out << ',bools='
+      T_BOOLS.text(out, @bools)
+      out << ',chars='
+      T_CHARS.text(out, @chars)
+      out << ',doubles='
+      T_DOUBLES.text(out, @doubles)
+      out << ',vector='
+      T_VECTOR.text(out, @vector)
+      out << ',orderVector='
+      T_ORDER_VECTOR.text(out, @order_vector)
+      out << ',listed='
+      T_LISTED.text(out, @listed)
+      out << ',hashed='
+      T_HASHED.text(out, @hashed)
+      out << ',mapped='
+      T_MAPPED.text(out, @mapped)
+      out << ',setted='
+      T_SETTED.text(out, @setted)
+      out << ',order='
+      T_ORDER.text(out, @order)
+      out << ',price='
+      Fbe::Types::DECIMAL.text(out, @price)
+      out << ',text='
+      Fbe::Types::STRING.text(out, @text)
+      out << ',made='
+      Fbe::Types::UUID.text(out, @made)
+      out << ',random='
+      Fbe::Types::UUID.text(out, @random)
+      out << ',nil='
+      Fbe::Types::UUID.text(out, @nil_)
+      out << ',now='
+      Fbe::Types::TIMESTAMP.text(out, @now)
+      out << ',start='
+      Fbe::Types::TIMESTAMP.text(out, @start)
+      out << ',word='
+      Word::FBE_TYPE.text(out, @word)
+      out << ',modifier='
+      Modifier::FBE_TYPE.text(out, @modifier)
+      out << ',range='
+      Fbe::Types::INT32.text(out, @range)
+      out << ',len='
+      Fbe::Types::INT32.text(out, @len)
+      out << ',sorted='
+      Fbe::Types::INT32.text(out, @sorted)
+      out << ',enumerate='
+      Fbe::Types::INT32.text(out, @enumerate)
+      out << ',tuple='
+      Fbe::Types::INT32.text(out, @tuple)
+      out << ',frozenset='
+      Fbe::Types::INT32.text(out, @frozenset)
+      out << ',bytearray='
+      Fbe::Types::INT32.text(out, @bytearray)
+      out << ',int='
+      Fbe::Types::INT32.text(out, @int)
+      out << ',str='
+      Fbe::Types::STRING.text(out, @str)
+      out << ',dict='
+      Fbe::Types::STRING.text(out, @dict)
+      out << ',set='
+      Fbe::Types::INT32.text(out, @set)
+      out << ',Decimal='
+      Fbe::Types::DECIMAL.text(out, @decimal)
+      out << ',UUID='
+      Fbe::Types::UUID.text(out, @uuid)
+      out << ',fbe='
+      Fbe::Types::INT32.text(out, @fbe)
+      out << ',type='
+      Fbe::Types::INT32.text(out, @type)
+      out << ',Array='
+      Fbe::Types::INT32.text(out, @array_)
+      out << ',Map='
+      Fbe::Types::INT32.text(out, @map)
+      out << ',BigInt='
+      Fbe::Types::INT64.text(out, @big_int)
+      out << ',Number='
+      Fbe::Types::DOUBLE.text(out, @number)
+      out << ',String='
+      Fbe::Types::STRING.text(out, @string_)
+      out << ',Uint8Array='
+      Fbe::Types::BYTES.text(out, @uint8_array)
+      out << ',Object='
+      Fbe::Types::INT32.text(out, @object)
+      out << ',Math='
+      Fbe::Types::INT32.text(out, @math)
+      out << ',JSON='
+      Fbe::Types::INT32.text(out, @json)
+      out << ',Date='
+      Fbe::Types::TIMESTAMP.text(out, @date)
+      out << ',Arrays='
+      Fbe::Types::INT32.text(out, @arrays)
+      out << ',ArrayList='
+      Fbe::Types::INT32.text(out, @array_list)
+      out << ',HashMap='
+      Fbe::Types::INT32.text(out, @hash_map)
+      out << ',TreeMap='
+      Fbe::Types::INT32.text(out, @tree_map)
+      out << ',LinkedList='
+      Fbe::Types::INT32.text(out, @linked_list)
+      out << ',HashSet='
+      Fbe::Types::INT32.text(out, @hash_set)
+      out << ',TreeSet='
+      Fbe::Types::INT32.text(out, @tree_set)
+      out << ',Optional='
+      Fbe::Types::INT32.text(out, @optional)
+      out << ',BigDecimal='
+      Fbe::Types::DECIMAL.text(out, @big_decimal)
+      out << ',Instant='
+      Fbe::Types::TIMESTAMP.text(out, @instant)
+      out << ',IntArray='
+      Fbe::Types::INT32.text(out, @int_array)
+      out << ',LongArray='
+      Fbe::Types::INT32.text(out, @long_array)
+      out << ',ByteArray='
+      Fbe::Types::BYTES.text(out, @byte_array)
+      out << ',arrayOf='
+      Fbe::Types::INT32.text(out, @array_of)
+      out << ',listOf='
+      Fbe::Types::INT32.text(out, @list_of)
+      out << ',mutableListOf='
+      Fbe::Types::INT32.text(out, @mutable_list_of)
+      out << ',emptyList='
+      Fbe::Types::INT32.text(out, @empty_list)
+      out << ',mutableMapOf='
+      Fbe::Types::INT32.text(out, @mutable_map_of)
+      out << ',Collections='
+      Fbe::Types::INT32.text(out, @collections)
+      out << ',make='
+      Fbe::Types::INT32.text(out, @make)
+      out << ',append='
+      Fbe::Types::INT32.text(out, @append)
+      out << ',copy='
+      Fbe::Types::INT32.text(out, @copy)
+      out << ',time='
+      Fbe::Types::INT32.text(out, @time)
+      out << ',std='
+      Fbe::Types::INT32.text(out, @std)
+      out << ',FBE='
+      Fbe::Types::INT32.text(out, @fbe_)
+      out << ',Vec='
+      Fbe::Types::INT32.text(out, @vec)
+      out << ',Default='
+      Fbe::Types::INT32.text(out, @default)
+      out << ',Some='
+      Fbe::Types::INT32.text(out, @some)
+      out << ',Box='
+      Fbe::Types::INT32.text(out, @box)
+      out << ',Uuid='
+      Fbe::Types::UUID.text(out, @uuid_)
+      out << ',Guid='
+      Fbe::Types::UUID.text(out, @guid)
+      out << ',Dictionary='
+      Fbe::Types::INT32.text(out, @dictionary)
+      out << ',SortedDictionary='
+      Fbe::Types::INT32.text(out, @sorted_dictionary)
+      out << ',System='
+      Fbe::Types::INT32.text(out, @system_)
+      out << ',Fbe='
+      Fbe::Types::INT32.text(out, @fbe__)
+      out << ',Hash='
+      Fbe::Types::INT32.text(out, @hash_)
+      out << ',hash='
+      Fbe::Types::INT32.text(out, @hash__)
+      out << ',freeze='
+      Fbe::Types::INT32.text(out, @freeze_)
+      out << ',dup='
+      Fbe::Types::INT32.text(out, @dup_)
+      out << ',clone='
+      Fbe::Types::INT32.text(out, @clone_)
+      out << ',send='
+      Fbe::Types::INT32.text(out, @send_)
+      out << ',format='
+      Fbe::Types::INT32.text(out, @format_)
+      out << ',to_s='
+      Fbe::Types::INT32.text(out, @to_s_)
+      out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"ints":'
+      T_INTS.json(out, @ints)
+      out << ',"orders":'
+      T_ORDERS.json(out, @orders)
+      out << ',"strings":'
+      T_STRINGS.json(out, @strings)
+      out << ',"decimals":'
+      T_DECIMALS.json(out, @decimals)
+      out << ',"uuids":'
+      T_UUIDS.json(out, @uuids)
+      out << ',"times":'
+      T_TIMES.json(out, @times)
+      out << ',"words":'
+      T_WORDS.json(out, @words)
+      out << ',"modifiers":'
+      T_MODIFIERS.json(out, @modifiers)
+      out << ',"blobs":'
+      T_BLOBS.json(out, @blobs)
+      out << ',"bools":'
+      T_BOOLS.json(out, @bools)
+      out << ',"chars":'
+      T_CHARS.json(out, @chars)
+      out << ',"doubles":'
+      T_DOUBLES.json(out, @doubles)
+      out << ',"vector":'
+      T_VECTOR.json(out, @vector)
+      out << ',"orderVector":'
+      T_ORDER_VECTOR.json(out, @order_vector)
+      out << ',"listed":'
+      T_LISTED.json(out, @listed)
+      out << ',"hashed":'
+      T_HASHED.json(out, @hashed)
+      out << ',"mapped":'
+      T_MAPPED.json(out, @mapped)
+      out << ',"setted":'
+      T_SETTED.json(out, @setted)
+      out << ',"order":'
+      T_ORDER.json(out, @order)
+      out << ',"price":'
+      Fbe::Types::DECIMAL.json(out, @price)
+      out << ',"text":'
+      Fbe::Types::STRING.json(out, @text)
+      out << ',"made":'
+      Fbe::Types::UUID.json(out, @made)
+      out << ',"random":'
+      Fbe::Types::UUID.json(out, @random)
+      out << ',"nil":'
+      Fbe::Types::UUID.json(out, @nil_)
+      out << ',"now":'
+      Fbe::Types::TIMESTAMP.json(out, @now)
+      out << ',"start":'
+      Fbe::Types::TIMESTAMP.json(out, @start)
+      out << ',"word":'
+      Word::FBE_TYPE.json(out, @word)
+      out << ',"modifier":'
+      Modifier::FBE_TYPE.json(out, @modifier)
+      out << ',"range":'
+      Fbe::Types::INT32.json(out, @range)
+      out << ',"len":'
+      Fbe::Types::INT32.json(out, @len)
+      out << ',"sorted":'
+      Fbe::Types::INT32.json(out, @sorted)
+      out << ',"enumerate":'
+      Fbe::Types::INT32.json(out, @enumerate)
+      out << ',"tuple":'
+      Fbe::Types::INT32.json(out, @tuple)
+      out << ',"frozenset":'
+      Fbe::Types::INT32.json(out, @frozenset)
+      out << ',"bytearray":'
+      Fbe::Types::INT32.json(out, @bytearray)
+      out << ',"int":'
+      Fbe::Types::INT32.json(out, @int)
+      out << ',"str":'
+      Fbe::Types::STRING.json(out, @str)
+      out << ',"dict":'
+      Fbe::Types::STRING.json(out, @dict)
+      out << ',"set":'
+      Fbe::Types::INT32.json(out, @set)
+      out << ',"Decimal":'
+      Fbe::Types::DECIMAL.json(out, @decimal)
+      out << ',"UUID":'
+      Fbe::Types::UUID.json(out, @uuid)
+      out << ',"fbe":'
+      Fbe::Types::INT32.json(out, @fbe)
+      out << ',"type":'
+      Fbe::Types::INT32.json(out, @type)
+      out << ',"Array":'
+      Fbe::Types::INT32.json(out, @array_)
+      out << ',"Map":'
+      Fbe::Types::INT32.json(out, @map)
+      out << ',"BigInt":'
+      Fbe::Types::INT64.json(out, @big_int)
+      out << ',"Number":'
+      Fbe::Types::DOUBLE.json(out, @number)
+      out << ',"String":'
+      Fbe::Types::STRING.json(out, @string_)
+      out << ',"Uint8Array":'
+      Fbe::Types::BYTES.json(out, @uint8_array)
+      out << ',"Object":'
+      Fbe::Types::INT32.json(out, @object)
+      out << ',"Math":'
+      Fbe::Types::INT32.json(out, @math)
+      out << ',"JSON":'
+      Fbe::Types::INT32.json(out, @json)
+      out << ',"Date":'
+      Fbe::Types::TIMESTAMP.json(out, @date)
+      out << ',"Arrays":'
+      Fbe::Types::INT32.json(out, @arrays)
+      out << ',"ArrayList":'
+      Fbe::Types::INT32.json(out, @array_list)
+      out << ',"HashMap":'
+      Fbe::Types::INT32.json(out, @hash_map)
+      out << ',"TreeMap":'
+      Fbe::Types::INT32.json(out, @tree_map)
+      out << ',"LinkedList":'
+      Fbe::Types::INT32.json(out, @linked_list)
+      out << ',"HashSet":'
+      Fbe::Types::INT32.json(out, @hash_set)
+      out << ',"TreeSet":'
+      Fbe::Types::INT32.json(out, @tree_set)
+      out << ',"Optional":'
+      Fbe::Types::INT32.json(out, @optional)
+      out << ',"BigDecimal":'
+      Fbe::Types::DECIMAL.json(out, @big_decimal)
+      out << ',"Instant":'
+      Fbe::Types::TIMESTAMP.json(out, @instant)
+      out << ',"IntArray":'
+      Fbe::Types::INT32.json(out, @int_array)
+      out << ',"LongArray":'
+      Fbe::Types::INT32.json(out, @long_array)
+      out << ',"ByteArray":'
+      Fbe::Types::BYTES.json(out, @byte_array)
+      out << ',"arrayOf":'
+      Fbe::Types::INT32.json(out, @array_of)
+      out << ',"listOf":'
+      Fbe::Types::INT32.json(out, @list_of)
+      out << ',"mutableListOf":'
+      Fbe::Types::INT32.json(out, @mutable_list_of)
+      out << ',"emptyList":'
+      Fbe::Types::INT32.json(out, @empty_list)
+      out << ',"mutableMapOf":'
+      Fbe::Types::INT32.json(out, @mutable_map_of)
+      out << ',"Collections":'
+      Fbe::Types::INT32.json(out, @collections)
+      out << ',"make":'
+      Fbe::Types::INT32.json(out, @make)
+      out << ',"append":'
+      Fbe::Types::INT32.json(out, @append)
+      out << ',"copy":'
+      Fbe::Types::INT32.json(out, @copy)
+      out << ',"time":'
+      Fbe::Types::INT32.json(out, @time)
+      out << ',"std":'
+      Fbe::Types::INT32.json(out, @std)
+      out << ',"FBE":'
+      Fbe::Types::INT32.json(out, @fbe_)
+      out << ',"Vec":'
+      Fbe::Types::INT32.json(out, @vec)
+      out << ',"Default":'
+      Fbe::Types::INT32.json(out, @default)
+      out << ',"Some":'
+      Fbe::Types::INT32.json(out, @some)
+      out << ',"Box":'
+      Fbe::Types::INT32.json(out, @box)
+      out << ',"Uuid":'
+      Fbe::Types::UUID.json(out, @uuid_)
+      out << ',"Guid":'
+      Fbe::Types::UUID.json(out, @guid)
+      out << ',"Dictionary":'
+      Fbe::Types::INT32.json(out, @dictionary)
+      out << ',"SortedDictionary":'
+      Fbe::Types::INT32.json(out, @sorted_dictionary)
+      out << ',"System":'
+      Fbe::Types::INT32.json(out, @system_)
+      out << ',"Fbe":'
+      Fbe::Types::INT32.json(out, @fbe__)
+      out << ',"Hash":'
+      Fbe::Types::INT32.json(out, @hash_)
+      out << ',"hash":'
+      Fbe::Types::INT32.json(out, @hash__)
+      out << ',"freeze":'
+      Fbe::Types::INT32.json(out, @freeze_)
+      out << ',"dup":'
+      Fbe::Types::INT32.json(out, @dup_)
+      out << ',"clone":'
+      Fbe::Types::INT32.json(out, @clone_)
+      out << ',"send":'
+      Fbe::Types::INT32.json(out, @send_)
+      out << ',"format":'
+      Fbe::Types::INT32.json(out, @format_)
+      out << ',"to_s":'
+      Fbe::Types::INT32.json(out, @to_s_)
+      out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @ints = obj.key?('ints') ? T_INTS.from_json(obj['ints'], r, 'ints') : Array.new(3) { 0 }
+      if obj.key?('orders')
+        @orders = T_ORDERS.from_json(obj['orders'], r, 'orders')
+      else
+        r.spend(24, nil, 'orders')
+        @orders = Array.new(2) { Order.new }
+      end
+      @strings = obj.key?('strings') ? T_STRINGS.from_json(obj['strings'], r, 'strings') : Array.new(2) { +'' }
+      @decimals = if obj.key?('decimals')
+                    T_DECIMALS.from_json(obj['decimals'], r, 'decimals')
+                  else
+                    Array.new(2) { Fbe::Decimal::ZERO }
+                  end
+      @uuids = obj.key?('uuids') ? T_UUIDS.from_json(obj['uuids'], r, 'uuids') : Array.new(2) { Fbe::Uuid::NIL }
+      @times = obj.key?('times') ? T_TIMES.from_json(obj['times'], r, 'times') : Array.new(2) { 0 }
+      @words = obj.key?('words') ? T_WORDS.from_json(obj['words'], r, 'words') : Array.new(2) { Word.default }
+      @modifiers = if obj.key?('modifiers')
+                     T_MODIFIERS.from_json(obj['modifiers'], r, 'modifiers')
+                   else
+                     Array.new(2) { Modifier.default }
+                   end
+      @blobs = obj.key?('blobs') ? T_BLOBS.from_json(obj['blobs'], r, 'blobs') : Array.new(2) { ''.b }
+      @bools = obj.key?('bools') ? T_BOOLS.from_json(obj['bools'], r, 'bools') : Array.new(2) { false }
+      @chars = obj.key?('chars') ? T_CHARS.from_json(obj['chars'], r, 'chars') : Array.new(2) { 0 }
+      @doubles = obj.key?('doubles') ? T_DOUBLES.from_json(obj['doubles'], r, 'doubles') : Array.new(2) { 0.0 }
+      @vector = obj.key?('vector') ? T_VECTOR.from_json(obj['vector'], r, 'vector') : []
+      @order_vector = obj.key?('orderVector') ? T_ORDER_VECTOR.from_json(obj['orderVector'], r, 'orderVector') : []
+      @listed = obj.key?('listed') ? T_LISTED.from_json(obj['listed'], r, 'listed') : []
+      @hashed = obj.key?('hashed') ? T_HASHED.from_json(obj['hashed'], r, 'hashed') : {}
+      @mapped = obj.key?('mapped') ? T_MAPPED.from_json(obj['mapped'], r, 'mapped') : {}
+      @setted = obj.key?('setted') ? T_SETTED.from_json(obj['setted'], r, 'setted') : Set.new
+      @order = obj.key?('order') ? T_ORDER.from_json(obj['order'], r, 'order') : nil
+      @price = obj.key?('price') ? Fbe::Types::DECIMAL.from_json(obj['price'], r, 'price') : BigDecimal('1.5')
+      @text = obj.key?('text') ? Fbe::Types::STRING.from_json(obj['text'], r, 'text') : +'text'
+      @made = obj.key?('made') ? Fbe::Types::UUID.from_json(obj['made'], r, 'made') : Fbe::Uuid.uuid1
+      @random = obj.key?('random') ? Fbe::Types::UUID.from_json(obj['random'], r, 'random') : Fbe::Uuid.uuid4
+      @nil_ = if obj.key?('nil')
+                Fbe::Types::UUID.from_json(obj['nil'], r, 'nil')
+              else
+                '00000000-0000-0000-0000-000000000000'
+              end
+      @now = obj.key?('now') ? Fbe::Types::TIMESTAMP.from_json(obj['now'], r, 'now') : Fbe::Timestamp.utc
+      @start = obj.key?('start') ? Fbe::Types::TIMESTAMP.from_json(obj['start'], r, 'start') : 0
+      @word = obj.key?('word') ? Word::FBE_TYPE.from_json(obj['word'], r, 'word') : Word::CLASS
+      @modifier = obj.key?('modifier') ? Modifier::FBE_TYPE.from_json(obj['modifier'], r, 'modifier') : Modifier::STATIC
+      @range = obj.key?('range') ? Fbe::Types::INT32.from_json(obj['range'], r, 'range') : 0
+      @len = obj.key?('len') ? Fbe::Types::INT32.from_json(obj['len'], r, 'len') : 0
+      @sorted = obj.key?('sorted') ? Fbe::Types::INT32.from_json(obj['sorted'], r, 'sorted') : 0
+      @enumerate = obj.key?('enumerate') ? Fbe::Types::INT32.from_json(obj['enumerate'], r, 'enumerate') : 0
+      @tuple = obj.key?('tuple') ? Fbe::Types::INT32.from_json(obj['tuple'], r, 'tuple') : 0
+      @frozenset = obj.key?('frozenset') ? Fbe::Types::INT32.from_json(obj['frozenset'], r, 'frozenset') : 0
+      @bytearray = obj.key?('bytearray') ? Fbe::Types::INT32.from_json(obj['bytearray'], r, 'bytearray') : 0
+      @int = obj.key?('int') ? Fbe::Types::INT32.from_json(obj['int'], r, 'int') : 0
+      @str = obj.key?('str') ? Fbe::Types::STRING.from_json(obj['str'], r, 'str') : +''
+      @dict = obj.key?('dict') ? Fbe::Types::STRING.from_json(obj['dict'], r, 'dict') : +''
+      @set = obj.key?('set') ? Fbe::Types::INT32.from_json(obj['set'], r, 'set') : 0
+      @decimal = obj.key?('Decimal') ? Fbe::Types::DECIMAL.from_json(obj['Decimal'], r, 'Decimal') : Fbe::Decimal::ZERO
+      @uuid = obj.key?('UUID') ? Fbe::Types::UUID.from_json(obj['UUID'], r, 'UUID') : Fbe::Uuid::NIL
+      @fbe = obj.key?('fbe') ? Fbe::Types::INT32.from_json(obj['fbe'], r, 'fbe') : 0
+      @type = obj.key?('type') ? Fbe::Types::INT32.from_json(obj['type'], r, 'type') : 0
+      @array_ = obj.key?('Array') ? Fbe::Types::INT32.from_json(obj['Array'], r, 'Array') : 0
+      @map = obj.key?('Map') ? Fbe::Types::INT32.from_json(obj['Map'], r, 'Map') : 0
+      @big_int = obj.key?('BigInt') ? Fbe::Types::INT64.from_json(obj['BigInt'], r, 'BigInt') : 0
+      @number = obj.key?('Number') ? Fbe::Types::DOUBLE.from_json(obj['Number'], r, 'Number') : 0.0
+      @string_ = obj.key?('String') ? Fbe::Types::STRING.from_json(obj['String'], r, 'String') : +''
+      @uint8_array = obj.key?('Uint8Array') ? Fbe::Types::BYTES.from_json(obj['Uint8Array'], r, 'Uint8Array') : ''.b
+      @object = obj.key?('Object') ? Fbe::Types::INT32.from_json(obj['Object'], r, 'Object') : 0
+      @math = obj.key?('Math') ? Fbe::Types::INT32.from_json(obj['Math'], r, 'Math') : 0
+      @json = obj.key?('JSON') ? Fbe::Types::INT32.from_json(obj['JSON'], r, 'JSON') : 0
+      @date = obj.key?('Date') ? Fbe::Types::TIMESTAMP.from_json(obj['Date'], r, 'Date') : 0
+      @arrays = obj.key?('Arrays') ? Fbe::Types::INT32.from_json(obj['Arrays'], r, 'Arrays') : 0
+      @array_list = obj.key?('ArrayList') ? Fbe::Types::INT32.from_json(obj['ArrayList'], r, 'ArrayList') : 0
+      @hash_map = obj.key?('HashMap') ? Fbe::Types::INT32.from_json(obj['HashMap'], r, 'HashMap') : 0
+      @tree_map = obj.key?('TreeMap') ? Fbe::Types::INT32.from_json(obj['TreeMap'], r, 'TreeMap') : 0
+      @linked_list = obj.key?('LinkedList') ? Fbe::Types::INT32.from_json(obj['LinkedList'], r, 'LinkedList') : 0
+      @hash_set = obj.key?('HashSet') ? Fbe::Types::INT32.from_json(obj['HashSet'], r, 'HashSet') : 0
+      @tree_set = obj.key?('TreeSet') ? Fbe::Types::INT32.from_json(obj['TreeSet'], r, 'TreeSet') : 0
+      @optional = obj.key?('Optional') ? Fbe::Types::INT32.from_json(obj['Optional'], r, 'Optional') : 0
+      @big_decimal = if obj.key?('BigDecimal')
+                       Fbe::Types::DECIMAL.from_json(obj['BigDecimal'], r, 'BigDecimal')
+                     else
+                       Fbe::Decimal::ZERO
+                     end
+      @instant = obj.key?('Instant') ? Fbe::Types::TIMESTAMP.from_json(obj['Instant'], r, 'Instant') : 0
+      @int_array = obj.key?('IntArray') ? Fbe::Types::INT32.from_json(obj['IntArray'], r, 'IntArray') : 0
+      @long_array = obj.key?('LongArray') ? Fbe::Types::INT32.from_json(obj['LongArray'], r, 'LongArray') : 0
+      @byte_array = obj.key?('ByteArray') ? Fbe::Types::BYTES.from_json(obj['ByteArray'], r, 'ByteArray') : ''.b
+      @array_of = obj.key?('arrayOf') ? Fbe::Types::INT32.from_json(obj['arrayOf'], r, 'arrayOf') : 0
+      @list_of = obj.key?('listOf') ? Fbe::Types::INT32.from_json(obj['listOf'], r, 'listOf') : 0
+      @mutable_list_of = if obj.key?('mutableListOf')
+                           Fbe::Types::INT32.from_json(obj['mutableListOf'], r, 'mutableListOf')
+                         else
+                           0
+                         end
+      @empty_list = obj.key?('emptyList') ? Fbe::Types::INT32.from_json(obj['emptyList'], r, 'emptyList') : 0
+      @mutable_map_of = if obj.key?('mutableMapOf')
+                          Fbe::Types::INT32.from_json(obj['mutableMapOf'], r, 'mutableMapOf')
+                        else
+                          0
+                        end
+      @collections = obj.key?('Collections') ? Fbe::Types::INT32.from_json(obj['Collections'], r, 'Collections') : 0
+      @make = obj.key?('make') ? Fbe::Types::INT32.from_json(obj['make'], r, 'make') : 0
+      @append = obj.key?('append') ? Fbe::Types::INT32.from_json(obj['append'], r, 'append') : 0
+      @copy = obj.key?('copy') ? Fbe::Types::INT32.from_json(obj['copy'], r, 'copy') : 0
+      @time = obj.key?('time') ? Fbe::Types::INT32.from_json(obj['time'], r, 'time') : 0
+      @std = obj.key?('std') ? Fbe::Types::INT32.from_json(obj['std'], r, 'std') : 0
+      @fbe_ = obj.key?('FBE') ? Fbe::Types::INT32.from_json(obj['FBE'], r, 'FBE') : 0
+      @vec = obj.key?('Vec') ? Fbe::Types::INT32.from_json(obj['Vec'], r, 'Vec') : 0
+      @default = obj.key?('Default') ? Fbe::Types::INT32.from_json(obj['Default'], r, 'Default') : 0
+      @some = obj.key?('Some') ? Fbe::Types::INT32.from_json(obj['Some'], r, 'Some') : 0
+      @box = obj.key?('Box') ? Fbe::Types::INT32.from_json(obj['Box'], r, 'Box') : 0
+      @uuid_ = obj.key?('Uuid') ? Fbe::Types::UUID.from_json(obj['Uuid'], r, 'Uuid') : Fbe::Uuid::NIL
+      @guid = obj.key?('Guid') ? Fbe::Types::UUID.from_json(obj['Guid'], r, 'Guid') : Fbe::Uuid::NIL
+      @dictionary = obj.key?('Dictionary') ? Fbe::Types::INT32.from_json(obj['Dictionary'], r, 'Dictionary') : 0
+      @sorted_dictionary = if obj.key?('SortedDictionary')
+                             Fbe::Types::INT32.from_json(obj['SortedDictionary'], r, 'SortedDictionary')
+                           else
+                             0
+                           end
+      @system_ = obj.key?('System') ? Fbe::Types::INT32.from_json(obj['System'], r, 'System') : 0
+      @fbe__ = obj.key?('Fbe') ? Fbe::Types::INT32.from_json(obj['Fbe'], r, 'Fbe') : 0
+      @hash_ = obj.key?('Hash') ? Fbe::Types::INT32.from_json(obj['Hash'], r, 'Hash') : 0
+      @hash__ = obj.key?('hash') ? Fbe::Types::INT32.from_json(obj['hash'], r, 'hash') : 0
+      @freeze_ = obj.key?('freeze') ? Fbe::Types::INT32.from_json(obj['freeze'], r, 'freeze') : 0
+      @dup_ = obj.key?('dup') ? Fbe::Types::INT32.from_json(obj['dup'], r, 'dup') : 0
+      @clone_ = obj.key?('clone') ? Fbe::Types::INT32.from_json(obj['clone'], r, 'clone') : 0
+      @send_ = obj.key?('send') ? Fbe::Types::INT32.from_json(obj['send'], r, 'send') : 0
+      @format_ = obj.key?('format') ? Fbe::Types::INT32.from_json(obj['format'], r, 'format') : 0
+      @to_s_ = obj.key?('to_s') ? Fbe::Types::INT32.from_json(obj['to_s'], r, 'to_s') : 0
+    end
+  end
+
+  # The schema's `struct Hostile` (type id 84).
   class Hostile
     include Fbe::Value
 
     FBE_NAME = 'import.Hostile'
-    FBE_TYPE_ID = 83
-    FBE_BODY_SIZE = 336
-    FBE_FINAL_MIN = 3014
+    FBE_TYPE_ID = 84
+    FBE_BODY_SIZE = 340
+    FBE_FINAL_MIN = 3653
     FBE_COST = 4
     FBE_LEVELS = 3
-    FBE_UNPACK = 'L<83l<'
+    FBE_UNPACK = 'L<83l<L<'
     T_ORDER = Fbe::Types::Struct.new(Order)
     T_CPP_WORDS = Fbe::Types::Struct.new(CppWords)
     T_PYTHON_WORDS = Fbe::Types::Struct.new(PythonWords)
@@ -17377,6 +19055,7 @@ module Import
     T_IMPORTED = Fbe::Types::Struct.new(Imported)
     T_DERIVED = Fbe::Types::Struct.new(Derived)
     T_LISTED = Fbe::Types::Struct.new(Listed)
+    T_SHADOWS = Fbe::Types::Struct.new(Shadows)
     FBE_FIELDS = [
       ['Order', T_ORDER],
       ['CppWords', T_CPP_WORDS],
@@ -17459,7 +19138,8 @@ module Import
       ['Imported', T_IMPORTED],
       ['Derived', T_DERIVED],
       ['Listed', T_LISTED],
-      ['Letters', Letters::FBE_TYPE]
+      ['Letters', Letters::FBE_TYPE],
+      ['Shadows', T_SHADOWS]
     ].freeze
 
     attr_accessor :order, :cpp_words, :python_words, :go_words, :java_words, :kotlin_words, :js_words, :rust_words,
@@ -17470,7 +19150,7 @@ module Import
                   :option, :result, :vec, :box, :error, :exception, :text, :json_writer, :int32_t, :size_t, :list_,
                   :object_, :v, :r, :w, :side_buy, :order_key, :text_ofside, :decimal_1, :order_model, :order_final,
                   :new_order, :verify_fbe_order, :fbe_vr_order, :e1, :i2, :o3, :fbe__, :fingerprint, :fbe_fingerprint,
-                  :fbe_fingerprint_, :case_, :imported, :derived, :listed, :letters
+                  :fbe_fingerprint_, :case_, :imported, :derived, :listed, :letters, :shadows
 
     def initialize(
       order: Order.new,
@@ -17554,7 +19234,8 @@ module Import
       imported: Imported.new,
       derived: Derived.new,
       listed: Listed.new,
-      letters: Letters::A__
+      letters: Letters::A__,
+      shadows: Shadows.new
     )
       @order = order
       @cpp_words = cpp_words
@@ -17638,6 +19319,7 @@ module Import
       @derived = derived
       @listed = listed
       @letters = letters
+      @shadows = shadows
     end
 
     def fbe_values
@@ -17723,7 +19405,8 @@ module Import
         @imported,
         @derived,
         @listed,
-        @letters
+        @letters,
+        @shadows
       ]
     end
 
@@ -17734,8 +19417,8 @@ module Import
     def fbe_write(w)
       buffer = w.buffer
       b = buffer.bytesize
-      [0x5300000150, FBE_BODY_SIZE,
-       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('Q<Vx320V', buffer:)
+      [0x5400000154, FBE_BODY_SIZE,
+       Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('Q<Vx320Vx4', buffer:)
       T_ORDER.check(@order).fbe_write(w)
       T_CPP_WORDS.write(w, b, b + 12, @cpp_words)
       T_PYTHON_WORDS.write(w, b, b + 16, @python_words)
@@ -17817,11 +19500,12 @@ module Import
       T_IMPORTED.write(w, b, b + 320, @imported)
       T_DERIVED.write(w, b, b + 324, @derived)
       T_LISTED.write(w, b, b + 328, @listed)
+      T_SHADOWS.write(w, b, b + 336, @shadows)
       b
     end
 
     def fbe_read_body(r, b, n, values)
-      if n >= 336
+      if n >= 340
         @order = values[2]
         @cpp_words = values[3]
         @python_words = values[4]
@@ -17904,6 +19588,7 @@ module Import
         @derived = values[81]
         @listed = values[82]
         @letters = values[83]
+        @shadows = values[84]
         @order = r.struct_at(Order, b, @order, b + 8, 'Order')
         @cpp_words = r.struct_at(CppWords, b, @cpp_words, b + 12, 'CppWords')
         @python_words = r.struct_at(PythonWords, b, @python_words, b + 16, 'PythonWords')
@@ -17986,500 +19671,509 @@ module Import
         @derived = r.struct_at(Derived, b, @derived, b + 324, 'Derived')
         @listed = r.struct_at(Listed, b, @listed, b + 328, 'Listed')
         @letters = Letters::BY_VALUE[@letters] || Letters.from_wire(@letters)
+        @shadows = r.struct_at(Shadows, b, @shadows, b + 336, 'Shadows')
       else
+        data = r.data
         if n >= 12
           @order = T_ORDER.read(r, b, b + 8, 'Order')
         else
-          r.spend(3010, b, 'Order')
+          r.spend(3649, b, 'Order')
           @order = Order.new
         end
         if n >= 16
           @cpp_words = T_CPP_WORDS.read(r, b, b + 12, 'CppWords')
         else
-          r.spend(2998, b, 'CppWords') if n >= 12
+          r.spend(3637, b, 'CppWords') if n >= 12
           @cpp_words = CppWords.new
         end
         if n >= 20
           @python_words = T_PYTHON_WORDS.read(r, b, b + 16, 'PythonWords')
         else
-          r.spend(2379, b, 'PythonWords') if n >= 16
+          r.spend(3018, b, 'PythonWords') if n >= 16
           @python_words = PythonWords.new
         end
         if n >= 24
           @go_words = T_GO_WORDS.read(r, b, b + 20, 'GoWords')
         else
-          r.spend(2140, b, 'GoWords') if n >= 20
+          r.spend(2779, b, 'GoWords') if n >= 20
           @go_words = GoWords.new
         end
         if n >= 28
           @java_words = T_JAVA_WORDS.read(r, b, b + 24, 'JavaWords')
         else
-          r.spend(1938, b, 'JavaWords') if n >= 24
+          r.spend(2577, b, 'JavaWords') if n >= 24
           @java_words = JavaWords.new
         end
         if n >= 32
           @kotlin_words = T_KOTLIN_WORDS.read(r, b, b + 28, 'KotlinWords')
         else
-          r.spend(1756, b, 'KotlinWords') if n >= 28
+          r.spend(2395, b, 'KotlinWords') if n >= 28
           @kotlin_words = KotlinWords.new
         end
         if n >= 36
           @js_words = T_JS_WORDS.read(r, b, b + 32, 'JsWords')
         else
-          r.spend(1549, b, 'JsWords') if n >= 32
+          r.spend(2188, b, 'JsWords') if n >= 32
           @js_words = JsWords.new
         end
         if n >= 40
           @rust_words = T_RUST_WORDS.read(r, b, b + 36, 'RustWords')
         else
-          r.spend(1326, b, 'RustWords') if n >= 36
+          r.spend(1965, b, 'RustWords') if n >= 36
           @rust_words = RustWords.new
         end
         if n >= 44
           @c_sharp_words = T_C_SHARP_WORDS.read(r, b, b + 40, 'CSharpWords')
         else
-          r.spend(1131, b, 'CSharpWords') if n >= 40
+          r.spend(1770, b, 'CSharpWords') if n >= 40
           @c_sharp_words = CSharpWords.new
         end
         if n >= 48
           @ruby_words = T_RUBY_WORDS.read(r, b, b + 44, 'RubyWords')
         else
-          r.spend(981, b, 'RubyWords') if n >= 44
+          r.spend(1620, b, 'RubyWords') if n >= 44
           @ruby_words = RubyWords.new
         end
         if n >= 52
           @cpp_members = T_CPP_MEMBERS.read(r, b, b + 48, 'CppMembers')
         else
-          r.spend(883, b, 'CppMembers') if n >= 48
+          r.spend(1522, b, 'CppMembers') if n >= 48
           @cpp_members = CppMembers.new
         end
         if n >= 56
           @python_members = T_PYTHON_MEMBERS.read(r, b, b + 52, 'PythonMembers')
         else
-          r.spend(835, b, 'PythonMembers') if n >= 52
+          r.spend(1474, b, 'PythonMembers') if n >= 52
           @python_members = PythonMembers.new
         end
         if n >= 60
           @go_members = T_GO_MEMBERS.read(r, b, b + 56, 'GoMembers')
         else
-          r.spend(739, b, 'GoMembers') if n >= 56
+          r.spend(1378, b, 'GoMembers') if n >= 56
           @go_members = GoMembers.new
         end
         if n >= 64
           @jvm_members = T_JVM_MEMBERS.read(r, b, b + 60, 'JvmMembers')
         else
-          r.spend(610, b, 'JvmMembers') if n >= 60
+          r.spend(1249, b, 'JvmMembers') if n >= 60
           @jvm_members = JvmMembers.new
         end
         if n >= 68
           @js_members = T_JS_MEMBERS.read(r, b, b + 64, 'JsMembers')
         else
-          r.spend(473, b, 'JsMembers') if n >= 64
+          r.spend(1112, b, 'JsMembers') if n >= 64
           @js_members = JsMembers.new
         end
         if n >= 72
           @runtime_names = T_RUNTIME_NAMES.read(r, b, b + 68, 'RuntimeNames')
         else
-          r.spend(462, b, 'RuntimeNames') if n >= 68
+          r.spend(1101, b, 'RuntimeNames') if n >= 68
           @runtime_names = RuntimeNames.new
         end
         if n >= 76
           @class_ = T_CLASS_.read(r, b, b + 72, 'class')
         else
-          r.spend(320, b, 'class') if n >= 72
+          r.spend(959, b, 'class') if n >= 72
           @class_ = Class.new
         end
         if n >= 80
           @object = T_OBJECT.read(r, b, b + 76, 'Object')
         else
-          r.spend(316, b, 'Object') if n >= 76
+          r.spend(955, b, 'Object') if n >= 76
           @object = Object.new
         end
         if n >= 84
           @string_ = T_STRING_.read(r, b, b + 80, 'String')
         else
-          r.spend(312, b, 'String') if n >= 80
+          r.spend(951, b, 'String') if n >= 80
           @string_ = String.new
         end
         if n >= 88
           @list = T_LIST.read(r, b, b + 84, 'List')
         else
-          r.spend(308, b, 'List') if n >= 84
+          r.spend(947, b, 'List') if n >= 84
           @list = List.new
         end
         if n >= 92
           @map = T_MAP.read(r, b, b + 88, 'Map')
         else
-          r.spend(304, b, 'Map') if n >= 88
+          r.spend(943, b, 'Map') if n >= 88
           @map = Map.new
         end
         if n >= 96
           @model = T_MODEL.read(r, b, b + 92, 'Model')
         else
-          r.spend(300, b, 'Model') if n >= 92
+          r.spend(939, b, 'Model') if n >= 92
           @model = Model.new
         end
         if n >= 100
           @final_model = T_FINAL_MODEL.read(r, b, b + 96, 'FinalModel')
         else
-          r.spend(296, b, 'FinalModel') if n >= 96
+          r.spend(935, b, 'FinalModel') if n >= 96
           @final_model = FinalModel.new
         end
         if n >= 104
           @buffer = T_BUFFER.read(r, b, b + 100, 'Buffer')
         else
-          r.spend(292, b, 'Buffer') if n >= 100
+          r.spend(931, b, 'Buffer') if n >= 100
           @buffer = Buffer.new
         end
         if n >= 108
           @reader = T_READER.read(r, b, b + 104, 'Reader')
         else
-          r.spend(288, b, 'Reader') if n >= 104
+          r.spend(927, b, 'Reader') if n >= 104
           @reader = Reader.new
         end
         if n >= 112
           @writer = T_WRITER.read(r, b, b + 108, 'Writer')
         else
-          r.spend(284, b, 'Writer') if n >= 108
+          r.spend(923, b, 'Writer') if n >= 108
           @writer = Writer.new
         end
         if n >= 116
           @limits = T_LIMITS.read(r, b, b + 112, 'Limits')
         else
-          r.spend(280, b, 'Limits') if n >= 112
+          r.spend(919, b, 'Limits') if n >= 112
           @limits = Limits.new
         end
         if n >= 120
           @decode_error = T_DECODE_ERROR.read(r, b, b + 116, 'DecodeError')
         else
-          r.spend(276, b, 'DecodeError') if n >= 116
+          r.spend(915, b, 'DecodeError') if n >= 116
           @decode_error = DecodeError.new
         end
         if n >= 124
           @decode_exception = T_DECODE_EXCEPTION.read(r, b, b + 120, 'DecodeException')
         else
-          r.spend(272, b, 'DecodeException') if n >= 120
+          r.spend(911, b, 'DecodeException') if n >= 120
           @decode_exception = DecodeException.new
         end
         if n >= 128
           @decimal = T_DECIMAL.read(r, b, b + 124, 'Decimal')
         else
-          r.spend(268, b, 'Decimal') if n >= 124
+          r.spend(907, b, 'Decimal') if n >= 124
           @decimal = Decimal.new
         end
         if n >= 132
           @uuid = T_UUID.read(r, b, b + 128, 'Uuid')
         else
-          r.spend(264, b, 'Uuid') if n >= 128
+          r.spend(903, b, 'Uuid') if n >= 128
           @uuid = Uuid.new
         end
         if n >= 136
           @uuid_ = T_UUID_.read(r, b, b + 132, 'UUID')
         else
-          r.spend(260, b, 'UUID') if n >= 132
+          r.spend(899, b, 'UUID') if n >= 132
           @uuid_ = Uuid_.new
         end
         if n >= 140
           @timestamp = T_TIMESTAMP.read(r, b, b + 136, 'Timestamp')
         else
-          r.spend(256, b, 'Timestamp') if n >= 136
+          r.spend(895, b, 'Timestamp') if n >= 136
           @timestamp = Timestamp.new
         end
         if n >= 144
           @sender = T_SENDER.read(r, b, b + 140, 'Sender')
         else
-          r.spend(252, b, 'Sender') if n >= 140
+          r.spend(891, b, 'Sender') if n >= 140
           @sender = Sender.new
         end
         if n >= 148
           @receiver = T_RECEIVER.read(r, b, b + 144, 'Receiver')
         else
-          r.spend(248, b, 'Receiver') if n >= 144
+          r.spend(887, b, 'Receiver') if n >= 144
           @receiver = Receiver.new
         end
         if n >= 152
           @client = T_CLIENT.read(r, b, b + 148, 'Client')
         else
-          r.spend(244, b, 'Client') if n >= 148
+          r.spend(883, b, 'Client') if n >= 148
           @client = Client.new
         end
         if n >= 156
           @proxy = T_PROXY.read(r, b, b + 152, 'Proxy')
         else
-          r.spend(240, b, 'Proxy') if n >= 152
+          r.spend(879, b, 'Proxy') if n >= 152
           @proxy = Proxy.new
         end
         if n >= 160
           @handler = T_HANDLER.read(r, b, b + 156, 'Handler')
         else
-          r.spend(236, b, 'Handler') if n >= 156
+          r.spend(875, b, 'Handler') if n >= 156
           @handler = Handler.new
         end
         if n >= 164
           @fbe = T_FBE.read(r, b, b + 160, 'fbe')
         else
-          r.spend(232, b, 'fbe') if n >= 160
+          r.spend(871, b, 'fbe') if n >= 160
           @fbe = Fbe_.new
         end
         if n >= 168
           @fbe_ = T_FBE_.read(r, b, b + 164, 'FBE')
         else
-          r.spend(228, b, 'FBE') if n >= 164
+          r.spend(867, b, 'FBE') if n >= 164
           @fbe_ = Fbe__.new
         end
         if n >= 172
           @std = T_STD.read(r, b, b + 168, 'std')
         else
-          r.spend(224, b, 'std') if n >= 168
+          r.spend(863, b, 'std') if n >= 168
           @std = Std.new
         end
         if n >= 176
           @companion = T_COMPANION.read(r, b, b + 172, 'Companion')
         else
-          r.spend(220, b, 'Companion') if n >= 172
+          r.spend(859, b, 'Companion') if n >= 172
           @companion = Companion.new
         end
         if n >= 180
           @any = T_ANY.read(r, b, b + 176, 'Any')
         else
-          r.spend(216, b, 'Any') if n >= 176
+          r.spend(855, b, 'Any') if n >= 176
           @any = Any.new
         end
         if n >= 184
           @self_ = T_SELF_.read(r, b, b + 180, 'Self')
         else
-          r.spend(212, b, 'Self') if n >= 180
+          r.spend(851, b, 'Self') if n >= 180
           @self_ = Self.new
         end
         if n >= 188
           @self__ = T_SELF__.read(r, b, b + 184, 'self')
         else
-          r.spend(208, b, 'self') if n >= 184
+          r.spend(847, b, 'self') if n >= 184
           @self__ = Self_.new
         end
         if n >= 192
           @none = T_NONE.read(r, b, b + 188, 'None')
         else
-          r.spend(204, b, 'None') if n >= 188
+          r.spend(843, b, 'None') if n >= 188
           @none = None.new
         end
         if n >= 196
           @option = T_OPTION.read(r, b, b + 192, 'Option')
         else
-          r.spend(200, b, 'Option') if n >= 192
+          r.spend(839, b, 'Option') if n >= 192
           @option = Option.new
         end
         if n >= 200
           @result = T_RESULT.read(r, b, b + 196, 'Result')
         else
-          r.spend(196, b, 'Result') if n >= 196
+          r.spend(835, b, 'Result') if n >= 196
           @result = Result.new
         end
         if n >= 204
           @vec = T_VEC.read(r, b, b + 200, 'Vec')
         else
-          r.spend(192, b, 'Vec') if n >= 200
+          r.spend(831, b, 'Vec') if n >= 200
           @vec = Vec.new
         end
         if n >= 208
           @box = T_BOX.read(r, b, b + 204, 'Box')
         else
-          r.spend(188, b, 'Box') if n >= 204
+          r.spend(827, b, 'Box') if n >= 204
           @box = Box.new
         end
         if n >= 212
           @error = T_ERROR.read(r, b, b + 208, 'Error')
         else
-          r.spend(184, b, 'Error') if n >= 208
+          r.spend(823, b, 'Error') if n >= 208
           @error = Error.new
         end
         if n >= 216
           @exception = T_EXCEPTION.read(r, b, b + 212, 'Exception')
         else
-          r.spend(180, b, 'Exception') if n >= 212
+          r.spend(819, b, 'Exception') if n >= 212
           @exception = Exception.new
         end
         if n >= 220
           @text = T_TEXT.read(r, b, b + 216, 'Text')
         else
-          r.spend(176, b, 'Text') if n >= 216
+          r.spend(815, b, 'Text') if n >= 216
           @text = Text.new
         end
         if n >= 224
           @json_writer = T_JSON_WRITER.read(r, b, b + 220, 'JsonWriter')
         else
-          r.spend(172, b, 'JsonWriter') if n >= 220
+          r.spend(811, b, 'JsonWriter') if n >= 220
           @json_writer = JsonWriter.new
         end
         if n >= 228
           @int32_t = T_INT32_T.read(r, b, b + 224, 'int32_t')
         else
-          r.spend(168, b, 'int32_t') if n >= 224
+          r.spend(807, b, 'int32_t') if n >= 224
           @int32_t = Int32T.new
         end
         if n >= 232
           @size_t = T_SIZE_T.read(r, b, b + 228, 'size_t')
         else
-          r.spend(164, b, 'size_t') if n >= 228
+          r.spend(803, b, 'size_t') if n >= 228
           @size_t = SizeT.new
         end
         if n >= 236
           @list_ = T_LIST_.read(r, b, b + 232, 'list')
         else
-          r.spend(160, b, 'list') if n >= 232
+          r.spend(799, b, 'list') if n >= 232
           @list_ = List_.new
         end
         if n >= 240
           @object_ = T_OBJECT_.read(r, b, b + 236, 'object')
         else
-          r.spend(156, b, 'object') if n >= 236
+          r.spend(795, b, 'object') if n >= 236
           @object_ = Object_.new
         end
         if n >= 244
           @v = T_V.read(r, b, b + 240, 'v')
         else
-          r.spend(152, b, 'v') if n >= 240
+          r.spend(791, b, 'v') if n >= 240
           @v = V.new
         end
         if n >= 248
           @r = T_R.read(r, b, b + 244, 'r')
         else
-          r.spend(148, b, 'r') if n >= 244
+          r.spend(787, b, 'r') if n >= 244
           @r = R.new
         end
         if n >= 252
           @w = T_W.read(r, b, b + 248, 'w')
         else
-          r.spend(144, b, 'w') if n >= 248
+          r.spend(783, b, 'w') if n >= 248
           @w = W.new
         end
         if n >= 256
           @side_buy = T_SIDE_BUY.read(r, b, b + 252, 'SideBuy')
         else
-          r.spend(140, b, 'SideBuy') if n >= 252
+          r.spend(779, b, 'SideBuy') if n >= 252
           @side_buy = SideBuy.new
         end
         if n >= 260
           @order_key = T_ORDER_KEY.read(r, b, b + 256, 'OrderKey')
         else
-          r.spend(136, b, 'OrderKey') if n >= 256
+          r.spend(775, b, 'OrderKey') if n >= 256
           @order_key = OrderKey.new
         end
         if n >= 264
           @text_ofside = T_TEXT_OFSIDE.read(r, b, b + 260, 'textOfside')
         else
-          r.spend(132, b, 'textOfside') if n >= 260
+          r.spend(771, b, 'textOfside') if n >= 260
           @text_ofside = TextOfside.new
         end
         if n >= 268
           @decimal_1 = T_DECIMAL_1.read(r, b, b + 264, 'DECIMAL_1')
         else
-          r.spend(128, b, 'DECIMAL_1') if n >= 264
+          r.spend(767, b, 'DECIMAL_1') if n >= 264
           @decimal_1 = Decimal1.new
         end
         if n >= 272
           @order_model = T_ORDER_MODEL.read(r, b, b + 268, 'OrderModel')
         else
-          r.spend(124, b, 'OrderModel') if n >= 268
+          r.spend(763, b, 'OrderModel') if n >= 268
           @order_model = OrderModel.new
         end
         if n >= 276
           @order_final = T_ORDER_FINAL.read(r, b, b + 272, 'OrderFinal')
         else
-          r.spend(120, b, 'OrderFinal') if n >= 272
+          r.spend(759, b, 'OrderFinal') if n >= 272
           @order_final = OrderFinal.new
         end
         if n >= 280
           @new_order = T_NEW_ORDER.read(r, b, b + 276, 'NewOrder')
         else
-          r.spend(116, b, 'NewOrder') if n >= 276
+          r.spend(755, b, 'NewOrder') if n >= 276
           @new_order = NewOrder.new
         end
         if n >= 284
           @verify_fbe_order = T_VERIFY_FBE_ORDER.read(r, b, b + 280, 'VerifyFBEOrder')
         else
-          r.spend(112, b, 'VerifyFBEOrder') if n >= 280
+          r.spend(751, b, 'VerifyFBEOrder') if n >= 280
           @verify_fbe_order = VerifyFbeOrder.new
         end
         if n >= 288
           @fbe_vr_order = T_FBE_VR_ORDER.read(r, b, b + 284, 'fbe_vr_Order')
         else
-          r.spend(108, b, 'fbe_vr_Order') if n >= 284
+          r.spend(747, b, 'fbe_vr_Order') if n >= 284
           @fbe_vr_order = FbeVrOrder.new
         end
         if n >= 292
           @e1 = T_E1.read(r, b, b + 288, 'e1')
         else
-          r.spend(104, b, 'e1') if n >= 288
+          r.spend(743, b, 'e1') if n >= 288
           @e1 = E1.new
         end
         if n >= 296
           @i2 = T_I2.read(r, b, b + 292, 'i2')
         else
-          r.spend(100, b, 'i2') if n >= 292
+          r.spend(739, b, 'i2') if n >= 292
           @i2 = I2.new
         end
         if n >= 300
           @o3 = T_O3.read(r, b, b + 296, 'o3')
         else
-          r.spend(96, b, 'o3') if n >= 296
+          r.spend(735, b, 'o3') if n >= 296
           @o3 = O3.new
         end
         if n >= 304
           @fbe__ = T_FBE__.read(r, b, b + 300, 'Fbe')
         else
-          r.spend(92, b, 'Fbe') if n >= 300
+          r.spend(731, b, 'Fbe') if n >= 300
           @fbe__ = Fbe___.new
         end
         if n >= 308
           @fingerprint = T_FINGERPRINT.read(r, b, b + 304, 'FINGERPRINT')
         else
-          r.spend(88, b, 'FINGERPRINT') if n >= 304
+          r.spend(727, b, 'FINGERPRINT') if n >= 304
           @fingerprint = Fingerprint.new
         end
         if n >= 312
           @fbe_fingerprint = T_FBE_FINGERPRINT.read(r, b, b + 308, 'FBE_FINGERPRINT')
         else
-          r.spend(84, b, 'FBE_FINGERPRINT') if n >= 308
+          r.spend(723, b, 'FBE_FINGERPRINT') if n >= 308
           @fbe_fingerprint = FbeFingerprint.new
         end
         if n >= 316
           @fbe_fingerprint_ = T_FBE_FINGERPRINT_.read(r, b, b + 312, 'FBEFingerprint')
         else
-          r.spend(80, b, 'FBEFingerprint') if n >= 312
+          r.spend(719, b, 'FBEFingerprint') if n >= 312
           @fbe_fingerprint_ = FbeFingerprint_.new
         end
         if n >= 320
           @case_ = T_CASE_.read(r, b, b + 316, 'Case')
         else
-          r.spend(76, b, 'Case') if n >= 316
+          r.spend(715, b, 'Case') if n >= 316
           @case_ = Case.new
         end
         if n >= 324
           @imported = T_IMPORTED.read(r, b, b + 320, 'Imported')
         else
-          r.spend(44, b, 'Imported') if n >= 320
+          r.spend(683, b, 'Imported') if n >= 320
           @imported = Imported.new
         end
         if n >= 328
           @derived = T_DERIVED.read(r, b, b + 324, 'Derived')
         else
-          r.spend(34, b, 'Derived') if n >= 324
+          r.spend(673, b, 'Derived') if n >= 324
           @derived = Derived.new
         end
         if n >= 332
           @listed = T_LISTED.read(r, b, b + 328, 'Listed')
         else
-          r.spend(16, b, 'Listed') if n >= 328
+          r.spend(655, b, 'Listed') if n >= 328
           @listed = Listed.new
         end
-        @letters = Letters::A__
+        if n >= 336
+          @letters = Letters.from_wire(data.unpack1('l<', offset: b + 332))
+        else
+          r.spend(639, b, 'Letters') if n >= 332
+          @letters = Letters::A__
+        end
+        r.spend(639, b, 'Shadows') if n >= 336
+        @shadows = Shadows.new
       end
     end
 
     # The checks of fbe_read_body, in its order, making no value (verify_fbe).
     def self.fbe_verify_body(r, b, n, values)
-      if n >= 336
+      if n >= 340
         r.struct_at(Order, b, values[2], b + 8, 'Order')
         r.struct_at(CppWords, b, values[3], b + 12, 'CppWords')
         r.struct_at(PythonWords, b, values[4], b + 16, 'PythonWords')
@@ -18561,6 +20255,7 @@ module Import
         r.struct_at(Imported, b, values[80], b + 320, 'Imported')
         r.struct_at(Derived, b, values[81], b + 324, 'Derived')
         r.struct_at(Listed, b, values[82], b + 328, 'Listed')
+        r.struct_at(Shadows, b, values[84], b + 336, 'Shadows')
       else
         allocate.fbe_read_body(r, b, n, values)
       end
@@ -18649,6 +20344,7 @@ module Import
       T_DERIVED.check(@derived).fbe_write_final(w)
       T_LISTED.check(@listed).fbe_write_final(w)
       [Letters::FBE_WIRE[@letters] || Letters::FBE_TYPE.wire(@letters)].pack('V', buffer: w.buffer)
+      T_SHADOWS.check(@shadows).fbe_write_final(w)
     end
 
     def fbe_read_final_fields(r)
@@ -18735,6 +20431,7 @@ module Import
       @derived = T_DERIVED.fread(r, 'Derived')
       @listed = T_LISTED.fread(r, 'Listed')
       @letters = Letters.from_wire(data.unpack1('l<', offset: r.take(4, 'value', 'Letters')))
+      @shadows = T_SHADOWS.fread(r, 'Shadows')
     end
 
     # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
@@ -18821,6 +20518,7 @@ module Import
       T_DERIVED.fread(r, 'Derived')
       T_LISTED.fread(r, 'Listed')
       r.take(4, 'value', 'Letters')
+      T_SHADOWS.fread(r, 'Shadows')
     end
 
     def fbe_text(out)
@@ -18988,6 +20686,8 @@ module Import
       T_LISTED.text(out, @listed)
       out << ',Letters='
       Letters::FBE_TYPE.text(out, @letters)
+      out << ',Shadows='
+      T_SHADOWS.text(out, @shadows)
       out << ')'
     end
 
@@ -19156,6 +20856,8 @@ module Import
       T_LISTED.json(out, @listed)
       out << ',"Letters":'
       Letters::FBE_TYPE.json(out, @letters)
+      out << ',"Shadows":'
+      T_SHADOWS.json(out, @shadows)
       out << '}'
     end
 
@@ -19647,6 +21349,12 @@ module Import
         @listed = Listed.new
       end
       @letters = obj.key?('Letters') ? Letters::FBE_TYPE.from_json(obj['Letters'], r, 'Letters') : Letters::A__
+      if obj.key?('Shadows')
+        @shadows = T_SHADOWS.from_json(obj['Shadows'], r, 'Shadows')
+      else
+        r.spend(639, nil, 'Shadows')
+        @shadows = Shadows.new
+      end
     end
   end
 
@@ -19656,7 +21364,7 @@ module Import
     FBE_MESSAGES = {
       44 => [Self, :on_receive_self],
       45 => [Self_, :on_receive_self_],
-      83 => [Hostile, :on_receive_hostile],
+      84 => [Hostile, :on_receive_hostile],
       502 => [Market::Failure, :on_receive_market_failure]
     }.freeze
 
@@ -19692,7 +21400,7 @@ module Import
     FBE_MESSAGES = {
       44 => [Self, :on_proxy_self],
       45 => [Self_, :on_proxy_self_],
-      83 => [Hostile, :on_proxy_hostile],
+      84 => [Hostile, :on_proxy_hostile],
       502 => [Market::Failure, :on_proxy_market_failure]
     }.freeze
 

@@ -3,7 +3,7 @@
 //! The FBE schema package `import`: its types and their versioned and final models.
 
 use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The schema's `enum Word` (on the wire as `i16`).
 #[derive(Clone, Copy, Debug)]
@@ -24147,7 +24147,1822 @@ impl fbe::json::JsonStruct for Derived {
     }
 }
 
-/// The schema's `struct Hostile` (type id 83).
+/// The schema's `struct Shadows` (type id 83).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shadows {
+    pub ints: [i32; 3],
+    pub orders: [Order; 2],
+    pub strings: [fbe::BString; 2],
+    pub decimals: [fbe::Decimal; 2],
+    pub uuids: [fbe::Uuid; 2],
+    pub times: [fbe::Timestamp; 2],
+    pub words: [Word; 2],
+    pub modifiers: [Modifier; 2],
+    pub blobs: [fbe::Bytes; 2],
+    pub bools: [bool; 2],
+    pub chars: [u8; 2],
+    pub doubles: [f64; 2],
+    pub vector: Vec<i64>,
+    pub order_vector: Vec<Order>,
+    pub listed: Vec<i32>,
+    pub hashed: HashMap<i32, fbe::BString>,
+    pub mapped: BTreeMap<fbe::BString, i32>,
+    pub setted: BTreeSet<fbe::BString>,
+    pub order: Option<Box<Order>>,
+    pub price: fbe::Decimal,
+    pub text: fbe::BString,
+    pub made: fbe::Uuid,
+    pub random: fbe::Uuid,
+    pub nil: fbe::Uuid,
+    pub now: fbe::Timestamp,
+    pub start: fbe::Timestamp,
+    pub word: Word,
+    pub modifier: Modifier,
+    pub range: i32,
+    pub len: i32,
+    pub sorted: i32,
+    pub enumerate: i32,
+    pub tuple: i32,
+    pub frozenset: i32,
+    pub bytearray: i32,
+    pub int: i32,
+    pub str: fbe::BString,
+    pub dict: fbe::BString,
+    pub set: i32,
+    pub decimal: fbe::Decimal,
+    pub uuid: fbe::Uuid,
+    pub fbe: i32,
+    pub type_: i32,
+    pub array: i32,
+    pub map: i32,
+    pub big_int: i64,
+    pub number: f64,
+    pub string: fbe::BString,
+    pub uint8_array: fbe::Bytes,
+    pub object: i32,
+    pub math: i32,
+    pub json: i32,
+    pub date: fbe::Timestamp,
+    pub arrays: i32,
+    pub array_list: i32,
+    pub hash_map: i32,
+    pub tree_map: i32,
+    pub linked_list: i32,
+    pub hash_set: i32,
+    pub tree_set: i32,
+    pub optional: i32,
+    pub big_decimal: fbe::Decimal,
+    pub instant: fbe::Timestamp,
+    pub int_array: i32,
+    pub long_array: i32,
+    pub byte_array: fbe::Bytes,
+    pub array_of: i32,
+    pub list_of: i32,
+    pub mutable_list_of: i32,
+    pub empty_list: i32,
+    pub mutable_map_of: i32,
+    pub collections: i32,
+    pub make: i32,
+    pub append: i32,
+    pub copy: i32,
+    pub time: i32,
+    pub std: i32,
+    pub fbe_: i32,
+    pub vec: i32,
+    pub default: i32,
+    pub some: i32,
+    pub box_: i32,
+    pub uuid_: fbe::Uuid,
+    pub guid: fbe::Uuid,
+    pub dictionary: i32,
+    pub sorted_dictionary: i32,
+    pub system: i32,
+    pub fbe__: i32,
+    pub hash: i32,
+    pub hash_: i32,
+    pub freeze: i32,
+    pub dup: i32,
+    pub clone: i32,
+    pub send: i32,
+    pub format: i32,
+    pub to_s: i32,
+}
+
+impl Default for Shadows {
+    fn default() -> Self {
+        Shadows {
+            ints: Default::default(),
+            orders: Default::default(),
+            strings: Default::default(),
+            decimals: Default::default(),
+            uuids: Default::default(),
+            times: Default::default(),
+            words: Default::default(),
+            modifiers: Default::default(),
+            blobs: Default::default(),
+            bools: Default::default(),
+            chars: Default::default(),
+            doubles: Default::default(),
+            vector: Default::default(),
+            order_vector: Default::default(),
+            listed: Default::default(),
+            hashed: Default::default(),
+            mapped: Default::default(),
+            setted: Default::default(),
+            order: Default::default(),
+            price: fbe::Decimal::literal("1.5"),
+            text: fbe::BString::from("text"),
+            made: fbe::uuid1(),
+            random: fbe::uuid4(),
+            nil: Default::default(),
+            now: fbe::Timestamp::utc(),
+            start: Default::default(),
+            word: Word::Class,
+            modifier: Modifier::STATIC,
+            range: Default::default(),
+            len: Default::default(),
+            sorted: Default::default(),
+            enumerate: Default::default(),
+            tuple: Default::default(),
+            frozenset: Default::default(),
+            bytearray: Default::default(),
+            int: Default::default(),
+            str: Default::default(),
+            dict: Default::default(),
+            set: Default::default(),
+            decimal: Default::default(),
+            uuid: Default::default(),
+            fbe: Default::default(),
+            type_: Default::default(),
+            array: Default::default(),
+            map: Default::default(),
+            big_int: Default::default(),
+            number: Default::default(),
+            string: Default::default(),
+            uint8_array: Default::default(),
+            object: Default::default(),
+            math: Default::default(),
+            json: Default::default(),
+            date: Default::default(),
+            arrays: Default::default(),
+            array_list: Default::default(),
+            hash_map: Default::default(),
+            tree_map: Default::default(),
+            linked_list: Default::default(),
+            hash_set: Default::default(),
+            tree_set: Default::default(),
+            optional: Default::default(),
+            big_decimal: Default::default(),
+            instant: Default::default(),
+            int_array: Default::default(),
+            long_array: Default::default(),
+            byte_array: Default::default(),
+            array_of: Default::default(),
+            list_of: Default::default(),
+            mutable_list_of: Default::default(),
+            empty_list: Default::default(),
+            mutable_map_of: Default::default(),
+            collections: Default::default(),
+            make: Default::default(),
+            append: Default::default(),
+            copy: Default::default(),
+            time: Default::default(),
+            std: Default::default(),
+            fbe_: Default::default(),
+            vec: Default::default(),
+            default: Default::default(),
+            some: Default::default(),
+            box_: Default::default(),
+            uuid_: Default::default(),
+            guid: Default::default(),
+            dictionary: Default::default(),
+            sorted_dictionary: Default::default(),
+            system: Default::default(),
+            fbe__: Default::default(),
+            hash: Default::default(),
+            hash_: Default::default(),
+            freeze: Default::default(),
+            dup: Default::default(),
+            clone: Default::default(),
+            send: Default::default(),
+            format: Default::default(),
+            to_s: Default::default(),
+        }
+    }
+}
+
+impl fbe::Struct for Shadows {
+    const NAME: &'static str = "import.Shadows";
+    const TYPE_ID: u32 = 83;
+    const FINAL_MIN: usize = 639;
+    const CHARGES_WITHIN_BYTES: bool = true;
+
+    #[inline(always)]
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: &mut [u8],
+    ) -> Result<(), EncodeError> {
+        w.fits(2, Self::NAME)?;
+        let (b, body) = w.struct_block::<635>(base, slot, 83);
+        fbe::Fixed::put_at(&self.ints, body, 8);
+        fbe::Fixed::put_at(&self.uuids, body, 68);
+        fbe::Fixed::put_at(&self.times, body, 100);
+        fbe::Fixed::put_at(&self.words, body, 116);
+        fbe::Fixed::put_at(&self.modifiers, body, 120);
+        fbe::Fixed::put_at(&self.bools, body, 144);
+        fbe::Fixed::put_at(&self.chars, body, 146);
+        fbe::Fixed::put_at(&self.doubles, body, 148);
+        fbe::Fixed::put_at(&self.made, body, 213);
+        fbe::Fixed::put_at(&self.random, body, 229);
+        fbe::Fixed::put_at(&self.nil, body, 245);
+        fbe::Fixed::put_at(&self.now, body, 261);
+        fbe::Fixed::put_at(&self.start, body, 269);
+        fbe::Fixed::put_at(&self.word, body, 277);
+        fbe::Fixed::put_at(&self.modifier, body, 279);
+        fbe::Fixed::put_at(&self.range, body, 287);
+        fbe::Fixed::put_at(&self.len, body, 291);
+        fbe::Fixed::put_at(&self.sorted, body, 295);
+        fbe::Fixed::put_at(&self.enumerate, body, 299);
+        fbe::Fixed::put_at(&self.tuple, body, 303);
+        fbe::Fixed::put_at(&self.frozenset, body, 307);
+        fbe::Fixed::put_at(&self.bytearray, body, 311);
+        fbe::Fixed::put_at(&self.int, body, 315);
+        fbe::Fixed::put_at(&self.set, body, 327);
+        fbe::Fixed::put_at(&self.uuid, body, 347);
+        fbe::Fixed::put_at(&self.fbe, body, 363);
+        fbe::Fixed::put_at(&self.type_, body, 367);
+        fbe::Fixed::put_at(&self.array, body, 371);
+        fbe::Fixed::put_at(&self.map, body, 375);
+        fbe::Fixed::put_at(&self.big_int, body, 379);
+        fbe::Fixed::put_at(&self.number, body, 387);
+        fbe::Fixed::put_at(&self.object, body, 403);
+        fbe::Fixed::put_at(&self.math, body, 407);
+        fbe::Fixed::put_at(&self.json, body, 411);
+        fbe::Fixed::put_at(&self.date, body, 415);
+        fbe::Fixed::put_at(&self.arrays, body, 423);
+        fbe::Fixed::put_at(&self.array_list, body, 427);
+        fbe::Fixed::put_at(&self.hash_map, body, 431);
+        fbe::Fixed::put_at(&self.tree_map, body, 435);
+        fbe::Fixed::put_at(&self.linked_list, body, 439);
+        fbe::Fixed::put_at(&self.hash_set, body, 443);
+        fbe::Fixed::put_at(&self.tree_set, body, 447);
+        fbe::Fixed::put_at(&self.optional, body, 451);
+        fbe::Fixed::put_at(&self.instant, body, 471);
+        fbe::Fixed::put_at(&self.int_array, body, 479);
+        fbe::Fixed::put_at(&self.long_array, body, 483);
+        fbe::Fixed::put_at(&self.array_of, body, 491);
+        fbe::Fixed::put_at(&self.list_of, body, 495);
+        fbe::Fixed::put_at(&self.mutable_list_of, body, 499);
+        fbe::Fixed::put_at(&self.empty_list, body, 503);
+        fbe::Fixed::put_at(&self.mutable_map_of, body, 507);
+        fbe::Fixed::put_at(&self.collections, body, 511);
+        fbe::Fixed::put_at(&self.make, body, 515);
+        fbe::Fixed::put_at(&self.append, body, 519);
+        fbe::Fixed::put_at(&self.copy, body, 523);
+        fbe::Fixed::put_at(&self.time, body, 527);
+        fbe::Fixed::put_at(&self.std, body, 531);
+        fbe::Fixed::put_at(&self.fbe_, body, 535);
+        fbe::Fixed::put_at(&self.vec, body, 539);
+        fbe::Fixed::put_at(&self.default, body, 543);
+        fbe::Fixed::put_at(&self.some, body, 547);
+        fbe::Fixed::put_at(&self.box_, body, 551);
+        fbe::Fixed::put_at(&self.uuid_, body, 555);
+        fbe::Fixed::put_at(&self.guid, body, 571);
+        fbe::Fixed::put_at(&self.dictionary, body, 587);
+        fbe::Fixed::put_at(&self.sorted_dictionary, body, 591);
+        fbe::Fixed::put_at(&self.system, body, 595);
+        fbe::Fixed::put_at(&self.fbe__, body, 599);
+        fbe::Fixed::put_at(&self.hash, body, 603);
+        fbe::Fixed::put_at(&self.hash_, body, 607);
+        fbe::Fixed::put_at(&self.freeze, body, 611);
+        fbe::Fixed::put_at(&self.dup, body, 615);
+        fbe::Fixed::put_at(&self.clone, body, 619);
+        fbe::Fixed::put_at(&self.send, body, 623);
+        fbe::Fixed::put_at(&self.format, body, 627);
+        fbe::Fixed::put_at(&self.to_s, body, 631);
+        w.field(&self.orders, b, &mut body[20..], "orders")?;
+        w.field(&self.strings, b, &mut body[28..], "strings")?;
+        w.field(&self.decimals, b, &mut body[36..], "decimals")?;
+        w.field(&self.blobs, b, &mut body[136..], "blobs")?;
+        w.field(&self.vector, b, &mut body[164..], "vector")?;
+        w.field(&self.order_vector, b, &mut body[168..], "orderVector")?;
+        w.field(&self.listed, b, &mut body[172..], "listed")?;
+        w.field(&self.hashed, b, &mut body[176..], "hashed")?;
+        w.field(&self.mapped, b, &mut body[180..], "mapped")?;
+        w.field(&self.setted, b, &mut body[184..], "setted")?;
+        w.field(&self.order, b, &mut body[188..], "order")?;
+        w.field(&self.price, b, &mut body[193..], "price")?;
+        w.field(&self.text, b, &mut body[209..], "text")?;
+        w.field(&self.str, b, &mut body[319..], "str")?;
+        w.field(&self.dict, b, &mut body[323..], "dict")?;
+        w.field(&self.decimal, b, &mut body[331..], "Decimal")?;
+        w.field(&self.string, b, &mut body[395..], "String")?;
+        w.field(&self.uint8_array, b, &mut body[399..], "Uint8Array")?;
+        w.field(&self.big_decimal, b, &mut body[455..], "BigDecimal")?;
+        w.field(&self.byte_array, b, &mut body[487..], "ByteArray")?;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 635;
+        n += fbe::Value::extra_size(&self.orders);
+        n += fbe::Value::extra_size(&self.strings);
+        n += fbe::Value::extra_size(&self.decimals);
+        n += fbe::Value::extra_size(&self.blobs);
+        n += fbe::Value::extra_size(&self.vector);
+        n += fbe::Value::extra_size(&self.order_vector);
+        n += fbe::Value::extra_size(&self.listed);
+        n += fbe::Value::extra_size(&self.hashed);
+        n += fbe::Value::extra_size(&self.mapped);
+        n += fbe::Value::extra_size(&self.setted);
+        n += fbe::Value::extra_size(&self.order);
+        n += fbe::Value::extra_size(&self.price);
+        n += fbe::Value::extra_size(&self.text);
+        n += fbe::Value::extra_size(&self.str);
+        n += fbe::Value::extra_size(&self.dict);
+        n += fbe::Value::extra_size(&self.decimal);
+        n += fbe::Value::extra_size(&self.string);
+        n += fbe::Value::extra_size(&self.uint8_array);
+        n += fbe::Value::extra_size(&self.big_decimal);
+        n += fbe::Value::extra_size(&self.byte_array);
+        n
+    }
+
+    #[inline(always)]
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<635>(base, slot, off, 83, 615, older)? else {
+            return Ok(());
+        };
+        self.ints = fbe::Fixed::at(body, 8);
+        r.field_into_at(&mut self.orders, b, body, 20, "orders")?;
+        r.field_into_at(&mut self.strings, b, body, 28, "strings")?;
+        r.field_into_at(&mut self.decimals, b, body, 36, "decimals")?;
+        self.uuids = fbe::Fixed::at(body, 68);
+        self.times = fbe::Fixed::at(body, 100);
+        self.words = fbe::Fixed::at(body, 116);
+        self.modifiers = fbe::Fixed::at(body, 120);
+        r.field_into_at(&mut self.blobs, b, body, 136, "blobs")?;
+        self.bools = fbe::Fixed::at(body, 144);
+        self.chars = fbe::Fixed::at(body, 146);
+        self.doubles = fbe::Fixed::at(body, 148);
+        r.field_into_at(&mut self.vector, b, body, 164, "vector")?;
+        r.field_into_at(&mut self.order_vector, b, body, 168, "orderVector")?;
+        r.field_into_at(&mut self.listed, b, body, 172, "listed")?;
+        r.field_into_at(&mut self.hashed, b, body, 176, "hashed")?;
+        r.field_into_at(&mut self.mapped, b, body, 180, "mapped")?;
+        r.field_into_at(&mut self.setted, b, body, 184, "setted")?;
+        r.field_into_at(&mut self.order, b, body, 188, "order")?;
+        r.field_into_at(&mut self.price, b, body, 193, "price")?;
+        r.field_into_at(&mut self.text, b, body, 209, "text")?;
+        self.made = fbe::Fixed::at(body, 213);
+        self.random = fbe::Fixed::at(body, 229);
+        self.nil = fbe::Fixed::at(body, 245);
+        self.now = fbe::Fixed::at(body, 261);
+        self.start = fbe::Fixed::at(body, 269);
+        self.word = fbe::Fixed::at(body, 277);
+        self.modifier = fbe::Fixed::at(body, 279);
+        self.range = fbe::Fixed::at(body, 287);
+        self.len = fbe::Fixed::at(body, 291);
+        self.sorted = fbe::Fixed::at(body, 295);
+        self.enumerate = fbe::Fixed::at(body, 299);
+        self.tuple = fbe::Fixed::at(body, 303);
+        self.frozenset = fbe::Fixed::at(body, 307);
+        self.bytearray = fbe::Fixed::at(body, 311);
+        self.int = fbe::Fixed::at(body, 315);
+        r.field_into_at(&mut self.str, b, body, 319, "str")?;
+        r.field_into_at(&mut self.dict, b, body, 323, "dict")?;
+        self.set = fbe::Fixed::at(body, 327);
+        r.field_into_at(&mut self.decimal, b, body, 331, "Decimal")?;
+        self.uuid = fbe::Fixed::at(body, 347);
+        self.fbe = fbe::Fixed::at(body, 363);
+        self.type_ = fbe::Fixed::at(body, 367);
+        self.array = fbe::Fixed::at(body, 371);
+        self.map = fbe::Fixed::at(body, 375);
+        self.big_int = fbe::Fixed::at(body, 379);
+        self.number = fbe::Fixed::at(body, 387);
+        r.field_into_at(&mut self.string, b, body, 395, "String")?;
+        r.field_into_at(&mut self.uint8_array, b, body, 399, "Uint8Array")?;
+        self.object = fbe::Fixed::at(body, 403);
+        self.math = fbe::Fixed::at(body, 407);
+        self.json = fbe::Fixed::at(body, 411);
+        self.date = fbe::Fixed::at(body, 415);
+        self.arrays = fbe::Fixed::at(body, 423);
+        self.array_list = fbe::Fixed::at(body, 427);
+        self.hash_map = fbe::Fixed::at(body, 431);
+        self.tree_map = fbe::Fixed::at(body, 435);
+        self.linked_list = fbe::Fixed::at(body, 439);
+        self.hash_set = fbe::Fixed::at(body, 443);
+        self.tree_set = fbe::Fixed::at(body, 447);
+        self.optional = fbe::Fixed::at(body, 451);
+        r.field_into_at(&mut self.big_decimal, b, body, 455, "BigDecimal")?;
+        self.instant = fbe::Fixed::at(body, 471);
+        self.int_array = fbe::Fixed::at(body, 479);
+        self.long_array = fbe::Fixed::at(body, 483);
+        r.field_into_at(&mut self.byte_array, b, body, 487, "ByteArray")?;
+        self.array_of = fbe::Fixed::at(body, 491);
+        self.list_of = fbe::Fixed::at(body, 495);
+        self.mutable_list_of = fbe::Fixed::at(body, 499);
+        self.empty_list = fbe::Fixed::at(body, 503);
+        self.mutable_map_of = fbe::Fixed::at(body, 507);
+        self.collections = fbe::Fixed::at(body, 511);
+        self.make = fbe::Fixed::at(body, 515);
+        self.append = fbe::Fixed::at(body, 519);
+        self.copy = fbe::Fixed::at(body, 523);
+        self.time = fbe::Fixed::at(body, 527);
+        self.std = fbe::Fixed::at(body, 531);
+        self.fbe_ = fbe::Fixed::at(body, 535);
+        self.vec = fbe::Fixed::at(body, 539);
+        self.default = fbe::Fixed::at(body, 543);
+        self.some = fbe::Fixed::at(body, 547);
+        self.box_ = fbe::Fixed::at(body, 551);
+        self.uuid_ = fbe::Fixed::at(body, 555);
+        self.guid = fbe::Fixed::at(body, 571);
+        self.dictionary = fbe::Fixed::at(body, 587);
+        self.sorted_dictionary = fbe::Fixed::at(body, 591);
+        self.system = fbe::Fixed::at(body, 595);
+        self.fbe__ = fbe::Fixed::at(body, 599);
+        self.hash = fbe::Fixed::at(body, 603);
+        self.hash_ = fbe::Fixed::at(body, 607);
+        self.freeze = fbe::Fixed::at(body, 611);
+        self.dup = fbe::Fixed::at(body, 615);
+        self.clone = fbe::Fixed::at(body, 619);
+        self.send = fbe::Fixed::at(body, 623);
+        self.format = fbe::Fixed::at(body, 627);
+        self.to_s = fbe::Fixed::at(body, 631);
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 83, 615)?;
+        let body = r.body(b, n);
+        if n < 20 {
+            r.spend(24, b, "ints")?;
+        }
+        if n >= 28 {
+            r.check_at::<[Order; 2]>(b, body, 20, "orders")?;
+        } else if n >= 20 {
+            r.spend(24, b, "orders")?;
+        }
+        if n >= 36 {
+            r.check_at::<[fbe::BString; 2]>(b, body, 28, "strings")?;
+        }
+        if n >= 68 {
+            r.check_at::<[fbe::Decimal; 2]>(b, body, 36, "decimals")?;
+        }
+        if n >= 144 {
+            r.check_at::<[fbe::Bytes; 2]>(b, body, 136, "blobs")?;
+        }
+        if n >= 168 {
+            r.check_at::<Vec<i64>>(b, body, 164, "vector")?;
+        }
+        if n >= 172 {
+            r.check_at::<Vec<Order>>(b, body, 168, "orderVector")?;
+        }
+        if n >= 176 {
+            r.check_at::<Vec<i32>>(b, body, 172, "listed")?;
+        }
+        if n >= 180 {
+            r.check_at::<HashMap<i32, fbe::BString>>(b, body, 176, "hashed")?;
+        }
+        if n >= 184 {
+            r.check_at::<BTreeMap<fbe::BString, i32>>(b, body, 180, "mapped")?;
+        }
+        if n >= 188 {
+            r.check_at::<BTreeSet<fbe::BString>>(b, body, 184, "setted")?;
+        }
+        if n >= 193 {
+            r.check_at::<Option<Box<Order>>>(b, body, 188, "order")?;
+        }
+        if n >= 209 {
+            r.check_at::<fbe::Decimal>(b, body, 193, "price")?;
+        }
+        if n >= 213 {
+            r.check_at::<fbe::BString>(b, body, 209, "text")?;
+        }
+        if n >= 323 {
+            r.check_at::<fbe::BString>(b, body, 319, "str")?;
+        }
+        if n >= 327 {
+            r.check_at::<fbe::BString>(b, body, 323, "dict")?;
+        }
+        if n >= 347 {
+            r.check_at::<fbe::Decimal>(b, body, 331, "Decimal")?;
+        }
+        if n >= 399 {
+            r.check_at::<fbe::BString>(b, body, 395, "String")?;
+        }
+        if n >= 403 {
+            r.check_at::<fbe::Bytes>(b, body, 399, "Uint8Array")?;
+        }
+        if n >= 471 {
+            r.check_at::<fbe::Decimal>(b, body, 455, "BigDecimal")?;
+        }
+        if n >= 491 {
+            r.check_at::<fbe::Bytes>(b, body, 487, "ByteArray")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
+        w.fits(2, Self::NAME)?;
+        w.final_field(&self.ints, "ints")?;
+        w.final_field(&self.orders, "orders")?;
+        w.final_field(&self.strings, "strings")?;
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.decimals);
+            n += 68;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.decimals, "decimals")?;
+            let run4 = w.append_run::<68>();
+            fbe::Fixed::put_at(&self.uuids, run4, 0);
+            fbe::Fixed::put_at(&self.times, run4, 32);
+            fbe::Fixed::put_at(&self.words, run4, 48);
+            fbe::Fixed::put_at(&self.modifiers, run4, 52);
+            w.finish();
+        }
+        w.final_field(&self.blobs, "blobs")?;
+        let run6 = w.append_run::<20>();
+        fbe::Fixed::put_at(&self.bools, run6, 0);
+        fbe::Fixed::put_at(&self.chars, run6, 2);
+        fbe::Fixed::put_at(&self.doubles, run6, 4);
+        w.final_field(&self.vector, "vector")?;
+        w.final_field(&self.order_vector, "orderVector")?;
+        w.final_field(&self.listed, "listed")?;
+        w.final_field(&self.hashed, "hashed")?;
+        w.final_field(&self.mapped, "mapped")?;
+        w.final_field(&self.setted, "setted")?;
+        w.final_field(&self.order, "order")?;
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.price);
+            n += fbe::Value::final_size(&self.text);
+            n += 106;
+            n += fbe::Value::final_size(&self.str);
+            n += fbe::Value::final_size(&self.dict);
+            n += fbe::Value::final_size(&self.set);
+            n += fbe::Value::final_size(&self.decimal);
+            n += 48;
+            n += fbe::Value::final_size(&self.string);
+            n += fbe::Value::final_size(&self.uint8_array);
+            n += 52;
+            n += fbe::Value::final_size(&self.big_decimal);
+            n += 16;
+            n += fbe::Value::final_size(&self.byte_array);
+            n += 144;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.price, "price")?;
+            w.final_field(&self.text, "text")?;
+            let run16 = w.append_run::<106>();
+            fbe::Fixed::put_at(&self.made, run16, 0);
+            fbe::Fixed::put_at(&self.random, run16, 16);
+            fbe::Fixed::put_at(&self.nil, run16, 32);
+            fbe::Fixed::put_at(&self.now, run16, 48);
+            fbe::Fixed::put_at(&self.start, run16, 56);
+            fbe::Fixed::put_at(&self.word, run16, 64);
+            fbe::Fixed::put_at(&self.modifier, run16, 66);
+            fbe::Fixed::put_at(&self.range, run16, 74);
+            fbe::Fixed::put_at(&self.len, run16, 78);
+            fbe::Fixed::put_at(&self.sorted, run16, 82);
+            fbe::Fixed::put_at(&self.enumerate, run16, 86);
+            fbe::Fixed::put_at(&self.tuple, run16, 90);
+            fbe::Fixed::put_at(&self.frozenset, run16, 94);
+            fbe::Fixed::put_at(&self.bytearray, run16, 98);
+            fbe::Fixed::put_at(&self.int, run16, 102);
+            w.final_field(&self.str, "str")?;
+            w.final_field(&self.dict, "dict")?;
+            w.final_field(&self.set, "set")?;
+            w.final_field(&self.decimal, "Decimal")?;
+            let run21 = w.append_run::<48>();
+            fbe::Fixed::put_at(&self.uuid, run21, 0);
+            fbe::Fixed::put_at(&self.fbe, run21, 16);
+            fbe::Fixed::put_at(&self.type_, run21, 20);
+            fbe::Fixed::put_at(&self.array, run21, 24);
+            fbe::Fixed::put_at(&self.map, run21, 28);
+            fbe::Fixed::put_at(&self.big_int, run21, 32);
+            fbe::Fixed::put_at(&self.number, run21, 40);
+            w.final_field(&self.string, "String")?;
+            w.final_field(&self.uint8_array, "Uint8Array")?;
+            let run24 = w.append_run::<52>();
+            fbe::Fixed::put_at(&self.object, run24, 0);
+            fbe::Fixed::put_at(&self.math, run24, 4);
+            fbe::Fixed::put_at(&self.json, run24, 8);
+            fbe::Fixed::put_at(&self.date, run24, 12);
+            fbe::Fixed::put_at(&self.arrays, run24, 20);
+            fbe::Fixed::put_at(&self.array_list, run24, 24);
+            fbe::Fixed::put_at(&self.hash_map, run24, 28);
+            fbe::Fixed::put_at(&self.tree_map, run24, 32);
+            fbe::Fixed::put_at(&self.linked_list, run24, 36);
+            fbe::Fixed::put_at(&self.hash_set, run24, 40);
+            fbe::Fixed::put_at(&self.tree_set, run24, 44);
+            fbe::Fixed::put_at(&self.optional, run24, 48);
+            w.final_field(&self.big_decimal, "BigDecimal")?;
+            let run26 = w.append_run::<16>();
+            fbe::Fixed::put_at(&self.instant, run26, 0);
+            fbe::Fixed::put_at(&self.int_array, run26, 8);
+            fbe::Fixed::put_at(&self.long_array, run26, 12);
+            w.final_field(&self.byte_array, "ByteArray")?;
+            let run28 = w.append_run::<144>();
+            fbe::Fixed::put_at(&self.array_of, run28, 0);
+            fbe::Fixed::put_at(&self.list_of, run28, 4);
+            fbe::Fixed::put_at(&self.mutable_list_of, run28, 8);
+            fbe::Fixed::put_at(&self.empty_list, run28, 12);
+            fbe::Fixed::put_at(&self.mutable_map_of, run28, 16);
+            fbe::Fixed::put_at(&self.collections, run28, 20);
+            fbe::Fixed::put_at(&self.make, run28, 24);
+            fbe::Fixed::put_at(&self.append, run28, 28);
+            fbe::Fixed::put_at(&self.copy, run28, 32);
+            fbe::Fixed::put_at(&self.time, run28, 36);
+            fbe::Fixed::put_at(&self.std, run28, 40);
+            fbe::Fixed::put_at(&self.fbe_, run28, 44);
+            fbe::Fixed::put_at(&self.vec, run28, 48);
+            fbe::Fixed::put_at(&self.default, run28, 52);
+            fbe::Fixed::put_at(&self.some, run28, 56);
+            fbe::Fixed::put_at(&self.box_, run28, 60);
+            fbe::Fixed::put_at(&self.uuid_, run28, 64);
+            fbe::Fixed::put_at(&self.guid, run28, 80);
+            fbe::Fixed::put_at(&self.dictionary, run28, 96);
+            fbe::Fixed::put_at(&self.sorted_dictionary, run28, 100);
+            fbe::Fixed::put_at(&self.system, run28, 104);
+            fbe::Fixed::put_at(&self.fbe__, run28, 108);
+            fbe::Fixed::put_at(&self.hash, run28, 112);
+            fbe::Fixed::put_at(&self.hash_, run28, 116);
+            fbe::Fixed::put_at(&self.freeze, run28, 120);
+            fbe::Fixed::put_at(&self.dup, run28, 124);
+            fbe::Fixed::put_at(&self.clone, run28, 128);
+            fbe::Fixed::put_at(&self.send, run28, 132);
+            fbe::Fixed::put_at(&self.format, run28, 136);
+            fbe::Fixed::put_at(&self.to_s, run28, 140);
+            w.finish();
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.ints);
+        n += fbe::Value::final_size(&self.orders);
+        n += fbe::Value::final_size(&self.strings);
+        n += fbe::Value::final_size(&self.decimals);
+        n += 68;
+        n += fbe::Value::final_size(&self.blobs);
+        n += 20;
+        n += fbe::Value::final_size(&self.vector);
+        n += fbe::Value::final_size(&self.order_vector);
+        n += fbe::Value::final_size(&self.listed);
+        n += fbe::Value::final_size(&self.hashed);
+        n += fbe::Value::final_size(&self.mapped);
+        n += fbe::Value::final_size(&self.setted);
+        n += fbe::Value::final_size(&self.order);
+        n += fbe::Value::final_size(&self.price);
+        n += fbe::Value::final_size(&self.text);
+        n += 106;
+        n += fbe::Value::final_size(&self.str);
+        n += fbe::Value::final_size(&self.dict);
+        n += fbe::Value::final_size(&self.set);
+        n += fbe::Value::final_size(&self.decimal);
+        n += 48;
+        n += fbe::Value::final_size(&self.string);
+        n += fbe::Value::final_size(&self.uint8_array);
+        n += 52;
+        n += fbe::Value::final_size(&self.big_decimal);
+        n += 16;
+        n += fbe::Value::final_size(&self.byte_array);
+        n += 144;
+        n
+    }
+
+    #[inline(always)]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(615)?;
+        r.final_field_into(&mut self.ints, "ints")?;
+        r.final_field_into(&mut self.orders, "orders")?;
+        r.final_field_into(&mut self.strings, "strings")?;
+        r.final_field_into(&mut self.decimals, "decimals")?;
+        let run4 = r.run(68, "uuids=16*2,times=8*2,words=2*2,modifiers=8*2")?;
+        self.uuids = fbe::Fixed::at(run4, 0);
+        self.times = fbe::Fixed::at(run4, 32);
+        self.words = fbe::Fixed::at(run4, 48);
+        self.modifiers = fbe::Fixed::at(run4, 52);
+        r.final_field_into(&mut self.blobs, "blobs")?;
+        let run6 = r.run(20, "bools=1*2,chars=1*2,doubles=8*2")?;
+        self.bools = fbe::Fixed::at(run6, 0);
+        self.chars = fbe::Fixed::at(run6, 2);
+        self.doubles = fbe::Fixed::at(run6, 4);
+        r.final_field_into(&mut self.vector, "vector")?;
+        r.final_field_into(&mut self.order_vector, "orderVector")?;
+        r.final_field_into(&mut self.listed, "listed")?;
+        r.final_field_into(&mut self.hashed, "hashed")?;
+        r.final_field_into(&mut self.mapped, "mapped")?;
+        r.final_field_into(&mut self.setted, "setted")?;
+        r.final_field_into(&mut self.order, "order")?;
+        r.final_field_into(&mut self.price, "price")?;
+        r.final_field_into(&mut self.text, "text")?;
+        let run16 = r.run(
+            106,
+            "made=16,random=16,nil=16,now=8,start=8,word=2,modifier=8,range=4,len=4,sorted=4,enumerate=4,tuple=4,frozenset=4,bytearray=4,int=4",
+        )?;
+        self.made = fbe::Fixed::at(run16, 0);
+        self.random = fbe::Fixed::at(run16, 16);
+        self.nil = fbe::Fixed::at(run16, 32);
+        self.now = fbe::Fixed::at(run16, 48);
+        self.start = fbe::Fixed::at(run16, 56);
+        self.word = fbe::Fixed::at(run16, 64);
+        self.modifier = fbe::Fixed::at(run16, 66);
+        self.range = fbe::Fixed::at(run16, 74);
+        self.len = fbe::Fixed::at(run16, 78);
+        self.sorted = fbe::Fixed::at(run16, 82);
+        self.enumerate = fbe::Fixed::at(run16, 86);
+        self.tuple = fbe::Fixed::at(run16, 90);
+        self.frozenset = fbe::Fixed::at(run16, 94);
+        self.bytearray = fbe::Fixed::at(run16, 98);
+        self.int = fbe::Fixed::at(run16, 102);
+        r.final_field_into(&mut self.str, "str")?;
+        r.final_field_into(&mut self.dict, "dict")?;
+        r.final_field_into(&mut self.set, "set")?;
+        r.final_field_into(&mut self.decimal, "Decimal")?;
+        let run21 = r.run(48, "UUID=16,fbe=4,type=4,Array=4,Map=4,BigInt=8,Number=8")?;
+        self.uuid = fbe::Fixed::at(run21, 0);
+        self.fbe = fbe::Fixed::at(run21, 16);
+        self.type_ = fbe::Fixed::at(run21, 20);
+        self.array = fbe::Fixed::at(run21, 24);
+        self.map = fbe::Fixed::at(run21, 28);
+        self.big_int = fbe::Fixed::at(run21, 32);
+        self.number = fbe::Fixed::at(run21, 40);
+        r.final_field_into(&mut self.string, "String")?;
+        r.final_field_into(&mut self.uint8_array, "Uint8Array")?;
+        let run24 = r.run(
+            52,
+            "Object=4,Math=4,JSON=4,Date=8,Arrays=4,ArrayList=4,HashMap=4,TreeMap=4,LinkedList=4,HashSet=4,TreeSet=4,Optional=4",
+        )?;
+        self.object = fbe::Fixed::at(run24, 0);
+        self.math = fbe::Fixed::at(run24, 4);
+        self.json = fbe::Fixed::at(run24, 8);
+        self.date = fbe::Fixed::at(run24, 12);
+        self.arrays = fbe::Fixed::at(run24, 20);
+        self.array_list = fbe::Fixed::at(run24, 24);
+        self.hash_map = fbe::Fixed::at(run24, 28);
+        self.tree_map = fbe::Fixed::at(run24, 32);
+        self.linked_list = fbe::Fixed::at(run24, 36);
+        self.hash_set = fbe::Fixed::at(run24, 40);
+        self.tree_set = fbe::Fixed::at(run24, 44);
+        self.optional = fbe::Fixed::at(run24, 48);
+        r.final_field_into(&mut self.big_decimal, "BigDecimal")?;
+        let run26 = r.run(16, "Instant=8,IntArray=4,LongArray=4")?;
+        self.instant = fbe::Fixed::at(run26, 0);
+        self.int_array = fbe::Fixed::at(run26, 8);
+        self.long_array = fbe::Fixed::at(run26, 12);
+        r.final_field_into(&mut self.byte_array, "ByteArray")?;
+        let run28 = r.run(
+            144,
+            "arrayOf=4,listOf=4,mutableListOf=4,emptyList=4,mutableMapOf=4,Collections=4,make=4,append=4,copy=4,time=4,std=4,FBE=4,Vec=4,Default=4,Some=4,Box=4,Uuid=16,Guid=16,Dictionary=4,SortedDictionary=4,System=4,Fbe=4,Hash=4,hash=4,freeze=4,dup=4,clone=4,send=4,format=4,to_s=4",
+        )?;
+        self.array_of = fbe::Fixed::at(run28, 0);
+        self.list_of = fbe::Fixed::at(run28, 4);
+        self.mutable_list_of = fbe::Fixed::at(run28, 8);
+        self.empty_list = fbe::Fixed::at(run28, 12);
+        self.mutable_map_of = fbe::Fixed::at(run28, 16);
+        self.collections = fbe::Fixed::at(run28, 20);
+        self.make = fbe::Fixed::at(run28, 24);
+        self.append = fbe::Fixed::at(run28, 28);
+        self.copy = fbe::Fixed::at(run28, 32);
+        self.time = fbe::Fixed::at(run28, 36);
+        self.std = fbe::Fixed::at(run28, 40);
+        self.fbe_ = fbe::Fixed::at(run28, 44);
+        self.vec = fbe::Fixed::at(run28, 48);
+        self.default = fbe::Fixed::at(run28, 52);
+        self.some = fbe::Fixed::at(run28, 56);
+        self.box_ = fbe::Fixed::at(run28, 60);
+        self.uuid_ = fbe::Fixed::at(run28, 64);
+        self.guid = fbe::Fixed::at(run28, 80);
+        self.dictionary = fbe::Fixed::at(run28, 96);
+        self.sorted_dictionary = fbe::Fixed::at(run28, 100);
+        self.system = fbe::Fixed::at(run28, 104);
+        self.fbe__ = fbe::Fixed::at(run28, 108);
+        self.hash = fbe::Fixed::at(run28, 112);
+        self.hash_ = fbe::Fixed::at(run28, 116);
+        self.freeze = fbe::Fixed::at(run28, 120);
+        self.dup = fbe::Fixed::at(run28, 124);
+        self.clone = fbe::Fixed::at(run28, 128);
+        self.send = fbe::Fixed::at(run28, 132);
+        self.format = fbe::Fixed::at(run28, 136);
+        self.to_s = fbe::Fixed::at(run28, 140);
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(615)?;
+        r.final_check::<[i32; 3]>("ints")?;
+        r.final_check::<[Order; 2]>("orders")?;
+        r.final_check::<[fbe::BString; 2]>("strings")?;
+        r.final_check::<[fbe::Decimal; 2]>("decimals")?;
+        r.run(68, "uuids=16*2,times=8*2,words=2*2,modifiers=8*2")?;
+        r.final_check::<[fbe::Bytes; 2]>("blobs")?;
+        r.run(20, "bools=1*2,chars=1*2,doubles=8*2")?;
+        r.final_check::<Vec<i64>>("vector")?;
+        r.final_check::<Vec<Order>>("orderVector")?;
+        r.final_check::<Vec<i32>>("listed")?;
+        r.final_check::<HashMap<i32, fbe::BString>>("hashed")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("mapped")?;
+        r.final_check::<BTreeSet<fbe::BString>>("setted")?;
+        r.final_check::<Option<Box<Order>>>("order")?;
+        r.final_check::<fbe::Decimal>("price")?;
+        r.final_check::<fbe::BString>("text")?;
+        r.run(
+            106,
+            "made=16,random=16,nil=16,now=8,start=8,word=2,modifier=8,range=4,len=4,sorted=4,enumerate=4,tuple=4,frozenset=4,bytearray=4,int=4",
+        )?;
+        r.final_check::<fbe::BString>("str")?;
+        r.final_check::<fbe::BString>("dict")?;
+        r.final_check::<i32>("set")?;
+        r.final_check::<fbe::Decimal>("Decimal")?;
+        r.run(48, "UUID=16,fbe=4,type=4,Array=4,Map=4,BigInt=8,Number=8")?;
+        r.final_check::<fbe::BString>("String")?;
+        r.final_check::<fbe::Bytes>("Uint8Array")?;
+        r.run(
+            52,
+            "Object=4,Math=4,JSON=4,Date=8,Arrays=4,ArrayList=4,HashMap=4,TreeMap=4,LinkedList=4,HashSet=4,TreeSet=4,Optional=4",
+        )?;
+        r.final_check::<fbe::Decimal>("BigDecimal")?;
+        r.run(16, "Instant=8,IntArray=4,LongArray=4")?;
+        r.final_check::<fbe::Bytes>("ByteArray")?;
+        r.run(
+            144,
+            "arrayOf=4,listOf=4,mutableListOf=4,emptyList=4,mutableMapOf=4,Collections=4,make=4,append=4,copy=4,time=4,std=4,FBE=4,Vec=4,Default=4,Some=4,Box=4,Uuid=16,Guid=16,Dictionary=4,SortedDictionary=4,System=4,Fbe=4,Hash=4,hash=4,freeze=4,dup=4,clone=4,send=4,format=4,to_s=4",
+        )?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Shadows {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 635 {
+            *self = Self::default();
+        }
+        if n >= 20 {
+            self.ints = fbe::Fixed::at(body, 8);
+        } else {
+            r.spend(24, b, "ints")?;
+        }
+        if n >= 28 {
+            r.field_into_at(&mut self.orders, b, body, 20, "orders")?;
+        } else if n >= 20 {
+            r.spend(24, b, "orders")?;
+        }
+        if n >= 36 {
+            r.field_into_at(&mut self.strings, b, body, 28, "strings")?;
+        }
+        if n >= 68 {
+            r.field_into_at(&mut self.decimals, b, body, 36, "decimals")?;
+        }
+        if n >= 100 {
+            self.uuids = fbe::Fixed::at(body, 68);
+        }
+        if n >= 116 {
+            self.times = fbe::Fixed::at(body, 100);
+        }
+        if n >= 120 {
+            self.words = fbe::Fixed::at(body, 116);
+        }
+        if n >= 136 {
+            self.modifiers = fbe::Fixed::at(body, 120);
+        }
+        if n >= 144 {
+            r.field_into_at(&mut self.blobs, b, body, 136, "blobs")?;
+        }
+        if n >= 146 {
+            self.bools = fbe::Fixed::at(body, 144);
+        }
+        if n >= 148 {
+            self.chars = fbe::Fixed::at(body, 146);
+        }
+        if n >= 164 {
+            self.doubles = fbe::Fixed::at(body, 148);
+        }
+        if n >= 168 {
+            r.field_into_at(&mut self.vector, b, body, 164, "vector")?;
+        }
+        if n >= 172 {
+            r.field_into_at(&mut self.order_vector, b, body, 168, "orderVector")?;
+        }
+        if n >= 176 {
+            r.field_into_at(&mut self.listed, b, body, 172, "listed")?;
+        }
+        if n >= 180 {
+            r.field_into_at(&mut self.hashed, b, body, 176, "hashed")?;
+        }
+        if n >= 184 {
+            r.field_into_at(&mut self.mapped, b, body, 180, "mapped")?;
+        }
+        if n >= 188 {
+            r.field_into_at(&mut self.setted, b, body, 184, "setted")?;
+        }
+        if n >= 193 {
+            r.field_into_at(&mut self.order, b, body, 188, "order")?;
+        }
+        if n >= 209 {
+            r.field_into_at(&mut self.price, b, body, 193, "price")?;
+        }
+        if n >= 213 {
+            r.field_into_at(&mut self.text, b, body, 209, "text")?;
+        }
+        if n >= 229 {
+            self.made = fbe::Fixed::at(body, 213);
+        }
+        if n >= 245 {
+            self.random = fbe::Fixed::at(body, 229);
+        }
+        if n >= 261 {
+            self.nil = fbe::Fixed::at(body, 245);
+        }
+        if n >= 269 {
+            self.now = fbe::Fixed::at(body, 261);
+        }
+        if n >= 277 {
+            self.start = fbe::Fixed::at(body, 269);
+        }
+        if n >= 279 {
+            self.word = fbe::Fixed::at(body, 277);
+        }
+        if n >= 287 {
+            self.modifier = fbe::Fixed::at(body, 279);
+        }
+        if n >= 291 {
+            self.range = fbe::Fixed::at(body, 287);
+        }
+        if n >= 295 {
+            self.len = fbe::Fixed::at(body, 291);
+        }
+        if n >= 299 {
+            self.sorted = fbe::Fixed::at(body, 295);
+        }
+        if n >= 303 {
+            self.enumerate = fbe::Fixed::at(body, 299);
+        }
+        if n >= 307 {
+            self.tuple = fbe::Fixed::at(body, 303);
+        }
+        if n >= 311 {
+            self.frozenset = fbe::Fixed::at(body, 307);
+        }
+        if n >= 315 {
+            self.bytearray = fbe::Fixed::at(body, 311);
+        }
+        if n >= 319 {
+            self.int = fbe::Fixed::at(body, 315);
+        }
+        if n >= 323 {
+            r.field_into_at(&mut self.str, b, body, 319, "str")?;
+        }
+        if n >= 327 {
+            r.field_into_at(&mut self.dict, b, body, 323, "dict")?;
+        }
+        if n >= 331 {
+            self.set = fbe::Fixed::at(body, 327);
+        }
+        if n >= 347 {
+            r.field_into_at(&mut self.decimal, b, body, 331, "Decimal")?;
+        }
+        if n >= 363 {
+            self.uuid = fbe::Fixed::at(body, 347);
+        }
+        if n >= 367 {
+            self.fbe = fbe::Fixed::at(body, 363);
+        }
+        if n >= 371 {
+            self.type_ = fbe::Fixed::at(body, 367);
+        }
+        if n >= 375 {
+            self.array = fbe::Fixed::at(body, 371);
+        }
+        if n >= 379 {
+            self.map = fbe::Fixed::at(body, 375);
+        }
+        if n >= 387 {
+            self.big_int = fbe::Fixed::at(body, 379);
+        }
+        if n >= 395 {
+            self.number = fbe::Fixed::at(body, 387);
+        }
+        if n >= 399 {
+            r.field_into_at(&mut self.string, b, body, 395, "String")?;
+        }
+        if n >= 403 {
+            r.field_into_at(&mut self.uint8_array, b, body, 399, "Uint8Array")?;
+        }
+        if n >= 407 {
+            self.object = fbe::Fixed::at(body, 403);
+        }
+        if n >= 411 {
+            self.math = fbe::Fixed::at(body, 407);
+        }
+        if n >= 415 {
+            self.json = fbe::Fixed::at(body, 411);
+        }
+        if n >= 423 {
+            self.date = fbe::Fixed::at(body, 415);
+        }
+        if n >= 427 {
+            self.arrays = fbe::Fixed::at(body, 423);
+        }
+        if n >= 431 {
+            self.array_list = fbe::Fixed::at(body, 427);
+        }
+        if n >= 435 {
+            self.hash_map = fbe::Fixed::at(body, 431);
+        }
+        if n >= 439 {
+            self.tree_map = fbe::Fixed::at(body, 435);
+        }
+        if n >= 443 {
+            self.linked_list = fbe::Fixed::at(body, 439);
+        }
+        if n >= 447 {
+            self.hash_set = fbe::Fixed::at(body, 443);
+        }
+        if n >= 451 {
+            self.tree_set = fbe::Fixed::at(body, 447);
+        }
+        if n >= 455 {
+            self.optional = fbe::Fixed::at(body, 451);
+        }
+        if n >= 471 {
+            r.field_into_at(&mut self.big_decimal, b, body, 455, "BigDecimal")?;
+        }
+        if n >= 479 {
+            self.instant = fbe::Fixed::at(body, 471);
+        }
+        if n >= 483 {
+            self.int_array = fbe::Fixed::at(body, 479);
+        }
+        if n >= 487 {
+            self.long_array = fbe::Fixed::at(body, 483);
+        }
+        if n >= 491 {
+            r.field_into_at(&mut self.byte_array, b, body, 487, "ByteArray")?;
+        }
+        if n >= 495 {
+            self.array_of = fbe::Fixed::at(body, 491);
+        }
+        if n >= 499 {
+            self.list_of = fbe::Fixed::at(body, 495);
+        }
+        if n >= 503 {
+            self.mutable_list_of = fbe::Fixed::at(body, 499);
+        }
+        if n >= 507 {
+            self.empty_list = fbe::Fixed::at(body, 503);
+        }
+        if n >= 511 {
+            self.mutable_map_of = fbe::Fixed::at(body, 507);
+        }
+        if n >= 515 {
+            self.collections = fbe::Fixed::at(body, 511);
+        }
+        if n >= 519 {
+            self.make = fbe::Fixed::at(body, 515);
+        }
+        if n >= 523 {
+            self.append = fbe::Fixed::at(body, 519);
+        }
+        if n >= 527 {
+            self.copy = fbe::Fixed::at(body, 523);
+        }
+        if n >= 531 {
+            self.time = fbe::Fixed::at(body, 527);
+        }
+        if n >= 535 {
+            self.std = fbe::Fixed::at(body, 531);
+        }
+        if n >= 539 {
+            self.fbe_ = fbe::Fixed::at(body, 535);
+        }
+        if n >= 543 {
+            self.vec = fbe::Fixed::at(body, 539);
+        }
+        if n >= 547 {
+            self.default = fbe::Fixed::at(body, 543);
+        }
+        if n >= 551 {
+            self.some = fbe::Fixed::at(body, 547);
+        }
+        if n >= 555 {
+            self.box_ = fbe::Fixed::at(body, 551);
+        }
+        if n >= 571 {
+            self.uuid_ = fbe::Fixed::at(body, 555);
+        }
+        if n >= 587 {
+            self.guid = fbe::Fixed::at(body, 571);
+        }
+        if n >= 591 {
+            self.dictionary = fbe::Fixed::at(body, 587);
+        }
+        if n >= 595 {
+            self.sorted_dictionary = fbe::Fixed::at(body, 591);
+        }
+        if n >= 599 {
+            self.system = fbe::Fixed::at(body, 595);
+        }
+        if n >= 603 {
+            self.fbe__ = fbe::Fixed::at(body, 599);
+        }
+        if n >= 607 {
+            self.hash = fbe::Fixed::at(body, 603);
+        }
+        if n >= 611 {
+            self.hash_ = fbe::Fixed::at(body, 607);
+        }
+        if n >= 615 {
+            self.freeze = fbe::Fixed::at(body, 611);
+        }
+        if n >= 619 {
+            self.dup = fbe::Fixed::at(body, 615);
+        }
+        if n >= 623 {
+            self.clone = fbe::Fixed::at(body, 619);
+        }
+        if n >= 627 {
+            self.send = fbe::Fixed::at(body, 623);
+        }
+        if n >= 631 {
+            self.format = fbe::Fixed::at(body, 627);
+        }
+        if n >= 635 {
+            self.to_s = fbe::Fixed::at(body, 631);
+        }
+        r.leave();
+        Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Shadows {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Shadows {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Shadows(ints=");
+        let c1 = &self.ints;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*v1));
+        }
+        t.raw("]");
+        t.raw(",orders=");
+        let c1 = &self.orders;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",strings=");
+        let c1 = &self.strings;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(v1);
+        }
+        t.raw("]");
+        t.raw(",decimals=");
+        let c1 = &self.decimals;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(v1);
+        }
+        t.raw("]");
+        t.raw(",uuids=");
+        let c1 = &self.uuids;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.uuid(v1);
+        }
+        t.raw("]");
+        t.raw(",times=");
+        let c1 = &self.times;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.uint(v1.0);
+        }
+        t.raw("]");
+        t.raw(",words=");
+        let c1 = &self.words;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",modifiers=");
+        let c1 = &self.modifiers;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",blobs=");
+        let c1 = &self.blobs;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.bytes(v1.len());
+        }
+        t.raw("]");
+        t.raw(",bools=");
+        let c1 = &self.bools;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.bool(*v1);
+        }
+        t.raw("]");
+        t.raw(",chars=");
+        let c1 = &self.chars;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.char(*v1);
+        }
+        t.raw("]");
+        t.raw(",doubles=");
+        let c1 = &self.doubles;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.float(*v1);
+        }
+        t.raw("]");
+        t.raw(",vector=");
+        let c1 = &self.vector;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(*v1);
+        }
+        t.raw("]");
+        t.raw(",orderVector=");
+        let c1 = &self.order_vector;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",listed=");
+        let c1 = &self.listed;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*v1));
+        }
+        t.raw(">");
+        t.raw(",hashed=");
+        let c1 = &self.hashed;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            t.string(v1);
+        }
+        t.raw("}]");
+        t.raw(",mapped=");
+        let c1 = &self.mapped;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",setted=");
+        let c1 = &self.setted;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(v1);
+        }
+        t.raw("}");
+        t.raw(",order=");
+        if let Some(v1) = &self.order {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",price=");
+        t.decimal(&self.price);
+        t.raw(",text=");
+        t.string(&self.text);
+        t.raw(",made=");
+        t.uuid(&self.made);
+        t.raw(",random=");
+        t.uuid(&self.random);
+        t.raw(",nil=");
+        t.uuid(&self.nil);
+        t.raw(",now=");
+        t.uint(self.now.0);
+        t.raw(",start=");
+        t.uint(self.start.0);
+        t.raw(",word=");
+        fbe::text::Text::text(&self.word, t);
+        t.raw(",modifier=");
+        fbe::text::Text::text(&self.modifier, t);
+        t.raw(",range=");
+        t.int(i64::from(self.range));
+        t.raw(",len=");
+        t.int(i64::from(self.len));
+        t.raw(",sorted=");
+        t.int(i64::from(self.sorted));
+        t.raw(",enumerate=");
+        t.int(i64::from(self.enumerate));
+        t.raw(",tuple=");
+        t.int(i64::from(self.tuple));
+        t.raw(",frozenset=");
+        t.int(i64::from(self.frozenset));
+        t.raw(",bytearray=");
+        t.int(i64::from(self.bytearray));
+        t.raw(",int=");
+        t.int(i64::from(self.int));
+        t.raw(",str=");
+        t.string(&self.str);
+        t.raw(",dict=");
+        t.string(&self.dict);
+        t.raw(",set=");
+        t.int(i64::from(self.set));
+        t.raw(",Decimal=");
+        t.decimal(&self.decimal);
+        t.raw(",UUID=");
+        t.uuid(&self.uuid);
+        t.raw(",fbe=");
+        t.int(i64::from(self.fbe));
+        t.raw(",type=");
+        t.int(i64::from(self.type_));
+        t.raw(",Array=");
+        t.int(i64::from(self.array));
+        t.raw(",Map=");
+        t.int(i64::from(self.map));
+        t.raw(",BigInt=");
+        t.int(self.big_int);
+        t.raw(",Number=");
+        t.float(self.number);
+        t.raw(",String=");
+        t.string(&self.string);
+        t.raw(",Uint8Array=");
+        t.bytes(self.uint8_array.len());
+        t.raw(",Object=");
+        t.int(i64::from(self.object));
+        t.raw(",Math=");
+        t.int(i64::from(self.math));
+        t.raw(",JSON=");
+        t.int(i64::from(self.json));
+        t.raw(",Date=");
+        t.uint(self.date.0);
+        t.raw(",Arrays=");
+        t.int(i64::from(self.arrays));
+        t.raw(",ArrayList=");
+        t.int(i64::from(self.array_list));
+        t.raw(",HashMap=");
+        t.int(i64::from(self.hash_map));
+        t.raw(",TreeMap=");
+        t.int(i64::from(self.tree_map));
+        t.raw(",LinkedList=");
+        t.int(i64::from(self.linked_list));
+        t.raw(",HashSet=");
+        t.int(i64::from(self.hash_set));
+        t.raw(",TreeSet=");
+        t.int(i64::from(self.tree_set));
+        t.raw(",Optional=");
+        t.int(i64::from(self.optional));
+        t.raw(",BigDecimal=");
+        t.decimal(&self.big_decimal);
+        t.raw(",Instant=");
+        t.uint(self.instant.0);
+        t.raw(",IntArray=");
+        t.int(i64::from(self.int_array));
+        t.raw(",LongArray=");
+        t.int(i64::from(self.long_array));
+        t.raw(",ByteArray=");
+        t.bytes(self.byte_array.len());
+        t.raw(",arrayOf=");
+        t.int(i64::from(self.array_of));
+        t.raw(",listOf=");
+        t.int(i64::from(self.list_of));
+        t.raw(",mutableListOf=");
+        t.int(i64::from(self.mutable_list_of));
+        t.raw(",emptyList=");
+        t.int(i64::from(self.empty_list));
+        t.raw(",mutableMapOf=");
+        t.int(i64::from(self.mutable_map_of));
+        t.raw(",Collections=");
+        t.int(i64::from(self.collections));
+        t.raw(",make=");
+        t.int(i64::from(self.make));
+        t.raw(",append=");
+        t.int(i64::from(self.append));
+        t.raw(",copy=");
+        t.int(i64::from(self.copy));
+        t.raw(",time=");
+        t.int(i64::from(self.time));
+        t.raw(",std=");
+        t.int(i64::from(self.std));
+        t.raw(",FBE=");
+        t.int(i64::from(self.fbe_));
+        t.raw(",Vec=");
+        t.int(i64::from(self.vec));
+        t.raw(",Default=");
+        t.int(i64::from(self.default));
+        t.raw(",Some=");
+        t.int(i64::from(self.some));
+        t.raw(",Box=");
+        t.int(i64::from(self.box_));
+        t.raw(",Uuid=");
+        t.uuid(&self.uuid_);
+        t.raw(",Guid=");
+        t.uuid(&self.guid);
+        t.raw(",Dictionary=");
+        t.int(i64::from(self.dictionary));
+        t.raw(",SortedDictionary=");
+        t.int(i64::from(self.sorted_dictionary));
+        t.raw(",System=");
+        t.int(i64::from(self.system));
+        t.raw(",Fbe=");
+        t.int(i64::from(self.fbe__));
+        t.raw(",Hash=");
+        t.int(i64::from(self.hash));
+        t.raw(",hash=");
+        t.int(i64::from(self.hash_));
+        t.raw(",freeze=");
+        t.int(i64::from(self.freeze));
+        t.raw(",dup=");
+        t.int(i64::from(self.dup));
+        t.raw(",clone=");
+        t.int(i64::from(self.clone));
+        t.raw(",send=");
+        t.int(i64::from(self.send));
+        t.raw(",format=");
+        t.int(i64::from(self.format));
+        t.raw(",to_s=");
+        t.int(i64::from(self.to_s));
+        t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Shadows {
+    const DECODE_COST: usize = 615;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"ints\":");
+        j.field(&self.ints, "ints")?;
+        j.raw(",\"orders\":");
+        j.field(&self.orders, "orders")?;
+        j.raw(",\"strings\":");
+        j.field(&self.strings, "strings")?;
+        j.raw(",\"decimals\":");
+        j.field(&self.decimals, "decimals")?;
+        j.raw(",\"uuids\":");
+        j.field(&self.uuids, "uuids")?;
+        j.raw(",\"times\":");
+        j.field(&self.times, "times")?;
+        j.raw(",\"words\":");
+        j.field(&self.words, "words")?;
+        j.raw(",\"modifiers\":");
+        j.field(&self.modifiers, "modifiers")?;
+        j.raw(",\"blobs\":");
+        j.field(&self.blobs, "blobs")?;
+        j.raw(",\"bools\":");
+        j.field(&self.bools, "bools")?;
+        j.raw(",\"chars\":");
+        j.field_as::<[fbe::json::Char; 2]>(&self.chars, "chars")?;
+        j.raw(",\"doubles\":");
+        j.field(&self.doubles, "doubles")?;
+        j.raw(",\"vector\":");
+        j.field(&self.vector, "vector")?;
+        j.raw(",\"orderVector\":");
+        j.field(&self.order_vector, "orderVector")?;
+        j.raw(",\"listed\":");
+        j.field(&self.listed, "listed")?;
+        j.raw(",\"hashed\":");
+        j.field(&self.hashed, "hashed")?;
+        j.raw(",\"mapped\":");
+        j.field(&self.mapped, "mapped")?;
+        j.raw(",\"setted\":");
+        j.field(&self.setted, "setted")?;
+        j.raw(",\"order\":");
+        j.field(&self.order, "order")?;
+        j.raw(",\"price\":");
+        j.field(&self.price, "price")?;
+        j.raw(",\"text\":");
+        j.field(&self.text, "text")?;
+        j.raw(",\"made\":");
+        j.field(&self.made, "made")?;
+        j.raw(",\"random\":");
+        j.field(&self.random, "random")?;
+        j.raw(",\"nil\":");
+        j.field(&self.nil, "nil")?;
+        j.raw(",\"now\":");
+        j.field(&self.now, "now")?;
+        j.raw(",\"start\":");
+        j.field(&self.start, "start")?;
+        j.raw(",\"word\":");
+        j.field(&self.word, "word")?;
+        j.raw(",\"modifier\":");
+        j.field(&self.modifier, "modifier")?;
+        j.raw(",\"range\":");
+        j.field(&self.range, "range")?;
+        j.raw(",\"len\":");
+        j.field(&self.len, "len")?;
+        j.raw(",\"sorted\":");
+        j.field(&self.sorted, "sorted")?;
+        j.raw(",\"enumerate\":");
+        j.field(&self.enumerate, "enumerate")?;
+        j.raw(",\"tuple\":");
+        j.field(&self.tuple, "tuple")?;
+        j.raw(",\"frozenset\":");
+        j.field(&self.frozenset, "frozenset")?;
+        j.raw(",\"bytearray\":");
+        j.field(&self.bytearray, "bytearray")?;
+        j.raw(",\"int\":");
+        j.field(&self.int, "int")?;
+        j.raw(",\"str\":");
+        j.field(&self.str, "str")?;
+        j.raw(",\"dict\":");
+        j.field(&self.dict, "dict")?;
+        j.raw(",\"set\":");
+        j.field(&self.set, "set")?;
+        j.raw(",\"Decimal\":");
+        j.field(&self.decimal, "Decimal")?;
+        j.raw(",\"UUID\":");
+        j.field(&self.uuid, "UUID")?;
+        j.raw(",\"fbe\":");
+        j.field(&self.fbe, "fbe")?;
+        j.raw(",\"type\":");
+        j.field(&self.type_, "type")?;
+        j.raw(",\"Array\":");
+        j.field(&self.array, "Array")?;
+        j.raw(",\"Map\":");
+        j.field(&self.map, "Map")?;
+        j.raw(",\"BigInt\":");
+        j.field(&self.big_int, "BigInt")?;
+        j.raw(",\"Number\":");
+        j.field(&self.number, "Number")?;
+        j.raw(",\"String\":");
+        j.field(&self.string, "String")?;
+        j.raw(",\"Uint8Array\":");
+        j.field(&self.uint8_array, "Uint8Array")?;
+        j.raw(",\"Object\":");
+        j.field(&self.object, "Object")?;
+        j.raw(",\"Math\":");
+        j.field(&self.math, "Math")?;
+        j.raw(",\"JSON\":");
+        j.field(&self.json, "JSON")?;
+        j.raw(",\"Date\":");
+        j.field(&self.date, "Date")?;
+        j.raw(",\"Arrays\":");
+        j.field(&self.arrays, "Arrays")?;
+        j.raw(",\"ArrayList\":");
+        j.field(&self.array_list, "ArrayList")?;
+        j.raw(",\"HashMap\":");
+        j.field(&self.hash_map, "HashMap")?;
+        j.raw(",\"TreeMap\":");
+        j.field(&self.tree_map, "TreeMap")?;
+        j.raw(",\"LinkedList\":");
+        j.field(&self.linked_list, "LinkedList")?;
+        j.raw(",\"HashSet\":");
+        j.field(&self.hash_set, "HashSet")?;
+        j.raw(",\"TreeSet\":");
+        j.field(&self.tree_set, "TreeSet")?;
+        j.raw(",\"Optional\":");
+        j.field(&self.optional, "Optional")?;
+        j.raw(",\"BigDecimal\":");
+        j.field(&self.big_decimal, "BigDecimal")?;
+        j.raw(",\"Instant\":");
+        j.field(&self.instant, "Instant")?;
+        j.raw(",\"IntArray\":");
+        j.field(&self.int_array, "IntArray")?;
+        j.raw(",\"LongArray\":");
+        j.field(&self.long_array, "LongArray")?;
+        j.raw(",\"ByteArray\":");
+        j.field(&self.byte_array, "ByteArray")?;
+        j.raw(",\"arrayOf\":");
+        j.field(&self.array_of, "arrayOf")?;
+        j.raw(",\"listOf\":");
+        j.field(&self.list_of, "listOf")?;
+        j.raw(",\"mutableListOf\":");
+        j.field(&self.mutable_list_of, "mutableListOf")?;
+        j.raw(",\"emptyList\":");
+        j.field(&self.empty_list, "emptyList")?;
+        j.raw(",\"mutableMapOf\":");
+        j.field(&self.mutable_map_of, "mutableMapOf")?;
+        j.raw(",\"Collections\":");
+        j.field(&self.collections, "Collections")?;
+        j.raw(",\"make\":");
+        j.field(&self.make, "make")?;
+        j.raw(",\"append\":");
+        j.field(&self.append, "append")?;
+        j.raw(",\"copy\":");
+        j.field(&self.copy, "copy")?;
+        j.raw(",\"time\":");
+        j.field(&self.time, "time")?;
+        j.raw(",\"std\":");
+        j.field(&self.std, "std")?;
+        j.raw(",\"FBE\":");
+        j.field(&self.fbe_, "FBE")?;
+        j.raw(",\"Vec\":");
+        j.field(&self.vec, "Vec")?;
+        j.raw(",\"Default\":");
+        j.field(&self.default, "Default")?;
+        j.raw(",\"Some\":");
+        j.field(&self.some, "Some")?;
+        j.raw(",\"Box\":");
+        j.field(&self.box_, "Box")?;
+        j.raw(",\"Uuid\":");
+        j.field(&self.uuid_, "Uuid")?;
+        j.raw(",\"Guid\":");
+        j.field(&self.guid, "Guid")?;
+        j.raw(",\"Dictionary\":");
+        j.field(&self.dictionary, "Dictionary")?;
+        j.raw(",\"SortedDictionary\":");
+        j.field(&self.sorted_dictionary, "SortedDictionary")?;
+        j.raw(",\"System\":");
+        j.field(&self.system, "System")?;
+        j.raw(",\"Fbe\":");
+        j.field(&self.fbe__, "Fbe")?;
+        j.raw(",\"Hash\":");
+        j.field(&self.hash, "Hash")?;
+        j.raw(",\"hash\":");
+        j.field(&self.hash_, "hash")?;
+        j.raw(",\"freeze\":");
+        j.field(&self.freeze, "freeze")?;
+        j.raw(",\"dup\":");
+        j.field(&self.dup, "dup")?;
+        j.raw(",\"clone\":");
+        j.field(&self.clone, "clone")?;
+        j.raw(",\"send\":");
+        j.field(&self.send, "send")?;
+        j.raw(",\"format\":");
+        j.field(&self.format, "format")?;
+        j.raw(",\"to_s\":");
+        j.field(&self.to_s, "to_s")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 96];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"ints" => m.field(&mut seen[0], &mut self.ints, "ints")?,
+                b"orders" => m.field(&mut seen[1], &mut self.orders, "orders")?,
+                b"strings" => m.field(&mut seen[2], &mut self.strings, "strings")?,
+                b"decimals" => m.field(&mut seen[3], &mut self.decimals, "decimals")?,
+                b"uuids" => m.field(&mut seen[4], &mut self.uuids, "uuids")?,
+                b"times" => m.field(&mut seen[5], &mut self.times, "times")?,
+                b"words" => m.field(&mut seen[6], &mut self.words, "words")?,
+                b"modifiers" => m.field(&mut seen[7], &mut self.modifiers, "modifiers")?,
+                b"blobs" => m.field(&mut seen[8], &mut self.blobs, "blobs")?,
+                b"bools" => m.field(&mut seen[9], &mut self.bools, "bools")?,
+                b"chars" => {
+                    m.field_as::<[fbe::json::Char; 2]>(&mut seen[10], &mut self.chars, "chars")?
+                }
+                b"doubles" => m.field(&mut seen[11], &mut self.doubles, "doubles")?,
+                b"vector" => m.field(&mut seen[12], &mut self.vector, "vector")?,
+                b"orderVector" => m.field(&mut seen[13], &mut self.order_vector, "orderVector")?,
+                b"listed" => m.field(&mut seen[14], &mut self.listed, "listed")?,
+                b"hashed" => m.field(&mut seen[15], &mut self.hashed, "hashed")?,
+                b"mapped" => m.field(&mut seen[16], &mut self.mapped, "mapped")?,
+                b"setted" => m.field(&mut seen[17], &mut self.setted, "setted")?,
+                b"order" => m.field(&mut seen[18], &mut self.order, "order")?,
+                b"price" => m.field(&mut seen[19], &mut self.price, "price")?,
+                b"text" => m.field(&mut seen[20], &mut self.text, "text")?,
+                b"made" => m.field(&mut seen[21], &mut self.made, "made")?,
+                b"random" => m.field(&mut seen[22], &mut self.random, "random")?,
+                b"nil" => m.field(&mut seen[23], &mut self.nil, "nil")?,
+                b"now" => m.field(&mut seen[24], &mut self.now, "now")?,
+                b"start" => m.field(&mut seen[25], &mut self.start, "start")?,
+                b"word" => m.field(&mut seen[26], &mut self.word, "word")?,
+                b"modifier" => m.field(&mut seen[27], &mut self.modifier, "modifier")?,
+                b"range" => m.field(&mut seen[28], &mut self.range, "range")?,
+                b"len" => m.field(&mut seen[29], &mut self.len, "len")?,
+                b"sorted" => m.field(&mut seen[30], &mut self.sorted, "sorted")?,
+                b"enumerate" => m.field(&mut seen[31], &mut self.enumerate, "enumerate")?,
+                b"tuple" => m.field(&mut seen[32], &mut self.tuple, "tuple")?,
+                b"frozenset" => m.field(&mut seen[33], &mut self.frozenset, "frozenset")?,
+                b"bytearray" => m.field(&mut seen[34], &mut self.bytearray, "bytearray")?,
+                b"int" => m.field(&mut seen[35], &mut self.int, "int")?,
+                b"str" => m.field(&mut seen[36], &mut self.str, "str")?,
+                b"dict" => m.field(&mut seen[37], &mut self.dict, "dict")?,
+                b"set" => m.field(&mut seen[38], &mut self.set, "set")?,
+                b"Decimal" => m.field(&mut seen[39], &mut self.decimal, "Decimal")?,
+                b"UUID" => m.field(&mut seen[40], &mut self.uuid, "UUID")?,
+                b"fbe" => m.field(&mut seen[41], &mut self.fbe, "fbe")?,
+                b"type" => m.field(&mut seen[42], &mut self.type_, "type")?,
+                b"Array" => m.field(&mut seen[43], &mut self.array, "Array")?,
+                b"Map" => m.field(&mut seen[44], &mut self.map, "Map")?,
+                b"BigInt" => m.field(&mut seen[45], &mut self.big_int, "BigInt")?,
+                b"Number" => m.field(&mut seen[46], &mut self.number, "Number")?,
+                b"String" => m.field(&mut seen[47], &mut self.string, "String")?,
+                b"Uint8Array" => m.field(&mut seen[48], &mut self.uint8_array, "Uint8Array")?,
+                b"Object" => m.field(&mut seen[49], &mut self.object, "Object")?,
+                b"Math" => m.field(&mut seen[50], &mut self.math, "Math")?,
+                b"JSON" => m.field(&mut seen[51], &mut self.json, "JSON")?,
+                b"Date" => m.field(&mut seen[52], &mut self.date, "Date")?,
+                b"Arrays" => m.field(&mut seen[53], &mut self.arrays, "Arrays")?,
+                b"ArrayList" => m.field(&mut seen[54], &mut self.array_list, "ArrayList")?,
+                b"HashMap" => m.field(&mut seen[55], &mut self.hash_map, "HashMap")?,
+                b"TreeMap" => m.field(&mut seen[56], &mut self.tree_map, "TreeMap")?,
+                b"LinkedList" => m.field(&mut seen[57], &mut self.linked_list, "LinkedList")?,
+                b"HashSet" => m.field(&mut seen[58], &mut self.hash_set, "HashSet")?,
+                b"TreeSet" => m.field(&mut seen[59], &mut self.tree_set, "TreeSet")?,
+                b"Optional" => m.field(&mut seen[60], &mut self.optional, "Optional")?,
+                b"BigDecimal" => m.field(&mut seen[61], &mut self.big_decimal, "BigDecimal")?,
+                b"Instant" => m.field(&mut seen[62], &mut self.instant, "Instant")?,
+                b"IntArray" => m.field(&mut seen[63], &mut self.int_array, "IntArray")?,
+                b"LongArray" => m.field(&mut seen[64], &mut self.long_array, "LongArray")?,
+                b"ByteArray" => m.field(&mut seen[65], &mut self.byte_array, "ByteArray")?,
+                b"arrayOf" => m.field(&mut seen[66], &mut self.array_of, "arrayOf")?,
+                b"listOf" => m.field(&mut seen[67], &mut self.list_of, "listOf")?,
+                b"mutableListOf" => {
+                    m.field(&mut seen[68], &mut self.mutable_list_of, "mutableListOf")?
+                }
+                b"emptyList" => m.field(&mut seen[69], &mut self.empty_list, "emptyList")?,
+                b"mutableMapOf" => {
+                    m.field(&mut seen[70], &mut self.mutable_map_of, "mutableMapOf")?
+                }
+                b"Collections" => m.field(&mut seen[71], &mut self.collections, "Collections")?,
+                b"make" => m.field(&mut seen[72], &mut self.make, "make")?,
+                b"append" => m.field(&mut seen[73], &mut self.append, "append")?,
+                b"copy" => m.field(&mut seen[74], &mut self.copy, "copy")?,
+                b"time" => m.field(&mut seen[75], &mut self.time, "time")?,
+                b"std" => m.field(&mut seen[76], &mut self.std, "std")?,
+                b"FBE" => m.field(&mut seen[77], &mut self.fbe_, "FBE")?,
+                b"Vec" => m.field(&mut seen[78], &mut self.vec, "Vec")?,
+                b"Default" => m.field(&mut seen[79], &mut self.default, "Default")?,
+                b"Some" => m.field(&mut seen[80], &mut self.some, "Some")?,
+                b"Box" => m.field(&mut seen[81], &mut self.box_, "Box")?,
+                b"Uuid" => m.field(&mut seen[82], &mut self.uuid_, "Uuid")?,
+                b"Guid" => m.field(&mut seen[83], &mut self.guid, "Guid")?,
+                b"Dictionary" => m.field(&mut seen[84], &mut self.dictionary, "Dictionary")?,
+                b"SortedDictionary" => m.field(
+                    &mut seen[85],
+                    &mut self.sorted_dictionary,
+                    "SortedDictionary",
+                )?,
+                b"System" => m.field(&mut seen[86], &mut self.system, "System")?,
+                b"Fbe" => m.field(&mut seen[87], &mut self.fbe__, "Fbe")?,
+                b"Hash" => m.field(&mut seen[88], &mut self.hash, "Hash")?,
+                b"hash" => m.field(&mut seen[89], &mut self.hash_, "hash")?,
+                b"freeze" => m.field(&mut seen[90], &mut self.freeze, "freeze")?,
+                b"dup" => m.field(&mut seen[91], &mut self.dup, "dup")?,
+                b"clone" => m.field(&mut seen[92], &mut self.clone, "clone")?,
+                b"send" => m.field(&mut seen[93], &mut self.send, "send")?,
+                b"format" => m.field(&mut seen[94], &mut self.format, "format")?,
+                b"to_s" => m.field(&mut seen[95], &mut self.to_s, "to_s")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[1] {
+            m.spend(24, "orders")?;
+        }
+        Ok(())
+    }
+}
+
+/// The schema's `struct Hostile` (type id 84).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hostile {
     pub order: Order,
@@ -24232,6 +26047,7 @@ pub struct Hostile {
     pub derived: Derived,
     pub listed: Listed,
     pub letters: Letters,
+    pub shadows: Shadows,
 }
 
 impl Default for Hostile {
@@ -24319,14 +26135,15 @@ impl Default for Hostile {
             derived: Default::default(),
             listed: Default::default(),
             letters: Letters::A__,
+            shadows: Default::default(),
         }
     }
 }
 
 impl fbe::Struct for Hostile {
     const NAME: &'static str = "import.Hostile";
-    const TYPE_ID: u32 = 83;
-    const FINAL_MIN: usize = 3014;
+    const TYPE_ID: u32 = 84;
+    const FINAL_MIN: usize = 3653;
     const CHARGES_WITHIN_BYTES: bool = true;
 
     #[inline(always)]
@@ -24337,7 +26154,7 @@ impl fbe::Struct for Hostile {
         slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
-        let (b, body) = w.struct_block::<336>(base, slot, 83);
+        let (b, body) = w.struct_block::<340>(base, slot, 84);
         fbe::Fixed::put_at(&self.letters, body, 332);
         w.field(&self.order, b, &mut body[8..], "Order")?;
         w.field(&self.cpp_words, b, &mut body[12..], "CppWords")?;
@@ -24440,12 +26257,13 @@ impl fbe::Struct for Hostile {
         w.field(&self.imported, b, &mut body[320..], "Imported")?;
         w.field(&self.derived, b, &mut body[324..], "Derived")?;
         w.field(&self.listed, b, &mut body[328..], "Listed")?;
+        w.field(&self.shadows, b, &mut body[336..], "Shadows")?;
         Ok(())
     }
 
     #[inline(always)]
     fn body_size(&self) -> usize {
-        let mut n = 336;
+        let mut n = 340;
         n += fbe::Value::extra_size(&self.order);
         n += fbe::Value::extra_size(&self.cpp_words);
         n += fbe::Value::extra_size(&self.python_words);
@@ -24527,6 +26345,7 @@ impl fbe::Struct for Hostile {
         n += fbe::Value::extra_size(&self.imported);
         n += fbe::Value::extra_size(&self.derived);
         n += fbe::Value::extra_size(&self.listed);
+        n += fbe::Value::extra_size(&self.shadows);
         n
     }
 
@@ -24539,7 +26358,7 @@ impl fbe::Struct for Hostile {
         off: usize,
     ) -> Result<(), DecodeError> {
         let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
-        let Some((b, body)) = r.struct_full::<336>(base, slot, off, 83, 4, older)? else {
+        let Some((b, body)) = r.struct_full::<340>(base, slot, off, 84, 4, older)? else {
             return Ok(());
         };
         r.field_into_at(&mut self.order, b, body, 8, "Order")?;
@@ -24624,6 +26443,7 @@ impl fbe::Struct for Hostile {
         r.field_into_at(&mut self.derived, b, body, 324, "Derived")?;
         r.field_into_at(&mut self.listed, b, body, 328, "Listed")?;
         self.letters = fbe::Fixed::at(body, 332);
+        r.field_into_at(&mut self.shadows, b, body, 336, "Shadows")?;
         r.leave();
         Ok(())
     }
@@ -24635,412 +26455,420 @@ impl fbe::Struct for Hostile {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 83, 4)?;
+        let (b, n) = r.struct_at(base, slot, off, 84, 4)?;
         let body = r.body(b, n);
         if n >= 12 {
             r.check_at::<Order>(b, body, 8, "Order")?;
         } else {
-            r.spend(3010, b, "Order")?;
+            r.spend(3649, b, "Order")?;
         }
         if n >= 16 {
             r.check_at::<CppWords>(b, body, 12, "CppWords")?;
         } else if n >= 12 {
-            r.spend(2998, b, "CppWords")?;
+            r.spend(3637, b, "CppWords")?;
         }
         if n >= 20 {
             r.check_at::<PythonWords>(b, body, 16, "PythonWords")?;
         } else if n >= 16 {
-            r.spend(2379, b, "PythonWords")?;
+            r.spend(3018, b, "PythonWords")?;
         }
         if n >= 24 {
             r.check_at::<GoWords>(b, body, 20, "GoWords")?;
         } else if n >= 20 {
-            r.spend(2140, b, "GoWords")?;
+            r.spend(2779, b, "GoWords")?;
         }
         if n >= 28 {
             r.check_at::<JavaWords>(b, body, 24, "JavaWords")?;
         } else if n >= 24 {
-            r.spend(1938, b, "JavaWords")?;
+            r.spend(2577, b, "JavaWords")?;
         }
         if n >= 32 {
             r.check_at::<KotlinWords>(b, body, 28, "KotlinWords")?;
         } else if n >= 28 {
-            r.spend(1756, b, "KotlinWords")?;
+            r.spend(2395, b, "KotlinWords")?;
         }
         if n >= 36 {
             r.check_at::<JsWords>(b, body, 32, "JsWords")?;
         } else if n >= 32 {
-            r.spend(1549, b, "JsWords")?;
+            r.spend(2188, b, "JsWords")?;
         }
         if n >= 40 {
             r.check_at::<RustWords>(b, body, 36, "RustWords")?;
         } else if n >= 36 {
-            r.spend(1326, b, "RustWords")?;
+            r.spend(1965, b, "RustWords")?;
         }
         if n >= 44 {
             r.check_at::<CSharpWords>(b, body, 40, "CSharpWords")?;
         } else if n >= 40 {
-            r.spend(1131, b, "CSharpWords")?;
+            r.spend(1770, b, "CSharpWords")?;
         }
         if n >= 48 {
             r.check_at::<RubyWords>(b, body, 44, "RubyWords")?;
         } else if n >= 44 {
-            r.spend(981, b, "RubyWords")?;
+            r.spend(1620, b, "RubyWords")?;
         }
         if n >= 52 {
             r.check_at::<CppMembers>(b, body, 48, "CppMembers")?;
         } else if n >= 48 {
-            r.spend(883, b, "CppMembers")?;
+            r.spend(1522, b, "CppMembers")?;
         }
         if n >= 56 {
             r.check_at::<PythonMembers>(b, body, 52, "PythonMembers")?;
         } else if n >= 52 {
-            r.spend(835, b, "PythonMembers")?;
+            r.spend(1474, b, "PythonMembers")?;
         }
         if n >= 60 {
             r.check_at::<GoMembers>(b, body, 56, "GoMembers")?;
         } else if n >= 56 {
-            r.spend(739, b, "GoMembers")?;
+            r.spend(1378, b, "GoMembers")?;
         }
         if n >= 64 {
             r.check_at::<JvmMembers>(b, body, 60, "JvmMembers")?;
         } else if n >= 60 {
-            r.spend(610, b, "JvmMembers")?;
+            r.spend(1249, b, "JvmMembers")?;
         }
         if n >= 68 {
             r.check_at::<JsMembers>(b, body, 64, "JsMembers")?;
         } else if n >= 64 {
-            r.spend(473, b, "JsMembers")?;
+            r.spend(1112, b, "JsMembers")?;
         }
         if n >= 72 {
             r.check_at::<RuntimeNames>(b, body, 68, "RuntimeNames")?;
         } else if n >= 68 {
-            r.spend(462, b, "RuntimeNames")?;
+            r.spend(1101, b, "RuntimeNames")?;
         }
         if n >= 76 {
             r.check_at::<Class>(b, body, 72, "class")?;
         } else if n >= 72 {
-            r.spend(320, b, "class")?;
+            r.spend(959, b, "class")?;
         }
         if n >= 80 {
             r.check_at::<Object>(b, body, 76, "Object")?;
         } else if n >= 76 {
-            r.spend(316, b, "Object")?;
+            r.spend(955, b, "Object")?;
         }
         if n >= 84 {
             r.check_at::<String_>(b, body, 80, "String")?;
         } else if n >= 80 {
-            r.spend(312, b, "String")?;
+            r.spend(951, b, "String")?;
         }
         if n >= 88 {
             r.check_at::<List>(b, body, 84, "List")?;
         } else if n >= 84 {
-            r.spend(308, b, "List")?;
+            r.spend(947, b, "List")?;
         }
         if n >= 92 {
             r.check_at::<Map>(b, body, 88, "Map")?;
         } else if n >= 88 {
-            r.spend(304, b, "Map")?;
+            r.spend(943, b, "Map")?;
         }
         if n >= 96 {
             r.check_at::<Model>(b, body, 92, "Model")?;
         } else if n >= 92 {
-            r.spend(300, b, "Model")?;
+            r.spend(939, b, "Model")?;
         }
         if n >= 100 {
             r.check_at::<FinalModel>(b, body, 96, "FinalModel")?;
         } else if n >= 96 {
-            r.spend(296, b, "FinalModel")?;
+            r.spend(935, b, "FinalModel")?;
         }
         if n >= 104 {
             r.check_at::<Buffer>(b, body, 100, "Buffer")?;
         } else if n >= 100 {
-            r.spend(292, b, "Buffer")?;
+            r.spend(931, b, "Buffer")?;
         }
         if n >= 108 {
             r.check_at::<Reader_>(b, body, 104, "Reader")?;
         } else if n >= 104 {
-            r.spend(288, b, "Reader")?;
+            r.spend(927, b, "Reader")?;
         }
         if n >= 112 {
             r.check_at::<Writer_>(b, body, 108, "Writer")?;
         } else if n >= 108 {
-            r.spend(284, b, "Writer")?;
+            r.spend(923, b, "Writer")?;
         }
         if n >= 116 {
             r.check_at::<Limits>(b, body, 112, "Limits")?;
         } else if n >= 112 {
-            r.spend(280, b, "Limits")?;
+            r.spend(919, b, "Limits")?;
         }
         if n >= 120 {
             r.check_at::<DecodeError_>(b, body, 116, "DecodeError")?;
         } else if n >= 116 {
-            r.spend(276, b, "DecodeError")?;
+            r.spend(915, b, "DecodeError")?;
         }
         if n >= 124 {
             r.check_at::<DecodeException>(b, body, 120, "DecodeException")?;
         } else if n >= 120 {
-            r.spend(272, b, "DecodeException")?;
+            r.spend(911, b, "DecodeException")?;
         }
         if n >= 128 {
             r.check_at::<Decimal>(b, body, 124, "Decimal")?;
         } else if n >= 124 {
-            r.spend(268, b, "Decimal")?;
+            r.spend(907, b, "Decimal")?;
         }
         if n >= 132 {
             r.check_at::<Uuid>(b, body, 128, "Uuid")?;
         } else if n >= 128 {
-            r.spend(264, b, "Uuid")?;
+            r.spend(903, b, "Uuid")?;
         }
         if n >= 136 {
             r.check_at::<Uuid_>(b, body, 132, "UUID")?;
         } else if n >= 132 {
-            r.spend(260, b, "UUID")?;
+            r.spend(899, b, "UUID")?;
         }
         if n >= 140 {
             r.check_at::<Timestamp>(b, body, 136, "Timestamp")?;
         } else if n >= 136 {
-            r.spend(256, b, "Timestamp")?;
+            r.spend(895, b, "Timestamp")?;
         }
         if n >= 144 {
             r.check_at::<Sender>(b, body, 140, "Sender")?;
         } else if n >= 140 {
-            r.spend(252, b, "Sender")?;
+            r.spend(891, b, "Sender")?;
         }
         if n >= 148 {
             r.check_at::<Receiver>(b, body, 144, "Receiver")?;
         } else if n >= 144 {
-            r.spend(248, b, "Receiver")?;
+            r.spend(887, b, "Receiver")?;
         }
         if n >= 152 {
             r.check_at::<Client>(b, body, 148, "Client")?;
         } else if n >= 148 {
-            r.spend(244, b, "Client")?;
+            r.spend(883, b, "Client")?;
         }
         if n >= 156 {
             r.check_at::<Proxy>(b, body, 152, "Proxy")?;
         } else if n >= 152 {
-            r.spend(240, b, "Proxy")?;
+            r.spend(879, b, "Proxy")?;
         }
         if n >= 160 {
             r.check_at::<Handler>(b, body, 156, "Handler")?;
         } else if n >= 156 {
-            r.spend(236, b, "Handler")?;
+            r.spend(875, b, "Handler")?;
         }
         if n >= 164 {
             r.check_at::<Fbe>(b, body, 160, "fbe")?;
         } else if n >= 160 {
-            r.spend(232, b, "fbe")?;
+            r.spend(871, b, "fbe")?;
         }
         if n >= 168 {
             r.check_at::<Fbe_>(b, body, 164, "FBE")?;
         } else if n >= 164 {
-            r.spend(228, b, "FBE")?;
+            r.spend(867, b, "FBE")?;
         }
         if n >= 172 {
             r.check_at::<Std>(b, body, 168, "std")?;
         } else if n >= 168 {
-            r.spend(224, b, "std")?;
+            r.spend(863, b, "std")?;
         }
         if n >= 176 {
             r.check_at::<Companion>(b, body, 172, "Companion")?;
         } else if n >= 172 {
-            r.spend(220, b, "Companion")?;
+            r.spend(859, b, "Companion")?;
         }
         if n >= 180 {
             r.check_at::<Any>(b, body, 176, "Any")?;
         } else if n >= 176 {
-            r.spend(216, b, "Any")?;
+            r.spend(855, b, "Any")?;
         }
         if n >= 184 {
             r.check_at::<Self_>(b, body, 180, "Self")?;
         } else if n >= 180 {
-            r.spend(212, b, "Self")?;
+            r.spend(851, b, "Self")?;
         }
         if n >= 188 {
             r.check_at::<Self__>(b, body, 184, "self")?;
         } else if n >= 184 {
-            r.spend(208, b, "self")?;
+            r.spend(847, b, "self")?;
         }
         if n >= 192 {
             r.check_at::<None_>(b, body, 188, "None")?;
         } else if n >= 188 {
-            r.spend(204, b, "None")?;
+            r.spend(843, b, "None")?;
         }
         if n >= 196 {
             r.check_at::<Option_>(b, body, 192, "Option")?;
         } else if n >= 192 {
-            r.spend(200, b, "Option")?;
+            r.spend(839, b, "Option")?;
         }
         if n >= 200 {
             r.check_at::<Result_>(b, body, 196, "Result")?;
         } else if n >= 196 {
-            r.spend(196, b, "Result")?;
+            r.spend(835, b, "Result")?;
         }
         if n >= 204 {
             r.check_at::<Vec_>(b, body, 200, "Vec")?;
         } else if n >= 200 {
-            r.spend(192, b, "Vec")?;
+            r.spend(831, b, "Vec")?;
         }
         if n >= 208 {
             r.check_at::<Box_>(b, body, 204, "Box")?;
         } else if n >= 204 {
-            r.spend(188, b, "Box")?;
+            r.spend(827, b, "Box")?;
         }
         if n >= 212 {
             r.check_at::<Error>(b, body, 208, "Error")?;
         } else if n >= 208 {
-            r.spend(184, b, "Error")?;
+            r.spend(823, b, "Error")?;
         }
         if n >= 216 {
             r.check_at::<Exception>(b, body, 212, "Exception")?;
         } else if n >= 212 {
-            r.spend(180, b, "Exception")?;
+            r.spend(819, b, "Exception")?;
         }
         if n >= 220 {
             r.check_at::<Text>(b, body, 216, "Text")?;
         } else if n >= 216 {
-            r.spend(176, b, "Text")?;
+            r.spend(815, b, "Text")?;
         }
         if n >= 224 {
             r.check_at::<JsonWriter>(b, body, 220, "JsonWriter")?;
         } else if n >= 220 {
-            r.spend(172, b, "JsonWriter")?;
+            r.spend(811, b, "JsonWriter")?;
         }
         if n >= 228 {
             r.check_at::<Int32T>(b, body, 224, "int32_t")?;
         } else if n >= 224 {
-            r.spend(168, b, "int32_t")?;
+            r.spend(807, b, "int32_t")?;
         }
         if n >= 232 {
             r.check_at::<SizeT>(b, body, 228, "size_t")?;
         } else if n >= 228 {
-            r.spend(164, b, "size_t")?;
+            r.spend(803, b, "size_t")?;
         }
         if n >= 236 {
             r.check_at::<List_>(b, body, 232, "list")?;
         } else if n >= 232 {
-            r.spend(160, b, "list")?;
+            r.spend(799, b, "list")?;
         }
         if n >= 240 {
             r.check_at::<Object_>(b, body, 236, "object")?;
         } else if n >= 236 {
-            r.spend(156, b, "object")?;
+            r.spend(795, b, "object")?;
         }
         if n >= 244 {
             r.check_at::<V>(b, body, 240, "v")?;
         } else if n >= 240 {
-            r.spend(152, b, "v")?;
+            r.spend(791, b, "v")?;
         }
         if n >= 248 {
             r.check_at::<R>(b, body, 244, "r")?;
         } else if n >= 244 {
-            r.spend(148, b, "r")?;
+            r.spend(787, b, "r")?;
         }
         if n >= 252 {
             r.check_at::<W>(b, body, 248, "w")?;
         } else if n >= 248 {
-            r.spend(144, b, "w")?;
+            r.spend(783, b, "w")?;
         }
         if n >= 256 {
             r.check_at::<SideBuy>(b, body, 252, "SideBuy")?;
         } else if n >= 252 {
-            r.spend(140, b, "SideBuy")?;
+            r.spend(779, b, "SideBuy")?;
         }
         if n >= 260 {
             r.check_at::<OrderKey>(b, body, 256, "OrderKey")?;
         } else if n >= 256 {
-            r.spend(136, b, "OrderKey")?;
+            r.spend(775, b, "OrderKey")?;
         }
         if n >= 264 {
             r.check_at::<TextOfside>(b, body, 260, "textOfside")?;
         } else if n >= 260 {
-            r.spend(132, b, "textOfside")?;
+            r.spend(771, b, "textOfside")?;
         }
         if n >= 268 {
             r.check_at::<Decimal1>(b, body, 264, "DECIMAL_1")?;
         } else if n >= 264 {
-            r.spend(128, b, "DECIMAL_1")?;
+            r.spend(767, b, "DECIMAL_1")?;
         }
         if n >= 272 {
             r.check_at::<OrderModel>(b, body, 268, "OrderModel")?;
         } else if n >= 268 {
-            r.spend(124, b, "OrderModel")?;
+            r.spend(763, b, "OrderModel")?;
         }
         if n >= 276 {
             r.check_at::<OrderFinal>(b, body, 272, "OrderFinal")?;
         } else if n >= 272 {
-            r.spend(120, b, "OrderFinal")?;
+            r.spend(759, b, "OrderFinal")?;
         }
         if n >= 280 {
             r.check_at::<NewOrder>(b, body, 276, "NewOrder")?;
         } else if n >= 276 {
-            r.spend(116, b, "NewOrder")?;
+            r.spend(755, b, "NewOrder")?;
         }
         if n >= 284 {
             r.check_at::<VerifyFbeOrder>(b, body, 280, "VerifyFBEOrder")?;
         } else if n >= 280 {
-            r.spend(112, b, "VerifyFBEOrder")?;
+            r.spend(751, b, "VerifyFBEOrder")?;
         }
         if n >= 288 {
             r.check_at::<FbeVrOrder>(b, body, 284, "fbe_vr_Order")?;
         } else if n >= 284 {
-            r.spend(108, b, "fbe_vr_Order")?;
+            r.spend(747, b, "fbe_vr_Order")?;
         }
         if n >= 292 {
             r.check_at::<E1>(b, body, 288, "e1")?;
         } else if n >= 288 {
-            r.spend(104, b, "e1")?;
+            r.spend(743, b, "e1")?;
         }
         if n >= 296 {
             r.check_at::<I2>(b, body, 292, "i2")?;
         } else if n >= 292 {
-            r.spend(100, b, "i2")?;
+            r.spend(739, b, "i2")?;
         }
         if n >= 300 {
             r.check_at::<O3>(b, body, 296, "o3")?;
         } else if n >= 296 {
-            r.spend(96, b, "o3")?;
+            r.spend(735, b, "o3")?;
         }
         if n >= 304 {
             r.check_at::<Fbe__>(b, body, 300, "Fbe")?;
         } else if n >= 300 {
-            r.spend(92, b, "Fbe")?;
+            r.spend(731, b, "Fbe")?;
         }
         if n >= 308 {
             r.check_at::<Fingerprint>(b, body, 304, "FINGERPRINT")?;
         } else if n >= 304 {
-            r.spend(88, b, "FINGERPRINT")?;
+            r.spend(727, b, "FINGERPRINT")?;
         }
         if n >= 312 {
             r.check_at::<FbeFingerprint>(b, body, 308, "FBE_FINGERPRINT")?;
         } else if n >= 308 {
-            r.spend(84, b, "FBE_FINGERPRINT")?;
+            r.spend(723, b, "FBE_FINGERPRINT")?;
         }
         if n >= 316 {
             r.check_at::<FbeFingerprint_>(b, body, 312, "FBEFingerprint")?;
         } else if n >= 312 {
-            r.spend(80, b, "FBEFingerprint")?;
+            r.spend(719, b, "FBEFingerprint")?;
         }
         if n >= 320 {
             r.check_at::<Case>(b, body, 316, "Case")?;
         } else if n >= 316 {
-            r.spend(76, b, "Case")?;
+            r.spend(715, b, "Case")?;
         }
         if n >= 324 {
             r.check_at::<Imported>(b, body, 320, "Imported")?;
         } else if n >= 320 {
-            r.spend(44, b, "Imported")?;
+            r.spend(683, b, "Imported")?;
         }
         if n >= 328 {
             r.check_at::<Derived>(b, body, 324, "Derived")?;
         } else if n >= 324 {
-            r.spend(34, b, "Derived")?;
+            r.spend(673, b, "Derived")?;
         }
         if n >= 332 {
             r.check_at::<Listed>(b, body, 328, "Listed")?;
         } else if n >= 328 {
-            r.spend(16, b, "Listed")?;
+            r.spend(655, b, "Listed")?;
+        }
+        if (332..336).contains(&n) {
+            r.spend(639, b, "Letters")?;
+        }
+        if n >= 340 {
+            r.check_at::<Shadows>(b, body, 336, "Shadows")?;
+        } else if n >= 336 {
+            r.spend(639, b, "Shadows")?;
         }
         r.leave();
         Ok(())
@@ -25131,6 +26959,7 @@ impl fbe::Struct for Hostile {
         w.final_field(&self.derived, "Derived")?;
         w.final_field(&self.listed, "Listed")?;
         w.final_field(&self.letters, "Letters")?;
+        w.final_field(&self.shadows, "Shadows")?;
         Ok(())
     }
 
@@ -25219,6 +27048,7 @@ impl fbe::Struct for Hostile {
         n += fbe::Value::final_size(&self.derived);
         n += fbe::Value::final_size(&self.listed);
         n += fbe::Value::final_size(&self.letters);
+        n += fbe::Value::final_size(&self.shadows);
         n
     }
 
@@ -25307,6 +27137,7 @@ impl fbe::Struct for Hostile {
         r.final_field_into(&mut self.derived, "Derived")?;
         r.final_field_into(&mut self.listed, "Listed")?;
         r.final_field_into(&mut self.letters, "Letters")?;
+        r.final_field_into(&mut self.shadows, "Shadows")?;
         r.leave();
         Ok(())
     }
@@ -25396,6 +27227,7 @@ impl fbe::Struct for Hostile {
         r.final_check::<Derived>("Derived")?;
         r.final_check::<Listed>("Listed")?;
         r.final_check::<Letters>("Letters")?;
+        r.final_check::<Shadows>("Shadows")?;
         r.leave();
         Ok(())
     }
@@ -25406,416 +27238,423 @@ impl Hostile {
     #[inline(never)]
     fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
         let body = r.body(b, n);
-        if n < 336 {
+        if n < 340 {
             *self = Self::default();
         }
         if n >= 12 {
             r.field_into_at(&mut self.order, b, body, 8, "Order")?;
         } else {
-            r.spend(3010, b, "Order")?;
+            r.spend(3649, b, "Order")?;
         }
         if n >= 16 {
             r.field_into_at(&mut self.cpp_words, b, body, 12, "CppWords")?;
         } else if n >= 12 {
-            r.spend(2998, b, "CppWords")?;
+            r.spend(3637, b, "CppWords")?;
         }
         if n >= 20 {
             r.field_into_at(&mut self.python_words, b, body, 16, "PythonWords")?;
         } else if n >= 16 {
-            r.spend(2379, b, "PythonWords")?;
+            r.spend(3018, b, "PythonWords")?;
         }
         if n >= 24 {
             r.field_into_at(&mut self.go_words, b, body, 20, "GoWords")?;
         } else if n >= 20 {
-            r.spend(2140, b, "GoWords")?;
+            r.spend(2779, b, "GoWords")?;
         }
         if n >= 28 {
             r.field_into_at(&mut self.java_words, b, body, 24, "JavaWords")?;
         } else if n >= 24 {
-            r.spend(1938, b, "JavaWords")?;
+            r.spend(2577, b, "JavaWords")?;
         }
         if n >= 32 {
             r.field_into_at(&mut self.kotlin_words, b, body, 28, "KotlinWords")?;
         } else if n >= 28 {
-            r.spend(1756, b, "KotlinWords")?;
+            r.spend(2395, b, "KotlinWords")?;
         }
         if n >= 36 {
             r.field_into_at(&mut self.js_words, b, body, 32, "JsWords")?;
         } else if n >= 32 {
-            r.spend(1549, b, "JsWords")?;
+            r.spend(2188, b, "JsWords")?;
         }
         if n >= 40 {
             r.field_into_at(&mut self.rust_words, b, body, 36, "RustWords")?;
         } else if n >= 36 {
-            r.spend(1326, b, "RustWords")?;
+            r.spend(1965, b, "RustWords")?;
         }
         if n >= 44 {
             r.field_into_at(&mut self.c_sharp_words, b, body, 40, "CSharpWords")?;
         } else if n >= 40 {
-            r.spend(1131, b, "CSharpWords")?;
+            r.spend(1770, b, "CSharpWords")?;
         }
         if n >= 48 {
             r.field_into_at(&mut self.ruby_words, b, body, 44, "RubyWords")?;
         } else if n >= 44 {
-            r.spend(981, b, "RubyWords")?;
+            r.spend(1620, b, "RubyWords")?;
         }
         if n >= 52 {
             r.field_into_at(&mut self.cpp_members, b, body, 48, "CppMembers")?;
         } else if n >= 48 {
-            r.spend(883, b, "CppMembers")?;
+            r.spend(1522, b, "CppMembers")?;
         }
         if n >= 56 {
             r.field_into_at(&mut self.python_members, b, body, 52, "PythonMembers")?;
         } else if n >= 52 {
-            r.spend(835, b, "PythonMembers")?;
+            r.spend(1474, b, "PythonMembers")?;
         }
         if n >= 60 {
             r.field_into_at(&mut self.go_members, b, body, 56, "GoMembers")?;
         } else if n >= 56 {
-            r.spend(739, b, "GoMembers")?;
+            r.spend(1378, b, "GoMembers")?;
         }
         if n >= 64 {
             r.field_into_at(&mut self.jvm_members, b, body, 60, "JvmMembers")?;
         } else if n >= 60 {
-            r.spend(610, b, "JvmMembers")?;
+            r.spend(1249, b, "JvmMembers")?;
         }
         if n >= 68 {
             r.field_into_at(&mut self.js_members, b, body, 64, "JsMembers")?;
         } else if n >= 64 {
-            r.spend(473, b, "JsMembers")?;
+            r.spend(1112, b, "JsMembers")?;
         }
         if n >= 72 {
             r.field_into_at(&mut self.runtime_names, b, body, 68, "RuntimeNames")?;
         } else if n >= 68 {
-            r.spend(462, b, "RuntimeNames")?;
+            r.spend(1101, b, "RuntimeNames")?;
         }
         if n >= 76 {
             r.field_into_at(&mut self.class, b, body, 72, "class")?;
         } else if n >= 72 {
-            r.spend(320, b, "class")?;
+            r.spend(959, b, "class")?;
         }
         if n >= 80 {
             r.field_into_at(&mut self.object, b, body, 76, "Object")?;
         } else if n >= 76 {
-            r.spend(316, b, "Object")?;
+            r.spend(955, b, "Object")?;
         }
         if n >= 84 {
             r.field_into_at(&mut self.string, b, body, 80, "String")?;
         } else if n >= 80 {
-            r.spend(312, b, "String")?;
+            r.spend(951, b, "String")?;
         }
         if n >= 88 {
             r.field_into_at(&mut self.list, b, body, 84, "List")?;
         } else if n >= 84 {
-            r.spend(308, b, "List")?;
+            r.spend(947, b, "List")?;
         }
         if n >= 92 {
             r.field_into_at(&mut self.map, b, body, 88, "Map")?;
         } else if n >= 88 {
-            r.spend(304, b, "Map")?;
+            r.spend(943, b, "Map")?;
         }
         if n >= 96 {
             r.field_into_at(&mut self.model, b, body, 92, "Model")?;
         } else if n >= 92 {
-            r.spend(300, b, "Model")?;
+            r.spend(939, b, "Model")?;
         }
         if n >= 100 {
             r.field_into_at(&mut self.final_model, b, body, 96, "FinalModel")?;
         } else if n >= 96 {
-            r.spend(296, b, "FinalModel")?;
+            r.spend(935, b, "FinalModel")?;
         }
         if n >= 104 {
             r.field_into_at(&mut self.buffer, b, body, 100, "Buffer")?;
         } else if n >= 100 {
-            r.spend(292, b, "Buffer")?;
+            r.spend(931, b, "Buffer")?;
         }
         if n >= 108 {
             r.field_into_at(&mut self.reader, b, body, 104, "Reader")?;
         } else if n >= 104 {
-            r.spend(288, b, "Reader")?;
+            r.spend(927, b, "Reader")?;
         }
         if n >= 112 {
             r.field_into_at(&mut self.writer, b, body, 108, "Writer")?;
         } else if n >= 108 {
-            r.spend(284, b, "Writer")?;
+            r.spend(923, b, "Writer")?;
         }
         if n >= 116 {
             r.field_into_at(&mut self.limits, b, body, 112, "Limits")?;
         } else if n >= 112 {
-            r.spend(280, b, "Limits")?;
+            r.spend(919, b, "Limits")?;
         }
         if n >= 120 {
             r.field_into_at(&mut self.decode_error, b, body, 116, "DecodeError")?;
         } else if n >= 116 {
-            r.spend(276, b, "DecodeError")?;
+            r.spend(915, b, "DecodeError")?;
         }
         if n >= 124 {
             r.field_into_at(&mut self.decode_exception, b, body, 120, "DecodeException")?;
         } else if n >= 120 {
-            r.spend(272, b, "DecodeException")?;
+            r.spend(911, b, "DecodeException")?;
         }
         if n >= 128 {
             r.field_into_at(&mut self.decimal, b, body, 124, "Decimal")?;
         } else if n >= 124 {
-            r.spend(268, b, "Decimal")?;
+            r.spend(907, b, "Decimal")?;
         }
         if n >= 132 {
             r.field_into_at(&mut self.uuid, b, body, 128, "Uuid")?;
         } else if n >= 128 {
-            r.spend(264, b, "Uuid")?;
+            r.spend(903, b, "Uuid")?;
         }
         if n >= 136 {
             r.field_into_at(&mut self.uuid_, b, body, 132, "UUID")?;
         } else if n >= 132 {
-            r.spend(260, b, "UUID")?;
+            r.spend(899, b, "UUID")?;
         }
         if n >= 140 {
             r.field_into_at(&mut self.timestamp, b, body, 136, "Timestamp")?;
         } else if n >= 136 {
-            r.spend(256, b, "Timestamp")?;
+            r.spend(895, b, "Timestamp")?;
         }
         if n >= 144 {
             r.field_into_at(&mut self.sender, b, body, 140, "Sender")?;
         } else if n >= 140 {
-            r.spend(252, b, "Sender")?;
+            r.spend(891, b, "Sender")?;
         }
         if n >= 148 {
             r.field_into_at(&mut self.receiver, b, body, 144, "Receiver")?;
         } else if n >= 144 {
-            r.spend(248, b, "Receiver")?;
+            r.spend(887, b, "Receiver")?;
         }
         if n >= 152 {
             r.field_into_at(&mut self.client, b, body, 148, "Client")?;
         } else if n >= 148 {
-            r.spend(244, b, "Client")?;
+            r.spend(883, b, "Client")?;
         }
         if n >= 156 {
             r.field_into_at(&mut self.proxy, b, body, 152, "Proxy")?;
         } else if n >= 152 {
-            r.spend(240, b, "Proxy")?;
+            r.spend(879, b, "Proxy")?;
         }
         if n >= 160 {
             r.field_into_at(&mut self.handler, b, body, 156, "Handler")?;
         } else if n >= 156 {
-            r.spend(236, b, "Handler")?;
+            r.spend(875, b, "Handler")?;
         }
         if n >= 164 {
             r.field_into_at(&mut self.fbe, b, body, 160, "fbe")?;
         } else if n >= 160 {
-            r.spend(232, b, "fbe")?;
+            r.spend(871, b, "fbe")?;
         }
         if n >= 168 {
             r.field_into_at(&mut self.fbe_, b, body, 164, "FBE")?;
         } else if n >= 164 {
-            r.spend(228, b, "FBE")?;
+            r.spend(867, b, "FBE")?;
         }
         if n >= 172 {
             r.field_into_at(&mut self.std, b, body, 168, "std")?;
         } else if n >= 168 {
-            r.spend(224, b, "std")?;
+            r.spend(863, b, "std")?;
         }
         if n >= 176 {
             r.field_into_at(&mut self.companion, b, body, 172, "Companion")?;
         } else if n >= 172 {
-            r.spend(220, b, "Companion")?;
+            r.spend(859, b, "Companion")?;
         }
         if n >= 180 {
             r.field_into_at(&mut self.any, b, body, 176, "Any")?;
         } else if n >= 176 {
-            r.spend(216, b, "Any")?;
+            r.spend(855, b, "Any")?;
         }
         if n >= 184 {
             r.field_into_at(&mut self.self_, b, body, 180, "Self")?;
         } else if n >= 180 {
-            r.spend(212, b, "Self")?;
+            r.spend(851, b, "Self")?;
         }
         if n >= 188 {
             r.field_into_at(&mut self.self__, b, body, 184, "self")?;
         } else if n >= 184 {
-            r.spend(208, b, "self")?;
+            r.spend(847, b, "self")?;
         }
         if n >= 192 {
             r.field_into_at(&mut self.none, b, body, 188, "None")?;
         } else if n >= 188 {
-            r.spend(204, b, "None")?;
+            r.spend(843, b, "None")?;
         }
         if n >= 196 {
             r.field_into_at(&mut self.option, b, body, 192, "Option")?;
         } else if n >= 192 {
-            r.spend(200, b, "Option")?;
+            r.spend(839, b, "Option")?;
         }
         if n >= 200 {
             r.field_into_at(&mut self.result, b, body, 196, "Result")?;
         } else if n >= 196 {
-            r.spend(196, b, "Result")?;
+            r.spend(835, b, "Result")?;
         }
         if n >= 204 {
             r.field_into_at(&mut self.vec, b, body, 200, "Vec")?;
         } else if n >= 200 {
-            r.spend(192, b, "Vec")?;
+            r.spend(831, b, "Vec")?;
         }
         if n >= 208 {
             r.field_into_at(&mut self.box_, b, body, 204, "Box")?;
         } else if n >= 204 {
-            r.spend(188, b, "Box")?;
+            r.spend(827, b, "Box")?;
         }
         if n >= 212 {
             r.field_into_at(&mut self.error, b, body, 208, "Error")?;
         } else if n >= 208 {
-            r.spend(184, b, "Error")?;
+            r.spend(823, b, "Error")?;
         }
         if n >= 216 {
             r.field_into_at(&mut self.exception, b, body, 212, "Exception")?;
         } else if n >= 212 {
-            r.spend(180, b, "Exception")?;
+            r.spend(819, b, "Exception")?;
         }
         if n >= 220 {
             r.field_into_at(&mut self.text, b, body, 216, "Text")?;
         } else if n >= 216 {
-            r.spend(176, b, "Text")?;
+            r.spend(815, b, "Text")?;
         }
         if n >= 224 {
             r.field_into_at(&mut self.json_writer, b, body, 220, "JsonWriter")?;
         } else if n >= 220 {
-            r.spend(172, b, "JsonWriter")?;
+            r.spend(811, b, "JsonWriter")?;
         }
         if n >= 228 {
             r.field_into_at(&mut self.int32_t, b, body, 224, "int32_t")?;
         } else if n >= 224 {
-            r.spend(168, b, "int32_t")?;
+            r.spend(807, b, "int32_t")?;
         }
         if n >= 232 {
             r.field_into_at(&mut self.size_t, b, body, 228, "size_t")?;
         } else if n >= 228 {
-            r.spend(164, b, "size_t")?;
+            r.spend(803, b, "size_t")?;
         }
         if n >= 236 {
             r.field_into_at(&mut self.list_, b, body, 232, "list")?;
         } else if n >= 232 {
-            r.spend(160, b, "list")?;
+            r.spend(799, b, "list")?;
         }
         if n >= 240 {
             r.field_into_at(&mut self.object_, b, body, 236, "object")?;
         } else if n >= 236 {
-            r.spend(156, b, "object")?;
+            r.spend(795, b, "object")?;
         }
         if n >= 244 {
             r.field_into_at(&mut self.v_, b, body, 240, "v")?;
         } else if n >= 240 {
-            r.spend(152, b, "v")?;
+            r.spend(791, b, "v")?;
         }
         if n >= 248 {
             r.field_into_at(&mut self.r_, b, body, 244, "r")?;
         } else if n >= 244 {
-            r.spend(148, b, "r")?;
+            r.spend(787, b, "r")?;
         }
         if n >= 252 {
             r.field_into_at(&mut self.w_, b, body, 248, "w")?;
         } else if n >= 248 {
-            r.spend(144, b, "w")?;
+            r.spend(783, b, "w")?;
         }
         if n >= 256 {
             r.field_into_at(&mut self.side_buy, b, body, 252, "SideBuy")?;
         } else if n >= 252 {
-            r.spend(140, b, "SideBuy")?;
+            r.spend(779, b, "SideBuy")?;
         }
         if n >= 260 {
             r.field_into_at(&mut self.order_key, b, body, 256, "OrderKey")?;
         } else if n >= 256 {
-            r.spend(136, b, "OrderKey")?;
+            r.spend(775, b, "OrderKey")?;
         }
         if n >= 264 {
             r.field_into_at(&mut self.text_ofside, b, body, 260, "textOfside")?;
         } else if n >= 260 {
-            r.spend(132, b, "textOfside")?;
+            r.spend(771, b, "textOfside")?;
         }
         if n >= 268 {
             r.field_into_at(&mut self.decimal_1, b, body, 264, "DECIMAL_1")?;
         } else if n >= 264 {
-            r.spend(128, b, "DECIMAL_1")?;
+            r.spend(767, b, "DECIMAL_1")?;
         }
         if n >= 272 {
             r.field_into_at(&mut self.order_model, b, body, 268, "OrderModel")?;
         } else if n >= 268 {
-            r.spend(124, b, "OrderModel")?;
+            r.spend(763, b, "OrderModel")?;
         }
         if n >= 276 {
             r.field_into_at(&mut self.order_final, b, body, 272, "OrderFinal")?;
         } else if n >= 272 {
-            r.spend(120, b, "OrderFinal")?;
+            r.spend(759, b, "OrderFinal")?;
         }
         if n >= 280 {
             r.field_into_at(&mut self.new_order, b, body, 276, "NewOrder")?;
         } else if n >= 276 {
-            r.spend(116, b, "NewOrder")?;
+            r.spend(755, b, "NewOrder")?;
         }
         if n >= 284 {
             r.field_into_at(&mut self.verify_fbe_order, b, body, 280, "VerifyFBEOrder")?;
         } else if n >= 280 {
-            r.spend(112, b, "VerifyFBEOrder")?;
+            r.spend(751, b, "VerifyFBEOrder")?;
         }
         if n >= 288 {
             r.field_into_at(&mut self.fbe_vr_order, b, body, 284, "fbe_vr_Order")?;
         } else if n >= 284 {
-            r.spend(108, b, "fbe_vr_Order")?;
+            r.spend(747, b, "fbe_vr_Order")?;
         }
         if n >= 292 {
             r.field_into_at(&mut self.e1, b, body, 288, "e1")?;
         } else if n >= 288 {
-            r.spend(104, b, "e1")?;
+            r.spend(743, b, "e1")?;
         }
         if n >= 296 {
             r.field_into_at(&mut self.i2, b, body, 292, "i2")?;
         } else if n >= 292 {
-            r.spend(100, b, "i2")?;
+            r.spend(739, b, "i2")?;
         }
         if n >= 300 {
             r.field_into_at(&mut self.o3, b, body, 296, "o3")?;
         } else if n >= 296 {
-            r.spend(96, b, "o3")?;
+            r.spend(735, b, "o3")?;
         }
         if n >= 304 {
             r.field_into_at(&mut self.fbe__, b, body, 300, "Fbe")?;
         } else if n >= 300 {
-            r.spend(92, b, "Fbe")?;
+            r.spend(731, b, "Fbe")?;
         }
         if n >= 308 {
             r.field_into_at(&mut self.fingerprint, b, body, 304, "FINGERPRINT")?;
         } else if n >= 304 {
-            r.spend(88, b, "FINGERPRINT")?;
+            r.spend(727, b, "FINGERPRINT")?;
         }
         if n >= 312 {
             r.field_into_at(&mut self.fbe_fingerprint, b, body, 308, "FBE_FINGERPRINT")?;
         } else if n >= 308 {
-            r.spend(84, b, "FBE_FINGERPRINT")?;
+            r.spend(723, b, "FBE_FINGERPRINT")?;
         }
         if n >= 316 {
             r.field_into_at(&mut self.fbe_fingerprint_, b, body, 312, "FBEFingerprint")?;
         } else if n >= 312 {
-            r.spend(80, b, "FBEFingerprint")?;
+            r.spend(719, b, "FBEFingerprint")?;
         }
         if n >= 320 {
             r.field_into_at(&mut self.case, b, body, 316, "Case")?;
         } else if n >= 316 {
-            r.spend(76, b, "Case")?;
+            r.spend(715, b, "Case")?;
         }
         if n >= 324 {
             r.field_into_at(&mut self.imported, b, body, 320, "Imported")?;
         } else if n >= 320 {
-            r.spend(44, b, "Imported")?;
+            r.spend(683, b, "Imported")?;
         }
         if n >= 328 {
             r.field_into_at(&mut self.derived, b, body, 324, "Derived")?;
         } else if n >= 324 {
-            r.spend(34, b, "Derived")?;
+            r.spend(673, b, "Derived")?;
         }
         if n >= 332 {
             r.field_into_at(&mut self.listed, b, body, 328, "Listed")?;
         } else if n >= 328 {
-            r.spend(16, b, "Listed")?;
+            r.spend(655, b, "Listed")?;
         }
         if n >= 336 {
             self.letters = fbe::Fixed::at(body, 332);
+        } else if n >= 332 {
+            r.spend(639, b, "Letters")?;
+        }
+        if n >= 340 {
+            r.field_into_at(&mut self.shadows, b, body, 336, "Shadows")?;
+        } else if n >= 336 {
+            r.spend(639, b, "Shadows")?;
         }
         r.leave();
         Ok(())
@@ -25994,6 +27833,8 @@ impl fbe::text::Text for Hostile {
         fbe::text::Text::text(&self.listed, t);
         t.raw(",Letters=");
         fbe::text::Text::text(&self.letters, t);
+        t.raw(",Shadows=");
+        fbe::text::Text::text(&self.shadows, t);
         t.raw(")");
     }
 }
@@ -26166,12 +28007,14 @@ impl fbe::json::JsonStruct for Hostile {
         j.field(&self.listed, "Listed")?;
         j.raw(",\"Letters\":");
         j.field(&self.letters, "Letters")?;
+        j.raw(",\"Shadows\":");
+        j.field(&self.shadows, "Shadows")?;
         j.raw("}");
         Ok(())
     }
 
     fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
-        let mut seen = [false; 82];
+        let mut seen = [false; 83];
         while let Some(name) = m.name()? {
             match &*name {
                 b"Order" => m.field(&mut seen[0], &mut self.order, "Order")?,
@@ -26270,6 +28113,7 @@ impl fbe::json::JsonStruct for Hostile {
                 b"Derived" => m.field(&mut seen[79], &mut self.derived, "Derived")?,
                 b"Listed" => m.field(&mut seen[80], &mut self.listed, "Listed")?,
                 b"Letters" => m.field(&mut seen[81], &mut self.letters, "Letters")?,
+                b"Shadows" => m.field(&mut seen[82], &mut self.shadows, "Shadows")?,
                 _ => m.skip(name)?,
             }
         }
@@ -26516,6 +28360,9 @@ impl fbe::json::JsonStruct for Hostile {
         if !seen[80] {
             m.spend(16, "Listed")?;
         }
+        if !seen[82] {
+            m.spend(639, "Shadows")?;
+        }
         Ok(())
     }
 }
@@ -26528,7 +28375,7 @@ pub enum Message {
     Self_(Self_),
     /// `import.self` (type id 45).
     Self__(Self__),
-    /// `import.Hostile` (type id 83).
+    /// `import.Hostile` (type id 84).
     Hostile(Hostile),
     /// `market.Failure` (type id 502).
     MarketFailure(super::market::Failure),
@@ -26544,7 +28391,7 @@ impl fbe::Protocol for Message {
         Ok(Some(match type_id {
             44 => Self::Self_(read_frame(frame, is_final, limits)?),
             45 => Self::Self__(read_frame(frame, is_final, limits)?),
-            83 => Self::Hostile(read_frame(frame, is_final, limits)?),
+            84 => Self::Hostile(read_frame(frame, is_final, limits)?),
             502 => Self::MarketFailure(read_frame(frame, is_final, limits)?),
             _ => return Ok(None),
         }))
@@ -26559,7 +28406,7 @@ impl fbe::Protocol for Message {
         match type_id {
             44 => verify_frame::<Self_>(frame, is_final, limits)?,
             45 => verify_frame::<Self__>(frame, is_final, limits)?,
-            83 => verify_frame::<Hostile>(frame, is_final, limits)?,
+            84 => verify_frame::<Hostile>(frame, is_final, limits)?,
             502 => verify_frame::<super::market::Failure>(frame, is_final, limits)?,
             _ => return Ok(false),
         }

@@ -17,7 +17,7 @@ import (
 const (
 	FBEPackage      = "import"
 	FBEVersion      = "0.0"
-	FBEFingerprint_ = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b"
+	FBEFingerprint_ = "8a33efc748e704774afe7395d3cac92fc99b9cb6515fda96969ac0bbb175c7d8"
 )
 
 // Word is the enum import.Word (on the wire: int16).
@@ -36455,7 +36455,2725 @@ func (v *Derived) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
-// Hostile is the message import.Hostile (type id 83).
+// Shadows is the struct import.Shadows (type id 83).
+type Shadows struct {
+	Ints             [3]int32
+	Orders           [2]Order
+	Strings          [2]string
+	Decimals         [2]fbe.Decimal
+	Uuids            [2]fbe.UUID
+	Times            [2]fbe.Timestamp
+	Words            [2]Word
+	Modifiers        [2]Modifier
+	Blobs            [2][]byte
+	Bools            [2]bool
+	Chars            [2]byte
+	Doubles          [2]float64
+	Vector           []int64
+	OrderVector      []Order
+	Listed           []int32
+	Hashed           map[int32]string
+	Mapped           map[string]int32
+	Setted           []string
+	Order            *Order
+	Price            fbe.Decimal
+	Text             string
+	Made             fbe.UUID
+	Random           fbe.UUID
+	Nil              fbe.UUID
+	Now              fbe.Timestamp
+	Start            fbe.Timestamp
+	Word             Word
+	Modifier         Modifier
+	Range            int32
+	Len              int32
+	Sorted           int32
+	Enumerate        int32
+	Tuple            int32
+	Frozenset        int32
+	Bytearray        int32
+	Int              int32
+	Str              string
+	Dict             string
+	Set              int32
+	Decimal          fbe.Decimal
+	UUID             fbe.UUID
+	Fbe              int32
+	Type             int32
+	Array            int32
+	Map              int32
+	BigInt           int64
+	Number           float64
+	String_          string
+	Uint8Array       []byte
+	Object           int32
+	Math             int32
+	JSON             int32
+	Date             fbe.Timestamp
+	Arrays           int32
+	ArrayList        int32
+	HashMap          int32
+	TreeMap          int32
+	LinkedList       int32
+	HashSet          int32
+	TreeSet          int32
+	Optional         int32
+	BigDecimal       fbe.Decimal
+	Instant          fbe.Timestamp
+	IntArray         int32
+	LongArray        int32
+	ByteArray        []byte
+	ArrayOf          int32
+	ListOf           int32
+	MutableListOf    int32
+	EmptyList        int32
+	MutableMapOf     int32
+	Collections      int32
+	Make             int32
+	Append           int32
+	Copy             int32
+	Time             int32
+	Std              int32
+	FBE              int32
+	Vec              int32
+	Default          int32
+	Some             int32
+	Box              int32
+	Uuid             fbe.UUID
+	Guid             fbe.UUID
+	Dictionary       int32
+	SortedDictionary int32
+	System           int32
+	Fbe_             int32
+	Hash             int32
+	Hash_            int32
+	Freeze           int32
+	Dup              int32
+	Clone            int32
+	Send             int32
+	Format           int32
+	To_s             int32
+}
+
+// TypeID is the type id of import.Shadows.
+func (Shadows) TypeID() uint32 {
+	return 83
+}
+
+// NewShadows is a new Shadows with the schema's defaults.
+func NewShadows() *Shadows {
+	v := new(Shadows)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *Shadows) Reset() {
+	v.Ints = [3]int32{}
+	for i := range v.Orders {
+		v.Orders[i].Reset()
+	}
+	v.Strings = [2]string{}
+	v.Decimals = [2]fbe.Decimal{}
+	v.Uuids = [2]fbe.UUID{}
+	v.Times = [2]fbe.Timestamp{}
+	v.Words = [2]Word{}
+	v.Modifiers = [2]Modifier{}
+	v.Blobs = [2][]byte{}
+	v.Bools = [2]bool{}
+	v.Chars = [2]byte{}
+	v.Doubles = [2]float64{}
+	v.Vector = v.Vector[:0]
+	v.OrderVector = v.OrderVector[:0]
+	v.Listed = v.Listed[:0]
+	clear(v.Hashed)
+	clear(v.Mapped)
+	v.Setted = v.Setted[:0]
+	v.Order = nil
+	v.Price = fbe.MustDecimal("1.5")
+	v.Text = "text"
+	v.Made = fbe.NewUUID1()
+	v.Random = fbe.NewUUID4()
+	v.Nil = fbe.UUID{}
+	v.Now = fbe.UTC()
+	v.Start = 0
+	v.Word = WordClass
+	v.Modifier = ModifierStatic
+	v.Range = 0
+	v.Len = 0
+	v.Sorted = 0
+	v.Enumerate = 0
+	v.Tuple = 0
+	v.Frozenset = 0
+	v.Bytearray = 0
+	v.Int = 0
+	v.Str = ""
+	v.Dict = ""
+	v.Set = 0
+	v.Decimal = fbe.Decimal{}
+	v.UUID = fbe.UUID{}
+	v.Fbe = 0
+	v.Type = 0
+	v.Array = 0
+	v.Map = 0
+	v.BigInt = 0
+	v.Number = 0
+	v.String_ = ""
+	v.Uint8Array = nil
+	v.Object = 0
+	v.Math = 0
+	v.JSON = 0
+	v.Date = 0
+	v.Arrays = 0
+	v.ArrayList = 0
+	v.HashMap = 0
+	v.TreeMap = 0
+	v.LinkedList = 0
+	v.HashSet = 0
+	v.TreeSet = 0
+	v.Optional = 0
+	v.BigDecimal = fbe.Decimal{}
+	v.Instant = 0
+	v.IntArray = 0
+	v.LongArray = 0
+	v.ByteArray = nil
+	v.ArrayOf = 0
+	v.ListOf = 0
+	v.MutableListOf = 0
+	v.EmptyList = 0
+	v.MutableMapOf = 0
+	v.Collections = 0
+	v.Make = 0
+	v.Append = 0
+	v.Copy = 0
+	v.Time = 0
+	v.Std = 0
+	v.FBE = 0
+	v.Vec = 0
+	v.Default = 0
+	v.Some = 0
+	v.Box = 0
+	v.Uuid = fbe.UUID{}
+	v.Guid = fbe.UUID{}
+	v.Dictionary = 0
+	v.SortedDictionary = 0
+	v.System = 0
+	v.Fbe_ = 0
+	v.Hash = 0
+	v.Hash_ = 0
+	v.Freeze = 0
+	v.Dup = 0
+	v.Clone = 0
+	v.Send = 0
+	v.Format = 0
+	v.To_s = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Shadows) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 635, 83)
+	for i1 := range v.Ints {
+		w.PutI32(b+8+i1*4, v.Ints[i1])
+	}
+	for i2 := range v.Orders {
+		(v.Orders[i2]).FBEWrite(w, b, b+20+i2*4)
+	}
+	for i3 := range v.Strings {
+		w.String(b, b+28+i3*4, v.Strings[i3])
+	}
+	for i4 := range v.Decimals {
+		w.PutDecimal(b+36+i4*16, v.Decimals[i4])
+	}
+	for i5 := range v.Uuids {
+		w.PutUUID(b+68+i5*16, v.Uuids[i5])
+	}
+	for i6 := range v.Times {
+		w.PutTimestamp(b+100+i6*8, v.Times[i6])
+	}
+	for i7 := range v.Words {
+		w.PutI16(b+116+i7*2, int16(v.Words[i7]))
+	}
+	for i8 := range v.Modifiers {
+		w.PutU64(b+120+i8*8, uint64(v.Modifiers[i8]))
+	}
+	for i9 := range v.Blobs {
+		w.Blob(b, b+136+i9*4, v.Blobs[i9])
+	}
+	for i10 := range v.Bools {
+		w.PutBool(b+144+i10*1, v.Bools[i10])
+	}
+	for i11 := range v.Chars {
+		w.PutU8(b+146+i11*1, v.Chars[i11])
+	}
+	for i12 := range v.Doubles {
+		w.PutF64(b+148+i12*8, v.Doubles[i12])
+	}
+	e13 := w.Vector(b, b+164, len(v.Vector), 8)
+	for i14 := range v.Vector {
+		w.PutI64(e13+i14*8, v.Vector[i14])
+	}
+	e15 := w.Vector(b, b+168, len(v.OrderVector), 4)
+	for i16 := range v.OrderVector {
+		(v.OrderVector[i16]).FBEWrite(w, b, e15+i16*4)
+	}
+	e17 := w.Vector(b, b+172, len(v.Listed), 4)
+	for i18 := range v.Listed {
+		w.PutI32(e17+i18*4, v.Listed[i18])
+	}
+	e19 := w.Vector(b, b+176, len(v.Hashed), 8)
+	for i20, k21 := range fbe.SortedKeys(v.Hashed, cmp.Compare[int32]) {
+		x22 := v.Hashed[k21]
+		w.PutI32(e19+i20*8, k21)
+		w.String(b, e19+i20*8+4, x22)
+	}
+	e23 := w.Vector(b, b+180, len(v.Mapped), 8)
+	for i24, k25 := range fbe.SortedKeys(v.Mapped, cmp.Compare[string]) {
+		x26 := v.Mapped[k25]
+		w.String(b, e23+i24*8, k25)
+		w.PutI32(e23+i24*8+4, x26)
+	}
+	if i, k := fbe.Repeated(v.Setted); k >= 0 {
+		w.SameElements("setted", i, k)
+		return
+	}
+	s27 := fbe.Sorted(v.Setted, cmp.Compare[string])
+	e28 := w.Vector(b, b+184, len(s27), 4)
+	for i29 := range s27 {
+		w.String(b, e28+i29*4, s27[i29])
+	}
+	if v.Order != nil {
+		s30 := w.Optional(b, b+188, 4)
+		(v.Order).FBEWrite(w, s30, s30)
+	}
+	w.PutDecimal(b+193, v.Price)
+	w.String(b, b+209, v.Text)
+	w.PutUUID(b+213, v.Made)
+	w.PutUUID(b+229, v.Random)
+	w.PutUUID(b+245, v.Nil)
+	w.PutTimestamp(b+261, v.Now)
+	w.PutTimestamp(b+269, v.Start)
+	w.PutI16(b+277, int16(v.Word))
+	w.PutU64(b+279, uint64(v.Modifier))
+	w.PutI32(b+287, v.Range)
+	w.PutI32(b+291, v.Len)
+	w.PutI32(b+295, v.Sorted)
+	w.PutI32(b+299, v.Enumerate)
+	w.PutI32(b+303, v.Tuple)
+	w.PutI32(b+307, v.Frozenset)
+	w.PutI32(b+311, v.Bytearray)
+	w.PutI32(b+315, v.Int)
+	w.String(b, b+319, v.Str)
+	w.String(b, b+323, v.Dict)
+	w.PutI32(b+327, v.Set)
+	w.PutDecimal(b+331, v.Decimal)
+	w.PutUUID(b+347, v.UUID)
+	w.PutI32(b+363, v.Fbe)
+	w.PutI32(b+367, v.Type)
+	w.PutI32(b+371, v.Array)
+	w.PutI32(b+375, v.Map)
+	w.PutI64(b+379, v.BigInt)
+	w.PutF64(b+387, v.Number)
+	w.String(b, b+395, v.String_)
+	w.Blob(b, b+399, v.Uint8Array)
+	w.PutI32(b+403, v.Object)
+	w.PutI32(b+407, v.Math)
+	w.PutI32(b+411, v.JSON)
+	w.PutTimestamp(b+415, v.Date)
+	w.PutI32(b+423, v.Arrays)
+	w.PutI32(b+427, v.ArrayList)
+	w.PutI32(b+431, v.HashMap)
+	w.PutI32(b+435, v.TreeMap)
+	w.PutI32(b+439, v.LinkedList)
+	w.PutI32(b+443, v.HashSet)
+	w.PutI32(b+447, v.TreeSet)
+	w.PutI32(b+451, v.Optional)
+	w.PutDecimal(b+455, v.BigDecimal)
+	w.PutTimestamp(b+471, v.Instant)
+	w.PutI32(b+479, v.IntArray)
+	w.PutI32(b+483, v.LongArray)
+	w.Blob(b, b+487, v.ByteArray)
+	w.PutI32(b+491, v.ArrayOf)
+	w.PutI32(b+495, v.ListOf)
+	w.PutI32(b+499, v.MutableListOf)
+	w.PutI32(b+503, v.EmptyList)
+	w.PutI32(b+507, v.MutableMapOf)
+	w.PutI32(b+511, v.Collections)
+	w.PutI32(b+515, v.Make)
+	w.PutI32(b+519, v.Append)
+	w.PutI32(b+523, v.Copy)
+	w.PutI32(b+527, v.Time)
+	w.PutI32(b+531, v.Std)
+	w.PutI32(b+535, v.FBE)
+	w.PutI32(b+539, v.Vec)
+	w.PutI32(b+543, v.Default)
+	w.PutI32(b+547, v.Some)
+	w.PutI32(b+551, v.Box)
+	w.PutUUID(b+555, v.Uuid)
+	w.PutUUID(b+571, v.Guid)
+	w.PutI32(b+587, v.Dictionary)
+	w.PutI32(b+591, v.SortedDictionary)
+	w.PutI32(b+595, v.System)
+	w.PutI32(b+599, v.Fbe_)
+	w.PutI32(b+603, v.Hash)
+	w.PutI32(b+607, v.Hash_)
+	w.PutI32(b+611, v.Freeze)
+	w.PutI32(b+615, v.Dup)
+	w.PutI32(b+619, v.Clone)
+	w.PutI32(b+623, v.Send)
+	w.PutI32(b+627, v.Format)
+	w.PutI32(b+631, v.To_s)
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *Shadows) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 83, 615)
+	if n < 635 {
+		if n == 0 {
+			return
+		}
+		v.Reset() // an older writer's body: the fields it lacks take the schema's defaults
+	}
+	defer r.Leave()
+	if n < 20 {
+		r.Spend(24, b, "ints")
+		return
+	}
+	for i31 := range v.Ints {
+		v.Ints[i31] = r.I32(b + 8 + i31*4)
+	}
+	if n < 28 {
+		r.Spend(24, b, "orders")
+		return
+	}
+	for i32 := range v.Orders {
+		v.Orders[i32].FBERead(r, b, b+20+i32*4)
+		if r.Failed() {
+			r.UnwindIndex(i32)
+			r.Unwind("orders")
+			return
+		}
+	}
+	if n < 36 {
+		return
+	}
+	for i33 := range v.Strings {
+		v.Strings[i33] = r.String(b, b+28+i33*4, "strings")
+	}
+	if n < 68 {
+		return
+	}
+	for i34 := range v.Decimals {
+		v.Decimals[i34] = r.Decimal(b+36+i34*16, "decimals")
+	}
+	if n < 100 {
+		return
+	}
+	for i35 := range v.Uuids {
+		v.Uuids[i35] = r.UUID(b + 68 + i35*16)
+	}
+	if n < 116 {
+		return
+	}
+	for i36 := range v.Times {
+		v.Times[i36] = r.Timestamp(b + 100 + i36*8)
+	}
+	if n < 120 {
+		return
+	}
+	for i37 := range v.Words {
+		v.Words[i37] = Word(r.I16(b + 116 + i37*2))
+	}
+	if n < 136 {
+		return
+	}
+	for i38 := range v.Modifiers {
+		v.Modifiers[i38] = Modifier(r.U64(b + 120 + i38*8))
+	}
+	if n < 144 {
+		return
+	}
+	for i39 := range v.Blobs {
+		v.Blobs[i39] = r.Blob(v.Blobs[i39], b, b+136+i39*4, "blobs")
+	}
+	if n < 146 {
+		return
+	}
+	for i40 := range v.Bools {
+		v.Bools[i40] = r.Bool(b + 144 + i40*1)
+	}
+	if n < 148 {
+		return
+	}
+	for i41 := range v.Chars {
+		v.Chars[i41] = r.U8(b + 146 + i41*1)
+	}
+	if n < 164 {
+		return
+	}
+	for i42 := range v.Doubles {
+		v.Doubles[i42] = r.F64(b + 148 + i42*8)
+	}
+	if n < 168 {
+		return
+	}
+	e43, n44 := r.Vector(b, b+164, 8, 8, "vector")
+	v.Vector = fbe.Resize(v.Vector, n44)
+	for i45 := range n44 {
+		v.Vector[i45] = r.I64(e43 + i45*8)
+	}
+	if n < 172 {
+		return
+	}
+	e46, n47 := r.Vector(b, b+168, 4, 0, "orderVector")
+	v.OrderVector = v.OrderVector[:0]
+	for i48 := range n47 {
+		v.OrderVector = fbe.Grow(v.OrderVector)
+		v.OrderVector[i48].FBERead(r, b, e46+i48*4)
+		if r.Failed() {
+			r.UnwindIndex(i48)
+			r.Unwind("orderVector")
+			return
+		}
+	}
+	if n < 176 {
+		return
+	}
+	e49, n50 := r.Vector(b, b+172, 4, 4, "listed")
+	v.Listed = fbe.Resize(v.Listed, n50)
+	for i51 := range n50 {
+		v.Listed[i51] = r.I32(e49 + i51*4)
+	}
+	if n < 180 {
+		return
+	}
+	e52, n53 := r.Vector(b, b+176, 8, 8, "hashed")
+	fbe.Empty(&v.Hashed, n53)
+	for i54 := range n53 {
+		var k55 int32
+		k55 = r.I32(e52 + i54*8)
+		var x56 string
+		x56 = r.String(b, e52+i54*8+4, "hashed")
+		if _, dup := v.Hashed[k55]; dup {
+			r.DuplicateKey("hashed", e52+i54*8)
+			return
+		}
+		v.Hashed[k55] = x56
+	}
+	if n < 184 {
+		return
+	}
+	e57, n58 := r.Vector(b, b+180, 8, 8, "mapped")
+	fbe.Empty(&v.Mapped, n58)
+	for i59 := range n58 {
+		var k60 string
+		k60 = r.String(b, e57+i59*8, "mapped")
+		var x61 int32
+		x61 = r.I32(e57 + i59*8 + 4)
+		if _, dup := v.Mapped[k60]; dup {
+			r.DuplicateKey("mapped", e57+i59*8)
+			return
+		}
+		v.Mapped[k60] = x61
+	}
+	if n < 188 {
+		return
+	}
+	e62, n63 := r.Vector(b, b+184, 4, 4, "setted")
+	v.Setted = fbe.Resize(v.Setted, n63)
+	for i64 := range n63 {
+		v.Setted[i64] = r.String(b, e62+i64*4, "setted")
+	}
+	if _, k := fbe.Repeated(v.Setted); k >= 0 {
+		r.DuplicateKey("setted", e62-4)
+		return
+	}
+	if n < 193 {
+		return
+	}
+	if s65, ok66 := r.Optional(b, b+188, 4, "order"); ok66 {
+		v.Order = fbe.Reuse(v.Order)
+		v.Order.FBERead(r, s65, s65)
+		if r.Failed() {
+			r.Unwind("order")
+			return
+		}
+	} else {
+		v.Order = nil
+	}
+	if n < 209 {
+		return
+	}
+	v.Price = r.Decimal(b+193, "price")
+	if n < 213 {
+		return
+	}
+	v.Text = r.String(b, b+209, "text")
+	if n < 229 {
+		return
+	}
+	v.Made = r.UUID(b + 213)
+	if n < 245 {
+		return
+	}
+	v.Random = r.UUID(b + 229)
+	if n < 261 {
+		return
+	}
+	v.Nil = r.UUID(b + 245)
+	if n < 269 {
+		return
+	}
+	v.Now = r.Timestamp(b + 261)
+	if n < 277 {
+		return
+	}
+	v.Start = r.Timestamp(b + 269)
+	if n < 279 {
+		return
+	}
+	v.Word = Word(r.I16(b + 277))
+	if n < 287 {
+		return
+	}
+	v.Modifier = Modifier(r.U64(b + 279))
+	if n < 291 {
+		return
+	}
+	v.Range = r.I32(b + 287)
+	if n < 295 {
+		return
+	}
+	v.Len = r.I32(b + 291)
+	if n < 299 {
+		return
+	}
+	v.Sorted = r.I32(b + 295)
+	if n < 303 {
+		return
+	}
+	v.Enumerate = r.I32(b + 299)
+	if n < 307 {
+		return
+	}
+	v.Tuple = r.I32(b + 303)
+	if n < 311 {
+		return
+	}
+	v.Frozenset = r.I32(b + 307)
+	if n < 315 {
+		return
+	}
+	v.Bytearray = r.I32(b + 311)
+	if n < 319 {
+		return
+	}
+	v.Int = r.I32(b + 315)
+	if n < 323 {
+		return
+	}
+	v.Str = r.String(b, b+319, "str")
+	if n < 327 {
+		return
+	}
+	v.Dict = r.String(b, b+323, "dict")
+	if n < 331 {
+		return
+	}
+	v.Set = r.I32(b + 327)
+	if n < 347 {
+		return
+	}
+	v.Decimal = r.Decimal(b+331, "Decimal")
+	if n < 363 {
+		return
+	}
+	v.UUID = r.UUID(b + 347)
+	if n < 367 {
+		return
+	}
+	v.Fbe = r.I32(b + 363)
+	if n < 371 {
+		return
+	}
+	v.Type = r.I32(b + 367)
+	if n < 375 {
+		return
+	}
+	v.Array = r.I32(b + 371)
+	if n < 379 {
+		return
+	}
+	v.Map = r.I32(b + 375)
+	if n < 387 {
+		return
+	}
+	v.BigInt = r.I64(b + 379)
+	if n < 395 {
+		return
+	}
+	v.Number = r.F64(b + 387)
+	if n < 399 {
+		return
+	}
+	v.String_ = r.String(b, b+395, "String")
+	if n < 403 {
+		return
+	}
+	v.Uint8Array = r.Blob(v.Uint8Array, b, b+399, "Uint8Array")
+	if n < 407 {
+		return
+	}
+	v.Object = r.I32(b + 403)
+	if n < 411 {
+		return
+	}
+	v.Math = r.I32(b + 407)
+	if n < 415 {
+		return
+	}
+	v.JSON = r.I32(b + 411)
+	if n < 423 {
+		return
+	}
+	v.Date = r.Timestamp(b + 415)
+	if n < 427 {
+		return
+	}
+	v.Arrays = r.I32(b + 423)
+	if n < 431 {
+		return
+	}
+	v.ArrayList = r.I32(b + 427)
+	if n < 435 {
+		return
+	}
+	v.HashMap = r.I32(b + 431)
+	if n < 439 {
+		return
+	}
+	v.TreeMap = r.I32(b + 435)
+	if n < 443 {
+		return
+	}
+	v.LinkedList = r.I32(b + 439)
+	if n < 447 {
+		return
+	}
+	v.HashSet = r.I32(b + 443)
+	if n < 451 {
+		return
+	}
+	v.TreeSet = r.I32(b + 447)
+	if n < 455 {
+		return
+	}
+	v.Optional = r.I32(b + 451)
+	if n < 471 {
+		return
+	}
+	v.BigDecimal = r.Decimal(b+455, "BigDecimal")
+	if n < 479 {
+		return
+	}
+	v.Instant = r.Timestamp(b + 471)
+	if n < 483 {
+		return
+	}
+	v.IntArray = r.I32(b + 479)
+	if n < 487 {
+		return
+	}
+	v.LongArray = r.I32(b + 483)
+	if n < 491 {
+		return
+	}
+	v.ByteArray = r.Blob(v.ByteArray, b, b+487, "ByteArray")
+	if n < 495 {
+		return
+	}
+	v.ArrayOf = r.I32(b + 491)
+	if n < 499 {
+		return
+	}
+	v.ListOf = r.I32(b + 495)
+	if n < 503 {
+		return
+	}
+	v.MutableListOf = r.I32(b + 499)
+	if n < 507 {
+		return
+	}
+	v.EmptyList = r.I32(b + 503)
+	if n < 511 {
+		return
+	}
+	v.MutableMapOf = r.I32(b + 507)
+	if n < 515 {
+		return
+	}
+	v.Collections = r.I32(b + 511)
+	if n < 519 {
+		return
+	}
+	v.Make = r.I32(b + 515)
+	if n < 523 {
+		return
+	}
+	v.Append = r.I32(b + 519)
+	if n < 527 {
+		return
+	}
+	v.Copy = r.I32(b + 523)
+	if n < 531 {
+		return
+	}
+	v.Time = r.I32(b + 527)
+	if n < 535 {
+		return
+	}
+	v.Std = r.I32(b + 531)
+	if n < 539 {
+		return
+	}
+	v.FBE = r.I32(b + 535)
+	if n < 543 {
+		return
+	}
+	v.Vec = r.I32(b + 539)
+	if n < 547 {
+		return
+	}
+	v.Default = r.I32(b + 543)
+	if n < 551 {
+		return
+	}
+	v.Some = r.I32(b + 547)
+	if n < 555 {
+		return
+	}
+	v.Box = r.I32(b + 551)
+	if n < 571 {
+		return
+	}
+	v.Uuid = r.UUID(b + 555)
+	if n < 587 {
+		return
+	}
+	v.Guid = r.UUID(b + 571)
+	if n < 591 {
+		return
+	}
+	v.Dictionary = r.I32(b + 587)
+	if n < 595 {
+		return
+	}
+	v.SortedDictionary = r.I32(b + 591)
+	if n < 599 {
+		return
+	}
+	v.System = r.I32(b + 595)
+	if n < 603 {
+		return
+	}
+	v.Fbe_ = r.I32(b + 599)
+	if n < 607 {
+		return
+	}
+	v.Hash = r.I32(b + 603)
+	if n < 611 {
+		return
+	}
+	v.Hash_ = r.I32(b + 607)
+	if n < 615 {
+		return
+	}
+	v.Freeze = r.I32(b + 611)
+	if n < 619 {
+		return
+	}
+	v.Dup = r.I32(b + 615)
+	if n < 623 {
+		return
+	}
+	v.Clone = r.I32(b + 619)
+	if n < 627 {
+		return
+	}
+	v.Send = r.I32(b + 623)
+	if n < 631 {
+		return
+	}
+	v.Format = r.I32(b + 627)
+	if n < 635 {
+		return
+	}
+	v.To_s = r.I32(b + 631)
+}
+
+// FBEVerifyShadows checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyShadows(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 83, 615)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 20 {
+		r.Spend(24, b, "ints")
+		return
+	}
+	if n < 28 {
+		r.Spend(24, b, "orders")
+		return
+	}
+	for i67 := range 2 {
+		FBEVerifyOrder(r, b, b+20+i67*4)
+		if r.Failed() {
+			r.UnwindIndex(i67)
+			r.Unwind("orders")
+			return
+		}
+	}
+	if n < 36 {
+		return
+	}
+	for i68 := range 2 {
+		r.SkipString(b, b+28+i68*4, "strings")
+	}
+	if n < 68 {
+		return
+	}
+	for i69 := range 2 {
+		r.SkipDecimal(b+36+i69*16, "decimals")
+	}
+	if n < 144 {
+		return
+	}
+	for i70 := range 2 {
+		r.SkipBlob(b, b+136+i70*4, "blobs")
+	}
+	if n < 168 {
+		return
+	}
+	r.Vector(b, b+164, 8, 8, "vector")
+	if n < 172 {
+		return
+	}
+	e71, n72 := r.Vector(b, b+168, 4, 0, "orderVector")
+	for i73 := range n72 {
+		FBEVerifyOrder(r, b, e71+i73*4)
+		if r.Failed() {
+			r.UnwindIndex(i73)
+			r.Unwind("orderVector")
+			return
+		}
+	}
+	if n < 176 {
+		return
+	}
+	r.Vector(b, b+172, 4, 4, "listed")
+	if n < 180 {
+		return
+	}
+	var t74 map[int32]string
+	e75, n76 := r.Vector(b, b+176, 8, 8, "hashed")
+	fbe.Empty(&t74, n76)
+	for i77 := range n76 {
+		var k78 int32
+		k78 = r.I32(e75 + i77*8)
+		var x79 string
+		x79 = r.String(b, e75+i77*8+4, "hashed")
+		if _, dup := t74[k78]; dup {
+			r.DuplicateKey("hashed", e75+i77*8)
+			return
+		}
+		t74[k78] = x79
+	}
+	if n < 184 {
+		return
+	}
+	var t80 map[string]int32
+	e81, n82 := r.Vector(b, b+180, 8, 8, "mapped")
+	fbe.Empty(&t80, n82)
+	for i83 := range n82 {
+		var k84 string
+		k84 = r.String(b, e81+i83*8, "mapped")
+		var x85 int32
+		x85 = r.I32(e81 + i83*8 + 4)
+		if _, dup := t80[k84]; dup {
+			r.DuplicateKey("mapped", e81+i83*8)
+			return
+		}
+		t80[k84] = x85
+	}
+	if n < 188 {
+		return
+	}
+	var t86 []string
+	e87, n88 := r.Vector(b, b+184, 4, 4, "setted")
+	t86 = fbe.Resize(t86, n88)
+	for i89 := range n88 {
+		t86[i89] = r.String(b, e87+i89*4, "setted")
+	}
+	if _, k := fbe.Repeated(t86); k >= 0 {
+		r.DuplicateKey("setted", e87-4)
+		return
+	}
+	if n < 193 {
+		return
+	}
+	if s90, ok91 := r.Optional(b, b+188, 4, "order"); ok91 {
+		FBEVerifyOrder(r, s90, s90)
+		if r.Failed() {
+			r.Unwind("order")
+			return
+		}
+	}
+	if n < 209 {
+		return
+	}
+	r.SkipDecimal(b+193, "price")
+	if n < 213 {
+		return
+	}
+	r.SkipString(b, b+209, "text")
+	if n < 323 {
+		return
+	}
+	r.SkipString(b, b+319, "str")
+	if n < 327 {
+		return
+	}
+	r.SkipString(b, b+323, "dict")
+	if n < 347 {
+		return
+	}
+	r.SkipDecimal(b+331, "Decimal")
+	if n < 399 {
+		return
+	}
+	r.SkipString(b, b+395, "String")
+	if n < 403 {
+		return
+	}
+	r.SkipBlob(b, b+399, "Uint8Array")
+	if n < 471 {
+		return
+	}
+	r.SkipDecimal(b+455, "BigDecimal")
+	if n < 491 {
+		return
+	}
+	r.SkipBlob(b, b+487, "ByteArray")
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Shadows) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Shadows) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("import.Shadows")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Shadows) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Shadows) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.Shadows")
+	}
+	return r.Err()
+}
+
+// VerifyFBEShadows is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBEShadows(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyShadows(&r, 0, 4)
+	r.Within("import.Shadows")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Shadows) FBEWriteFinal(w *fbe.Writer) {
+	for i92 := range v.Ints {
+		w.AppendI32(v.Ints[i92])
+	}
+	for i93 := range v.Orders {
+		(v.Orders[i93]).FBEWriteFinal(w)
+	}
+	for i94 := range v.Strings {
+		w.AppendString(v.Strings[i94])
+	}
+	for i95 := range v.Decimals {
+		w.AppendDecimal(v.Decimals[i95])
+	}
+	for i96 := range v.Uuids {
+		w.AppendUUID(v.Uuids[i96])
+	}
+	for i97 := range v.Times {
+		w.AppendTimestamp(v.Times[i97])
+	}
+	for i98 := range v.Words {
+		w.AppendI16(int16(v.Words[i98]))
+	}
+	for i99 := range v.Modifiers {
+		w.AppendU64(uint64(v.Modifiers[i99]))
+	}
+	for i100 := range v.Blobs {
+		w.AppendBlob(v.Blobs[i100])
+	}
+	for i101 := range v.Bools {
+		w.AppendBool(v.Bools[i101])
+	}
+	for i102 := range v.Chars {
+		w.AppendU8(v.Chars[i102])
+	}
+	for i103 := range v.Doubles {
+		w.AppendF64(v.Doubles[i103])
+	}
+	w.AppendCount(len(v.Vector))
+	for i104 := range v.Vector {
+		w.AppendI64(v.Vector[i104])
+	}
+	w.AppendCount(len(v.OrderVector))
+	for i105 := range v.OrderVector {
+		(v.OrderVector[i105]).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.Listed))
+	for i106 := range v.Listed {
+		w.AppendI32(v.Listed[i106])
+	}
+	w.AppendCount(len(v.Hashed))
+	for _, k108 := range fbe.SortedKeys(v.Hashed, cmp.Compare[int32]) {
+		x109 := v.Hashed[k108]
+		w.AppendI32(k108)
+		w.AppendString(x109)
+	}
+	w.AppendCount(len(v.Mapped))
+	for _, k111 := range fbe.SortedKeys(v.Mapped, cmp.Compare[string]) {
+		x112 := v.Mapped[k111]
+		w.AppendString(k111)
+		w.AppendI32(x112)
+	}
+	if i, k := fbe.Repeated(v.Setted); k >= 0 {
+		w.SameElements("setted", i, k)
+		return
+	}
+	s113 := fbe.Sorted(v.Setted, cmp.Compare[string])
+	w.AppendCount(len(s113))
+	for i114 := range s113 {
+		w.AppendString(s113[i114])
+	}
+	w.AppendBool(v.Order != nil)
+	if v.Order != nil {
+		(v.Order).FBEWriteFinal(w)
+	}
+	w.AppendDecimal(v.Price)
+	w.AppendString(v.Text)
+	w.AppendUUID(v.Made)
+	w.AppendUUID(v.Random)
+	w.AppendUUID(v.Nil)
+	w.AppendTimestamp(v.Now)
+	w.AppendTimestamp(v.Start)
+	w.AppendI16(int16(v.Word))
+	w.AppendU64(uint64(v.Modifier))
+	w.AppendI32(v.Range)
+	w.AppendI32(v.Len)
+	w.AppendI32(v.Sorted)
+	w.AppendI32(v.Enumerate)
+	w.AppendI32(v.Tuple)
+	w.AppendI32(v.Frozenset)
+	w.AppendI32(v.Bytearray)
+	w.AppendI32(v.Int)
+	w.AppendString(v.Str)
+	w.AppendString(v.Dict)
+	w.AppendI32(v.Set)
+	w.AppendDecimal(v.Decimal)
+	w.AppendUUID(v.UUID)
+	w.AppendI32(v.Fbe)
+	w.AppendI32(v.Type)
+	w.AppendI32(v.Array)
+	w.AppendI32(v.Map)
+	w.AppendI64(v.BigInt)
+	w.AppendF64(v.Number)
+	w.AppendString(v.String_)
+	w.AppendBlob(v.Uint8Array)
+	w.AppendI32(v.Object)
+	w.AppendI32(v.Math)
+	w.AppendI32(v.JSON)
+	w.AppendTimestamp(v.Date)
+	w.AppendI32(v.Arrays)
+	w.AppendI32(v.ArrayList)
+	w.AppendI32(v.HashMap)
+	w.AppendI32(v.TreeMap)
+	w.AppendI32(v.LinkedList)
+	w.AppendI32(v.HashSet)
+	w.AppendI32(v.TreeSet)
+	w.AppendI32(v.Optional)
+	w.AppendDecimal(v.BigDecimal)
+	w.AppendTimestamp(v.Instant)
+	w.AppendI32(v.IntArray)
+	w.AppendI32(v.LongArray)
+	w.AppendBlob(v.ByteArray)
+	w.AppendI32(v.ArrayOf)
+	w.AppendI32(v.ListOf)
+	w.AppendI32(v.MutableListOf)
+	w.AppendI32(v.EmptyList)
+	w.AppendI32(v.MutableMapOf)
+	w.AppendI32(v.Collections)
+	w.AppendI32(v.Make)
+	w.AppendI32(v.Append)
+	w.AppendI32(v.Copy)
+	w.AppendI32(v.Time)
+	w.AppendI32(v.Std)
+	w.AppendI32(v.FBE)
+	w.AppendI32(v.Vec)
+	w.AppendI32(v.Default)
+	w.AppendI32(v.Some)
+	w.AppendI32(v.Box)
+	w.AppendUUID(v.Uuid)
+	w.AppendUUID(v.Guid)
+	w.AppendI32(v.Dictionary)
+	w.AppendI32(v.SortedDictionary)
+	w.AppendI32(v.System)
+	w.AppendI32(v.Fbe_)
+	w.AppendI32(v.Hash)
+	w.AppendI32(v.Hash_)
+	w.AppendI32(v.Freeze)
+	w.AppendI32(v.Dup)
+	w.AppendI32(v.Clone)
+	w.AppendI32(v.Send)
+	w.AppendI32(v.Format)
+	w.AppendI32(v.To_s)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *Shadows) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(615) {
+		return
+	}
+	defer r.Leave()
+	for i115 := range v.Ints {
+		if p116 := r.Fixed(4, "ints"); p116 >= 0 {
+			v.Ints[i115] = r.I32(p116)
+		}
+	}
+	for i117 := range v.Orders {
+		v.Orders[i117].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i117)
+			r.Unwind("orders")
+			return
+		}
+	}
+	for i118 := range v.Strings {
+		v.Strings[i118] = r.FinalString("strings")
+	}
+	for i119 := range v.Decimals {
+		if p120 := r.Fixed(16, "decimals"); p120 >= 0 {
+			v.Decimals[i119] = r.Decimal(p120, "decimals")
+		}
+	}
+	if d121 := r.Run(68, "uuids=16*2,times=8*2,words=2*2,modifiers=8*2"); d121 != nil {
+		_ = d121[67] // one bounds check for the run
+		for i122 := range v.Uuids {
+			v.Uuids[i122] = fbe.GetUUID(d121[i122*16:])
+		}
+		for i123 := range v.Times {
+			v.Times[i123] = fbe.GetTimestamp(d121[32+i123*8:])
+		}
+		for i124 := range v.Words {
+			v.Words[i124] = Word(fbe.GetI16(d121[48+i124*2:]))
+		}
+		for i125 := range v.Modifiers {
+			v.Modifiers[i125] = Modifier(fbe.GetU64(d121[52+i125*8:]))
+		}
+	}
+	for i126 := range v.Blobs {
+		v.Blobs[i126] = r.FinalBlob(v.Blobs[i126], "blobs")
+	}
+	if d127 := r.Run(20, "bools=1*2,chars=1*2,doubles=8*2"); d127 != nil {
+		_ = d127[19] // one bounds check for the run
+		for i128 := range v.Bools {
+			v.Bools[i128] = fbe.GetBool(d127[i128*1:])
+		}
+		for i129 := range v.Chars {
+			v.Chars[i129] = fbe.GetU8(d127[2+i129*1:])
+		}
+		for i130 := range v.Doubles {
+			v.Doubles[i130] = fbe.GetF64(d127[4+i130*8:])
+		}
+	}
+	n131 := r.FinalCount(8, 8, "vector")
+	v.Vector = fbe.Resize(v.Vector, n131)
+	for i132 := range n131 {
+		if p133 := r.Fixed(8, "vector"); p133 >= 0 {
+			v.Vector[i132] = r.I64(p133)
+		}
+	}
+	n134 := r.FinalCount(12, 0, "orderVector")
+	v.OrderVector = v.OrderVector[:0]
+	for i135 := range n134 {
+		v.OrderVector = fbe.Grow(v.OrderVector)
+		v.OrderVector[i135].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i135)
+			r.Unwind("orderVector")
+			return
+		}
+	}
+	n136 := r.FinalCount(4, 4, "listed")
+	v.Listed = fbe.Resize(v.Listed, n136)
+	for i137 := range n136 {
+		if p138 := r.Fixed(4, "listed"); p138 >= 0 {
+			v.Listed[i137] = r.I32(p138)
+		}
+	}
+	n139 := r.FinalCount(8, 8, "hashed")
+	fbe.Empty(&v.Hashed, n139)
+	for i140 := 0; i140 < n139; i140++ {
+		var k141 int32
+		if p143 := r.Fixed(4, "hashed"); p143 >= 0 {
+			k141 = r.I32(p143)
+		}
+		var x142 string
+		x142 = r.FinalString("hashed")
+		if _, dup := v.Hashed[k141]; dup {
+			r.DuplicateKey("hashed", r.Pos)
+			return
+		}
+		v.Hashed[k141] = x142
+	}
+	n144 := r.FinalCount(8, 8, "mapped")
+	fbe.Empty(&v.Mapped, n144)
+	for i145 := 0; i145 < n144; i145++ {
+		var k146 string
+		k146 = r.FinalString("mapped")
+		var x147 int32
+		if p148 := r.Fixed(4, "mapped"); p148 >= 0 {
+			x147 = r.I32(p148)
+		}
+		if _, dup := v.Mapped[k146]; dup {
+			r.DuplicateKey("mapped", r.Pos)
+			return
+		}
+		v.Mapped[k146] = x147
+	}
+	n149 := r.FinalCount(4, 4, "setted")
+	v.Setted = fbe.Resize(v.Setted, n149)
+	for i150 := range n149 {
+		v.Setted[i150] = r.FinalString("setted")
+	}
+	if _, k := fbe.Repeated(v.Setted); k >= 0 {
+		r.DuplicateKey("setted", r.Pos)
+		return
+	}
+	if r.FinalHas("order") {
+		v.Order = fbe.Reuse(v.Order)
+		v.Order.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("order")
+			return
+		}
+	} else {
+		v.Order = nil
+	}
+	if p151 := r.Fixed(16, "price"); p151 >= 0 {
+		v.Price = r.Decimal(p151, "price")
+	}
+	v.Text = r.FinalString("text")
+	if d152 := r.Run(106, "made=16,random=16,nil=16,now=8,start=8,word=2,modifier=8,range=4,len=4,sorted=4,enumerate=4,tuple=4,frozenset=4,bytearray=4,int=4"); d152 != nil {
+		_ = d152[105] // one bounds check for the run
+		v.Made = fbe.GetUUID(d152)
+		v.Random = fbe.GetUUID(d152[16:])
+		v.Nil = fbe.GetUUID(d152[32:])
+		v.Now = fbe.GetTimestamp(d152[48:])
+		v.Start = fbe.GetTimestamp(d152[56:])
+		v.Word = Word(fbe.GetI16(d152[64:]))
+		v.Modifier = Modifier(fbe.GetU64(d152[66:]))
+		v.Range = fbe.GetI32(d152[74:])
+		v.Len = fbe.GetI32(d152[78:])
+		v.Sorted = fbe.GetI32(d152[82:])
+		v.Enumerate = fbe.GetI32(d152[86:])
+		v.Tuple = fbe.GetI32(d152[90:])
+		v.Frozenset = fbe.GetI32(d152[94:])
+		v.Bytearray = fbe.GetI32(d152[98:])
+		v.Int = fbe.GetI32(d152[102:])
+	}
+	v.Str = r.FinalString("str")
+	v.Dict = r.FinalString("dict")
+	if p153 := r.Fixed(4, "set"); p153 >= 0 {
+		v.Set = r.I32(p153)
+	}
+	if p154 := r.Fixed(16, "Decimal"); p154 >= 0 {
+		v.Decimal = r.Decimal(p154, "Decimal")
+	}
+	if d155 := r.Run(48, "UUID=16,fbe=4,type=4,Array=4,Map=4,BigInt=8,Number=8"); d155 != nil {
+		_ = d155[47] // one bounds check for the run
+		v.UUID = fbe.GetUUID(d155)
+		v.Fbe = fbe.GetI32(d155[16:])
+		v.Type = fbe.GetI32(d155[20:])
+		v.Array = fbe.GetI32(d155[24:])
+		v.Map = fbe.GetI32(d155[28:])
+		v.BigInt = fbe.GetI64(d155[32:])
+		v.Number = fbe.GetF64(d155[40:])
+	}
+	v.String_ = r.FinalString("String")
+	v.Uint8Array = r.FinalBlob(v.Uint8Array, "Uint8Array")
+	if d156 := r.Run(52, "Object=4,Math=4,JSON=4,Date=8,Arrays=4,ArrayList=4,HashMap=4,TreeMap=4,LinkedList=4,HashSet=4,TreeSet=4,Optional=4"); d156 != nil {
+		_ = d156[51] // one bounds check for the run
+		v.Object = fbe.GetI32(d156)
+		v.Math = fbe.GetI32(d156[4:])
+		v.JSON = fbe.GetI32(d156[8:])
+		v.Date = fbe.GetTimestamp(d156[12:])
+		v.Arrays = fbe.GetI32(d156[20:])
+		v.ArrayList = fbe.GetI32(d156[24:])
+		v.HashMap = fbe.GetI32(d156[28:])
+		v.TreeMap = fbe.GetI32(d156[32:])
+		v.LinkedList = fbe.GetI32(d156[36:])
+		v.HashSet = fbe.GetI32(d156[40:])
+		v.TreeSet = fbe.GetI32(d156[44:])
+		v.Optional = fbe.GetI32(d156[48:])
+	}
+	if p157 := r.Fixed(16, "BigDecimal"); p157 >= 0 {
+		v.BigDecimal = r.Decimal(p157, "BigDecimal")
+	}
+	if d158 := r.Run(16, "Instant=8,IntArray=4,LongArray=4"); d158 != nil {
+		_ = d158[15] // one bounds check for the run
+		v.Instant = fbe.GetTimestamp(d158)
+		v.IntArray = fbe.GetI32(d158[8:])
+		v.LongArray = fbe.GetI32(d158[12:])
+	}
+	v.ByteArray = r.FinalBlob(v.ByteArray, "ByteArray")
+	if d159 := r.Run(144, "arrayOf=4,listOf=4,mutableListOf=4,emptyList=4,mutableMapOf=4,Collections=4,make=4,append=4,copy=4,time=4,std=4,FBE=4,Vec=4,Default=4,Some=4,Box=4,Uuid=16,Guid=16,Dictionary=4,SortedDictionary=4,System=4,Fbe=4,Hash=4,hash=4,freeze=4,dup=4,clone=4,send=4,format=4,to_s=4"); d159 != nil {
+		_ = d159[143] // one bounds check for the run
+		v.ArrayOf = fbe.GetI32(d159)
+		v.ListOf = fbe.GetI32(d159[4:])
+		v.MutableListOf = fbe.GetI32(d159[8:])
+		v.EmptyList = fbe.GetI32(d159[12:])
+		v.MutableMapOf = fbe.GetI32(d159[16:])
+		v.Collections = fbe.GetI32(d159[20:])
+		v.Make = fbe.GetI32(d159[24:])
+		v.Append = fbe.GetI32(d159[28:])
+		v.Copy = fbe.GetI32(d159[32:])
+		v.Time = fbe.GetI32(d159[36:])
+		v.Std = fbe.GetI32(d159[40:])
+		v.FBE = fbe.GetI32(d159[44:])
+		v.Vec = fbe.GetI32(d159[48:])
+		v.Default = fbe.GetI32(d159[52:])
+		v.Some = fbe.GetI32(d159[56:])
+		v.Box = fbe.GetI32(d159[60:])
+		v.Uuid = fbe.GetUUID(d159[64:])
+		v.Guid = fbe.GetUUID(d159[80:])
+		v.Dictionary = fbe.GetI32(d159[96:])
+		v.SortedDictionary = fbe.GetI32(d159[100:])
+		v.System = fbe.GetI32(d159[104:])
+		v.Fbe_ = fbe.GetI32(d159[108:])
+		v.Hash = fbe.GetI32(d159[112:])
+		v.Hash_ = fbe.GetI32(d159[116:])
+		v.Freeze = fbe.GetI32(d159[120:])
+		v.Dup = fbe.GetI32(d159[124:])
+		v.Clone = fbe.GetI32(d159[128:])
+		v.Send = fbe.GetI32(d159[132:])
+		v.Format = fbe.GetI32(d159[136:])
+		v.To_s = fbe.GetI32(d159[140:])
+	}
+}
+
+// FBEVerifyFinalShadows checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalShadows(r *fbe.Reader) {
+	if !r.Enter(615) {
+		return
+	}
+	defer r.Leave()
+	for range 3 {
+		r.Fixed(4, "ints")
+	}
+	for i161 := range 2 {
+		FBEVerifyFinalOrder(r)
+		if r.Failed() {
+			r.UnwindIndex(i161)
+			r.Unwind("orders")
+			return
+		}
+	}
+	for range 2 {
+		r.FinalSkipString("strings")
+	}
+	for range 2 {
+		if p164 := r.Fixed(16, "decimals"); p164 >= 0 {
+			r.SkipDecimal(p164, "decimals")
+		}
+	}
+	r.SkipRun(68, "uuids=16*2,times=8*2,words=2*2,modifiers=8*2")
+	for range 2 {
+		r.FinalSkipBlob("blobs")
+	}
+	r.SkipRun(20, "bools=1*2,chars=1*2,doubles=8*2")
+	n166 := r.FinalCount(8, 8, "vector")
+	r.Fixed(n166*8, "vector")
+	n168 := r.FinalCount(12, 0, "orderVector")
+	for i169 := range n168 {
+		FBEVerifyFinalOrder(r)
+		if r.Failed() {
+			r.UnwindIndex(i169)
+			r.Unwind("orderVector")
+			return
+		}
+	}
+	n170 := r.FinalCount(4, 4, "listed")
+	r.Fixed(n170*4, "listed")
+	var t172 map[int32]string
+	n173 := r.FinalCount(8, 8, "hashed")
+	fbe.Empty(&t172, n173)
+	for i174 := 0; i174 < n173; i174++ {
+		var k175 int32
+		if p177 := r.Fixed(4, "hashed"); p177 >= 0 {
+			k175 = r.I32(p177)
+		}
+		var x176 string
+		x176 = r.FinalString("hashed")
+		if _, dup := t172[k175]; dup {
+			r.DuplicateKey("hashed", r.Pos)
+			return
+		}
+		t172[k175] = x176
+	}
+	var t178 map[string]int32
+	n179 := r.FinalCount(8, 8, "mapped")
+	fbe.Empty(&t178, n179)
+	for i180 := 0; i180 < n179; i180++ {
+		var k181 string
+		k181 = r.FinalString("mapped")
+		var x182 int32
+		if p183 := r.Fixed(4, "mapped"); p183 >= 0 {
+			x182 = r.I32(p183)
+		}
+		if _, dup := t178[k181]; dup {
+			r.DuplicateKey("mapped", r.Pos)
+			return
+		}
+		t178[k181] = x182
+	}
+	var t184 []string
+	n185 := r.FinalCount(4, 4, "setted")
+	t184 = fbe.Resize(t184, n185)
+	for i186 := range n185 {
+		t184[i186] = r.FinalString("setted")
+	}
+	if _, k := fbe.Repeated(t184); k >= 0 {
+		r.DuplicateKey("setted", r.Pos)
+		return
+	}
+	if r.FinalHas("order") {
+		FBEVerifyFinalOrder(r)
+		if r.Failed() {
+			r.Unwind("order")
+			return
+		}
+	}
+	if p187 := r.Fixed(16, "price"); p187 >= 0 {
+		r.SkipDecimal(p187, "price")
+	}
+	r.FinalSkipString("text")
+	r.SkipRun(106, "made=16,random=16,nil=16,now=8,start=8,word=2,modifier=8,range=4,len=4,sorted=4,enumerate=4,tuple=4,frozenset=4,bytearray=4,int=4")
+	r.FinalSkipString("str")
+	r.FinalSkipString("dict")
+	r.Fixed(4, "set")
+	if p188 := r.Fixed(16, "Decimal"); p188 >= 0 {
+		r.SkipDecimal(p188, "Decimal")
+	}
+	r.SkipRun(48, "UUID=16,fbe=4,type=4,Array=4,Map=4,BigInt=8,Number=8")
+	r.FinalSkipString("String")
+	r.FinalSkipBlob("Uint8Array")
+	r.SkipRun(52, "Object=4,Math=4,JSON=4,Date=8,Arrays=4,ArrayList=4,HashMap=4,TreeMap=4,LinkedList=4,HashSet=4,TreeSet=4,Optional=4")
+	if p189 := r.Fixed(16, "BigDecimal"); p189 >= 0 {
+		r.SkipDecimal(p189, "BigDecimal")
+	}
+	r.SkipRun(16, "Instant=8,IntArray=4,LongArray=4")
+	r.FinalSkipBlob("ByteArray")
+	r.SkipRun(144, "arrayOf=4,listOf=4,mutableListOf=4,emptyList=4,mutableMapOf=4,Collections=4,make=4,append=4,copy=4,time=4,std=4,FBE=4,Vec=4,Default=4,Some=4,Box=4,Uuid=16,Guid=16,Dictionary=4,SortedDictionary=4,System=4,Fbe=4,Hash=4,hash=4,freeze=4,dup=4,clone=4,send=4,format=4,to_s=4")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Shadows) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Shadows) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("import.Shadows")
+	return w.EndFinal(83)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Shadows) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Shadows) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 83, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("import.Shadows")
+	}
+	return r.Err()
+}
+
+// VerifyFinalShadows is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalShadows(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 83, lim)
+	FBEVerifyFinalShadows(&r)
+	r.EndFinal()
+	r.Within("import.Shadows")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Shadows) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Shadows(ints=")
+	t.Count(len(v.Ints), "[")
+	for i1 := range v.Ints {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		t.Int(int64(v.Ints[i1]))
+	}
+	t.Raw("],orders=")
+	t.Count(len(v.Orders), "[")
+	for i2 := range v.Orders {
+		if i2 > 0 {
+			t.Raw(",")
+		}
+		v.Orders[i2].FBEWriteText(t)
+	}
+	t.Raw("],strings=")
+	t.Count(len(v.Strings), "[")
+	for i3 := range v.Strings {
+		if i3 > 0 {
+			t.Raw(",")
+		}
+		t.String(v.Strings[i3])
+	}
+	t.Raw("],decimals=")
+	t.Count(len(v.Decimals), "[")
+	for i4 := range v.Decimals {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		t.Decimal(v.Decimals[i4])
+	}
+	t.Raw("],uuids=")
+	t.Count(len(v.Uuids), "[")
+	for i5 := range v.Uuids {
+		if i5 > 0 {
+			t.Raw(",")
+		}
+		t.UUID(v.Uuids[i5])
+	}
+	t.Raw("],times=")
+	t.Count(len(v.Times), "[")
+	for i6 := range v.Times {
+		if i6 > 0 {
+			t.Raw(",")
+		}
+		t.Uint(uint64(v.Times[i6]))
+	}
+	t.Raw("],words=")
+	t.Count(len(v.Words), "[")
+	for i7 := range v.Words {
+		if i7 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.Words[i7].String())
+	}
+	t.Raw("],modifiers=")
+	t.Count(len(v.Modifiers), "[")
+	for i8 := range v.Modifiers {
+		if i8 > 0 {
+			t.Raw(",")
+		}
+		t.Raw(v.Modifiers[i8].String())
+	}
+	t.Raw("],blobs=")
+	t.Count(len(v.Blobs), "[")
+	for i9 := range v.Blobs {
+		if i9 > 0 {
+			t.Raw(",")
+		}
+		t.Bytes(v.Blobs[i9])
+	}
+	t.Raw("],bools=")
+	t.Count(len(v.Bools), "[")
+	for i10 := range v.Bools {
+		if i10 > 0 {
+			t.Raw(",")
+		}
+		t.Bool(v.Bools[i10])
+	}
+	t.Raw("],chars=")
+	t.Count(len(v.Chars), "[")
+	for i11 := range v.Chars {
+		if i11 > 0 {
+			t.Raw(",")
+		}
+		t.Char(v.Chars[i11])
+	}
+	t.Raw("],doubles=")
+	t.Count(len(v.Doubles), "[")
+	for i12 := range v.Doubles {
+		if i12 > 0 {
+			t.Raw(",")
+		}
+		t.Float(v.Doubles[i12])
+	}
+	t.Raw("],vector=")
+	t.Count(len(v.Vector), "[")
+	for i13 := range v.Vector {
+		if i13 > 0 {
+			t.Raw(",")
+		}
+		t.Int(v.Vector[i13])
+	}
+	t.Raw("],orderVector=")
+	t.Count(len(v.OrderVector), "[")
+	for i14 := range v.OrderVector {
+		if i14 > 0 {
+			t.Raw(",")
+		}
+		v.OrderVector[i14].FBEWriteText(t)
+	}
+	t.Raw("],listed=")
+	t.Count(len(v.Listed), "<")
+	for i15 := range v.Listed {
+		if i15 > 0 {
+			t.Raw(",")
+		}
+		t.Int(int64(v.Listed[i15]))
+	}
+	t.Raw(">,hashed=")
+	t.Count(len(v.Hashed), "[{")
+	for i16, k17 := range fbe.SortedKeys(v.Hashed, cmp.Compare[int32]) {
+		if i16 > 0 {
+			t.Raw(",")
+		}
+		t.Int(int64(k17))
+		t.Raw("->")
+		x18 := v.Hashed[k17]
+		t.String(x18)
+	}
+	t.Raw("}],mapped=")
+	t.Count(len(v.Mapped), "<{")
+	for i19, k20 := range fbe.SortedKeys(v.Mapped, cmp.Compare[string]) {
+		if i19 > 0 {
+			t.Raw(",")
+		}
+		t.String(k20)
+		t.Raw("->")
+		x21 := v.Mapped[k20]
+		t.Int(int64(x21))
+	}
+	t.Raw("}>,setted=")
+	s23 := fbe.Sorted(v.Setted, cmp.Compare[string])
+	t.Count(len(s23), "{")
+	for i22 := range s23 {
+		if i22 > 0 {
+			t.Raw(",")
+		}
+		t.String(s23[i22])
+	}
+	t.Raw("},order=")
+	if v.Order == nil {
+		t.Raw("null")
+	} else {
+		v.Order.FBEWriteText(t)
+	}
+	t.Raw(",price=")
+	t.Decimal(v.Price)
+	t.Raw(",text=")
+	t.String(v.Text)
+	t.Raw(",made=")
+	t.UUID(v.Made)
+	t.Raw(",random=")
+	t.UUID(v.Random)
+	t.Raw(",nil=")
+	t.UUID(v.Nil)
+	t.Raw(",now=")
+	t.Uint(uint64(v.Now))
+	t.Raw(",start=")
+	t.Uint(uint64(v.Start))
+	t.Raw(",word=")
+	t.Raw(v.Word.String())
+	t.Raw(",modifier=")
+	t.Raw(v.Modifier.String())
+	t.Raw(",range=")
+	t.Int(int64(v.Range))
+	t.Raw(",len=")
+	t.Int(int64(v.Len))
+	t.Raw(",sorted=")
+	t.Int(int64(v.Sorted))
+	t.Raw(",enumerate=")
+	t.Int(int64(v.Enumerate))
+	t.Raw(",tuple=")
+	t.Int(int64(v.Tuple))
+	t.Raw(",frozenset=")
+	t.Int(int64(v.Frozenset))
+	t.Raw(",bytearray=")
+	t.Int(int64(v.Bytearray))
+	t.Raw(",int=")
+	t.Int(int64(v.Int))
+	t.Raw(",str=")
+	t.String(v.Str)
+	t.Raw(",dict=")
+	t.String(v.Dict)
+	t.Raw(",set=")
+	t.Int(int64(v.Set))
+	t.Raw(",Decimal=")
+	t.Decimal(v.Decimal)
+	t.Raw(",UUID=")
+	t.UUID(v.UUID)
+	t.Raw(",fbe=")
+	t.Int(int64(v.Fbe))
+	t.Raw(",type=")
+	t.Int(int64(v.Type))
+	t.Raw(",Array=")
+	t.Int(int64(v.Array))
+	t.Raw(",Map=")
+	t.Int(int64(v.Map))
+	t.Raw(",BigInt=")
+	t.Int(v.BigInt)
+	t.Raw(",Number=")
+	t.Float(v.Number)
+	t.Raw(",String=")
+	t.String(v.String_)
+	t.Raw(",Uint8Array=")
+	t.Bytes(v.Uint8Array)
+	t.Raw(",Object=")
+	t.Int(int64(v.Object))
+	t.Raw(",Math=")
+	t.Int(int64(v.Math))
+	t.Raw(",JSON=")
+	t.Int(int64(v.JSON))
+	t.Raw(",Date=")
+	t.Uint(uint64(v.Date))
+	t.Raw(",Arrays=")
+	t.Int(int64(v.Arrays))
+	t.Raw(",ArrayList=")
+	t.Int(int64(v.ArrayList))
+	t.Raw(",HashMap=")
+	t.Int(int64(v.HashMap))
+	t.Raw(",TreeMap=")
+	t.Int(int64(v.TreeMap))
+	t.Raw(",LinkedList=")
+	t.Int(int64(v.LinkedList))
+	t.Raw(",HashSet=")
+	t.Int(int64(v.HashSet))
+	t.Raw(",TreeSet=")
+	t.Int(int64(v.TreeSet))
+	t.Raw(",Optional=")
+	t.Int(int64(v.Optional))
+	t.Raw(",BigDecimal=")
+	t.Decimal(v.BigDecimal)
+	t.Raw(",Instant=")
+	t.Uint(uint64(v.Instant))
+	t.Raw(",IntArray=")
+	t.Int(int64(v.IntArray))
+	t.Raw(",LongArray=")
+	t.Int(int64(v.LongArray))
+	t.Raw(",ByteArray=")
+	t.Bytes(v.ByteArray)
+	t.Raw(",arrayOf=")
+	t.Int(int64(v.ArrayOf))
+	t.Raw(",listOf=")
+	t.Int(int64(v.ListOf))
+	t.Raw(",mutableListOf=")
+	t.Int(int64(v.MutableListOf))
+	t.Raw(",emptyList=")
+	t.Int(int64(v.EmptyList))
+	t.Raw(",mutableMapOf=")
+	t.Int(int64(v.MutableMapOf))
+	t.Raw(",Collections=")
+	t.Int(int64(v.Collections))
+	t.Raw(",make=")
+	t.Int(int64(v.Make))
+	t.Raw(",append=")
+	t.Int(int64(v.Append))
+	t.Raw(",copy=")
+	t.Int(int64(v.Copy))
+	t.Raw(",time=")
+	t.Int(int64(v.Time))
+	t.Raw(",std=")
+	t.Int(int64(v.Std))
+	t.Raw(",FBE=")
+	t.Int(int64(v.FBE))
+	t.Raw(",Vec=")
+	t.Int(int64(v.Vec))
+	t.Raw(",Default=")
+	t.Int(int64(v.Default))
+	t.Raw(",Some=")
+	t.Int(int64(v.Some))
+	t.Raw(",Box=")
+	t.Int(int64(v.Box))
+	t.Raw(",Uuid=")
+	t.UUID(v.Uuid)
+	t.Raw(",Guid=")
+	t.UUID(v.Guid)
+	t.Raw(",Dictionary=")
+	t.Int(int64(v.Dictionary))
+	t.Raw(",SortedDictionary=")
+	t.Int(int64(v.SortedDictionary))
+	t.Raw(",System=")
+	t.Int(int64(v.System))
+	t.Raw(",Fbe=")
+	t.Int(int64(v.Fbe_))
+	t.Raw(",Hash=")
+	t.Int(int64(v.Hash))
+	t.Raw(",hash=")
+	t.Int(int64(v.Hash_))
+	t.Raw(",freeze=")
+	t.Int(int64(v.Freeze))
+	t.Raw(",dup=")
+	t.Int(int64(v.Dup))
+	t.Raw(",clone=")
+	t.Int(int64(v.Clone))
+	t.Raw(",send=")
+	t.Int(int64(v.Send))
+	t.Raw(",format=")
+	t.Int(int64(v.Format))
+	t.Raw(",to_s=")
+	t.Int(int64(v.To_s))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Shadows) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Shadows) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"ints":[`)
+	for i1 := range v.Ints {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.Ints[i1]))
+	}
+	j.Raw(`],"orders":[`)
+	for i2 := range v.Orders {
+		if i2 > 0 {
+			j.Byte(',')
+		}
+		v.Orders[i2].FBEWriteJSON(j)
+	}
+	j.Raw(`],"strings":[`)
+	for i3 := range v.Strings {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.String(v.Strings[i3])
+	}
+	j.Raw(`],"decimals":[`)
+	for i4 := range v.Decimals {
+		if i4 > 0 {
+			j.Byte(',')
+		}
+		j.Decimal(v.Decimals[i4])
+	}
+	j.Raw(`],"uuids":[`)
+	for i5 := range v.Uuids {
+		if i5 > 0 {
+			j.Byte(',')
+		}
+		j.UUID(v.Uuids[i5])
+	}
+	j.Raw(`],"times":[`)
+	for i6 := range v.Times {
+		if i6 > 0 {
+			j.Byte(',')
+		}
+		j.Uint(uint64(v.Times[i6]))
+	}
+	j.Raw(`],"words":[`)
+	for i7 := range v.Words {
+		if i7 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.Words[i7]))
+	}
+	j.Raw(`],"modifiers":[`)
+	for i8 := range v.Modifiers {
+		if i8 > 0 {
+			j.Byte(',')
+		}
+		j.Uint(uint64(v.Modifiers[i8]))
+	}
+	j.Raw(`],"blobs":[`)
+	for i9 := range v.Blobs {
+		if i9 > 0 {
+			j.Byte(',')
+		}
+		j.Bytes(v.Blobs[i9])
+	}
+	j.Raw(`],"bools":[`)
+	for i10 := range v.Bools {
+		if i10 > 0 {
+			j.Byte(',')
+		}
+		j.Bool(v.Bools[i10])
+	}
+	j.Raw(`],"chars":[`)
+	for i11 := range v.Chars {
+		if i11 > 0 {
+			j.Byte(',')
+		}
+		j.Uint(uint64(v.Chars[i11]))
+	}
+	j.Raw(`],"doubles":[`)
+	for i12 := range v.Doubles {
+		if i12 > 0 {
+			j.Byte(',')
+		}
+		j.Float64(v.Doubles[i12])
+	}
+	j.Raw(`],"vector":`)
+	j.Byte('[')
+	for i13 := range v.Vector {
+		if i13 > 0 {
+			j.Byte(',')
+		}
+		j.Int(v.Vector[i13])
+	}
+	j.Raw(`],"orderVector":`)
+	j.Byte('[')
+	for i14 := range v.OrderVector {
+		if i14 > 0 {
+			j.Byte(',')
+		}
+		v.OrderVector[i14].FBEWriteJSON(j)
+	}
+	j.Raw(`],"listed":`)
+	j.Byte('[')
+	for i15 := range v.Listed {
+		if i15 > 0 {
+			j.Byte(',')
+		}
+		j.Int(int64(v.Listed[i15]))
+	}
+	j.Raw(`],"hashed":{`)
+	for i16, k17 := range fbe.SortedKeys(v.Hashed, cmp.Compare[int32]) {
+		if i16 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k17))
+		x18 := v.Hashed[k17]
+		j.String(x18)
+	}
+	j.Raw(`},"mapped":{`)
+	for i19, k20 := range fbe.SortedKeys(v.Mapped, cmp.Compare[string]) {
+		if i19 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k20)
+		x21 := v.Mapped[k20]
+		j.Int(int64(x21))
+	}
+	j.Raw(`},"setted":`)
+	if i, k := fbe.Repeated(v.Setted); k >= 0 {
+		j.SameElements("setted", i, k)
+		return
+	}
+	s23 := fbe.Sorted(v.Setted, cmp.Compare[string])
+	j.Byte('[')
+	for i22 := range s23 {
+		if i22 > 0 {
+			j.Byte(',')
+		}
+		j.String(s23[i22])
+	}
+	j.Raw(`],"order":`)
+	if v.Order == nil {
+		j.Null()
+	} else {
+		v.Order.FBEWriteJSON(j)
+	}
+	j.Raw(`,"price":`)
+	j.Decimal(v.Price)
+	j.Raw(`,"text":`)
+	j.String(v.Text)
+	j.Raw(`,"made":`)
+	j.UUID(v.Made)
+	j.Raw(`,"random":`)
+	j.UUID(v.Random)
+	j.Raw(`,"nil":`)
+	j.UUID(v.Nil)
+	j.Raw(`,"now":`)
+	j.Uint(uint64(v.Now))
+	j.Raw(`,"start":`)
+	j.Uint(uint64(v.Start))
+	j.Raw(`,"word":`)
+	j.Int(int64(v.Word))
+	j.Raw(`,"modifier":`)
+	j.Uint(uint64(v.Modifier))
+	j.Raw(`,"range":`)
+	j.Int(int64(v.Range))
+	j.Raw(`,"len":`)
+	j.Int(int64(v.Len))
+	j.Raw(`,"sorted":`)
+	j.Int(int64(v.Sorted))
+	j.Raw(`,"enumerate":`)
+	j.Int(int64(v.Enumerate))
+	j.Raw(`,"tuple":`)
+	j.Int(int64(v.Tuple))
+	j.Raw(`,"frozenset":`)
+	j.Int(int64(v.Frozenset))
+	j.Raw(`,"bytearray":`)
+	j.Int(int64(v.Bytearray))
+	j.Raw(`,"int":`)
+	j.Int(int64(v.Int))
+	j.Raw(`,"str":`)
+	j.String(v.Str)
+	j.Raw(`,"dict":`)
+	j.String(v.Dict)
+	j.Raw(`,"set":`)
+	j.Int(int64(v.Set))
+	j.Raw(`,"Decimal":`)
+	j.Decimal(v.Decimal)
+	j.Raw(`,"UUID":`)
+	j.UUID(v.UUID)
+	j.Raw(`,"fbe":`)
+	j.Int(int64(v.Fbe))
+	j.Raw(`,"type":`)
+	j.Int(int64(v.Type))
+	j.Raw(`,"Array":`)
+	j.Int(int64(v.Array))
+	j.Raw(`,"Map":`)
+	j.Int(int64(v.Map))
+	j.Raw(`,"BigInt":`)
+	j.Int(v.BigInt)
+	j.Raw(`,"Number":`)
+	j.Float64(v.Number)
+	j.Raw(`,"String":`)
+	j.String(v.String_)
+	j.Raw(`,"Uint8Array":`)
+	j.Bytes(v.Uint8Array)
+	j.Raw(`,"Object":`)
+	j.Int(int64(v.Object))
+	j.Raw(`,"Math":`)
+	j.Int(int64(v.Math))
+	j.Raw(`,"JSON":`)
+	j.Int(int64(v.JSON))
+	j.Raw(`,"Date":`)
+	j.Uint(uint64(v.Date))
+	j.Raw(`,"Arrays":`)
+	j.Int(int64(v.Arrays))
+	j.Raw(`,"ArrayList":`)
+	j.Int(int64(v.ArrayList))
+	j.Raw(`,"HashMap":`)
+	j.Int(int64(v.HashMap))
+	j.Raw(`,"TreeMap":`)
+	j.Int(int64(v.TreeMap))
+	j.Raw(`,"LinkedList":`)
+	j.Int(int64(v.LinkedList))
+	j.Raw(`,"HashSet":`)
+	j.Int(int64(v.HashSet))
+	j.Raw(`,"TreeSet":`)
+	j.Int(int64(v.TreeSet))
+	j.Raw(`,"Optional":`)
+	j.Int(int64(v.Optional))
+	j.Raw(`,"BigDecimal":`)
+	j.Decimal(v.BigDecimal)
+	j.Raw(`,"Instant":`)
+	j.Uint(uint64(v.Instant))
+	j.Raw(`,"IntArray":`)
+	j.Int(int64(v.IntArray))
+	j.Raw(`,"LongArray":`)
+	j.Int(int64(v.LongArray))
+	j.Raw(`,"ByteArray":`)
+	j.Bytes(v.ByteArray)
+	j.Raw(`,"arrayOf":`)
+	j.Int(int64(v.ArrayOf))
+	j.Raw(`,"listOf":`)
+	j.Int(int64(v.ListOf))
+	j.Raw(`,"mutableListOf":`)
+	j.Int(int64(v.MutableListOf))
+	j.Raw(`,"emptyList":`)
+	j.Int(int64(v.EmptyList))
+	j.Raw(`,"mutableMapOf":`)
+	j.Int(int64(v.MutableMapOf))
+	j.Raw(`,"Collections":`)
+	j.Int(int64(v.Collections))
+	j.Raw(`,"make":`)
+	j.Int(int64(v.Make))
+	j.Raw(`,"append":`)
+	j.Int(int64(v.Append))
+	j.Raw(`,"copy":`)
+	j.Int(int64(v.Copy))
+	j.Raw(`,"time":`)
+	j.Int(int64(v.Time))
+	j.Raw(`,"std":`)
+	j.Int(int64(v.Std))
+	j.Raw(`,"FBE":`)
+	j.Int(int64(v.FBE))
+	j.Raw(`,"Vec":`)
+	j.Int(int64(v.Vec))
+	j.Raw(`,"Default":`)
+	j.Int(int64(v.Default))
+	j.Raw(`,"Some":`)
+	j.Int(int64(v.Some))
+	j.Raw(`,"Box":`)
+	j.Int(int64(v.Box))
+	j.Raw(`,"Uuid":`)
+	j.UUID(v.Uuid)
+	j.Raw(`,"Guid":`)
+	j.UUID(v.Guid)
+	j.Raw(`,"Dictionary":`)
+	j.Int(int64(v.Dictionary))
+	j.Raw(`,"SortedDictionary":`)
+	j.Int(int64(v.SortedDictionary))
+	j.Raw(`,"System":`)
+	j.Int(int64(v.System))
+	j.Raw(`,"Fbe":`)
+	j.Int(int64(v.Fbe_))
+	j.Raw(`,"Hash":`)
+	j.Int(int64(v.Hash))
+	j.Raw(`,"hash":`)
+	j.Int(int64(v.Hash_))
+	j.Raw(`,"freeze":`)
+	j.Int(int64(v.Freeze))
+	j.Raw(`,"dup":`)
+	j.Int(int64(v.Dup))
+	j.Raw(`,"clone":`)
+	j.Int(int64(v.Clone))
+	j.Raw(`,"send":`)
+	j.Int(int64(v.Send))
+	j.Raw(`,"format":`)
+	j.Int(int64(v.Format))
+	j.Raw(`,"to_s":`)
+	j.Int(int64(v.To_s))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Shadows) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(615) {
+		return
+	}
+	defer r.Leave()
+	var seen [96]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "ints":
+			r.Once(&seen[0], name)
+			if r.BeginArray("ints") {
+				i24 := 0
+				for ; r.Element(i24, 3, "ints"); i24++ {
+					v.Ints[i24] = int32(r.Int(-2147483648, 2147483647, "ints"))
+				}
+				r.EndArray(i24, 3, "ints")
+			}
+		case "orders":
+			r.Once(&seen[1], name)
+			if r.BeginArray("orders") {
+				i25 := 0
+				for ; r.Element(i25, 2, "orders"); i25++ {
+					v.Orders[i25].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i25)
+						r.Unwind("orders")
+						return
+					}
+				}
+				r.EndArray(i25, 2, "orders")
+			}
+		case "strings":
+			r.Once(&seen[2], name)
+			if r.BeginArray("strings") {
+				i26 := 0
+				for ; r.Element(i26, 2, "strings"); i26++ {
+					v.Strings[i26] = r.String("strings")
+				}
+				r.EndArray(i26, 2, "strings")
+			}
+		case "decimals":
+			r.Once(&seen[3], name)
+			if r.BeginArray("decimals") {
+				i27 := 0
+				for ; r.Element(i27, 2, "decimals"); i27++ {
+					v.Decimals[i27] = r.Decimal("decimals")
+				}
+				r.EndArray(i27, 2, "decimals")
+			}
+		case "uuids":
+			r.Once(&seen[4], name)
+			if r.BeginArray("uuids") {
+				i28 := 0
+				for ; r.Element(i28, 2, "uuids"); i28++ {
+					v.Uuids[i28] = r.UUID("uuids")
+				}
+				r.EndArray(i28, 2, "uuids")
+			}
+		case "times":
+			r.Once(&seen[5], name)
+			if r.BeginArray("times") {
+				i29 := 0
+				for ; r.Element(i29, 2, "times"); i29++ {
+					v.Times[i29] = fbe.Timestamp(r.Uint(18446744073709551615, "times"))
+				}
+				r.EndArray(i29, 2, "times")
+			}
+		case "words":
+			r.Once(&seen[6], name)
+			if r.BeginArray("words") {
+				i30 := 0
+				for ; r.Element(i30, 2, "words"); i30++ {
+					v.Words[i30] = Word(r.Int(-32768, 32767, "words"))
+				}
+				r.EndArray(i30, 2, "words")
+			}
+		case "modifiers":
+			r.Once(&seen[7], name)
+			if r.BeginArray("modifiers") {
+				i31 := 0
+				for ; r.Element(i31, 2, "modifiers"); i31++ {
+					v.Modifiers[i31] = Modifier(r.Uint(18446744073709551615, "modifiers"))
+				}
+				r.EndArray(i31, 2, "modifiers")
+			}
+		case "blobs":
+			r.Once(&seen[8], name)
+			if r.BeginArray("blobs") {
+				i32 := 0
+				for ; r.Element(i32, 2, "blobs"); i32++ {
+					v.Blobs[i32] = r.Bytes(v.Blobs[i32], "blobs")
+				}
+				r.EndArray(i32, 2, "blobs")
+			}
+		case "bools":
+			r.Once(&seen[9], name)
+			if r.BeginArray("bools") {
+				i33 := 0
+				for ; r.Element(i33, 2, "bools"); i33++ {
+					v.Bools[i33] = r.Bool("bools")
+				}
+				r.EndArray(i33, 2, "bools")
+			}
+		case "chars":
+			r.Once(&seen[10], name)
+			if r.BeginArray("chars") {
+				i34 := 0
+				for ; r.Element(i34, 2, "chars"); i34++ {
+					v.Chars[i34] = r.Char("chars")
+				}
+				r.EndArray(i34, 2, "chars")
+			}
+		case "doubles":
+			r.Once(&seen[11], name)
+			if r.BeginArray("doubles") {
+				i35 := 0
+				for ; r.Element(i35, 2, "doubles"); i35++ {
+					v.Doubles[i35] = r.Float64("doubles")
+				}
+				r.EndArray(i35, 2, "doubles")
+			}
+		case "vector":
+			r.Once(&seen[12], name)
+			if r.BeginArray("vector") {
+				v.Vector = v.Vector[:0]
+				for i36 := 0; r.More(); i36++ {
+					r.Spend(8, "vector")
+					v.Vector = fbe.Grow(v.Vector)
+					v.Vector[i36] = r.Int(-9223372036854775808, 9223372036854775807, "vector")
+				}
+			}
+		case "orderVector":
+			r.Once(&seen[13], name)
+			if r.BeginArray("orderVector") {
+				v.OrderVector = v.OrderVector[:0]
+				for i37 := 0; r.More(); i37++ {
+					v.OrderVector = fbe.Grow(v.OrderVector)
+					v.OrderVector[i37].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i37)
+						r.Unwind("orderVector")
+						return
+					}
+				}
+			}
+		case "listed":
+			r.Once(&seen[14], name)
+			if r.BeginArray("listed") {
+				v.Listed = v.Listed[:0]
+				for i38 := 0; r.More(); i38++ {
+					r.Spend(4, "listed")
+					v.Listed = fbe.Grow(v.Listed)
+					v.Listed[i38] = int32(r.Int(-2147483648, 2147483647, "listed"))
+				}
+			}
+		case "hashed":
+			r.Once(&seen[15], name)
+			if r.BeginObject("hashed") {
+				fbe.Empty(&v.Hashed, 0)
+				for r.More() {
+					r.Spend(8, "hashed")
+					key39 := r.Name()
+					k40 := int32(r.KeyInt(key39, -2147483648, 2147483647, "hashed"))
+					var x41 string
+					x41 = r.String("hashed")
+					if _, dup := v.Hashed[k40]; dup {
+						r.DuplicateKey("hashed")
+						return
+					}
+					v.Hashed[k40] = x41
+				}
+			}
+		case "mapped":
+			r.Once(&seen[16], name)
+			if r.BeginObject("mapped") {
+				fbe.Empty(&v.Mapped, 0)
+				for r.More() {
+					r.Spend(8, "mapped")
+					key42 := r.Name()
+					k43 := r.KeyString(key42, "mapped")
+					var x44 int32
+					x44 = int32(r.Int(-2147483648, 2147483647, "mapped"))
+					if _, dup := v.Mapped[k43]; dup {
+						r.DuplicateKey("mapped")
+						return
+					}
+					v.Mapped[k43] = x44
+				}
+			}
+		case "setted":
+			r.Once(&seen[17], name)
+			if r.BeginArray("setted") {
+				v.Setted = v.Setted[:0]
+				for i45 := 0; r.More(); i45++ {
+					r.Spend(4, "setted")
+					v.Setted = fbe.Grow(v.Setted)
+					v.Setted[i45] = r.String("setted")
+				}
+				if _, k := fbe.Repeated(v.Setted); k >= 0 {
+					r.DuplicateElement("setted")
+					return
+				}
+			}
+		case "order":
+			r.Once(&seen[18], name)
+			if r.Null() {
+				v.Order = nil
+			} else {
+				v.Order = fbe.Reuse(v.Order)
+				v.Order.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("order")
+					return
+				}
+			}
+		case "price":
+			r.Once(&seen[19], name)
+			v.Price = r.Decimal("price")
+		case "text":
+			r.Once(&seen[20], name)
+			v.Text = r.String("text")
+		case "made":
+			r.Once(&seen[21], name)
+			v.Made = r.UUID("made")
+		case "random":
+			r.Once(&seen[22], name)
+			v.Random = r.UUID("random")
+		case "nil":
+			r.Once(&seen[23], name)
+			v.Nil = r.UUID("nil")
+		case "now":
+			r.Once(&seen[24], name)
+			v.Now = fbe.Timestamp(r.Uint(18446744073709551615, "now"))
+		case "start":
+			r.Once(&seen[25], name)
+			v.Start = fbe.Timestamp(r.Uint(18446744073709551615, "start"))
+		case "word":
+			r.Once(&seen[26], name)
+			v.Word = Word(r.Int(-32768, 32767, "word"))
+		case "modifier":
+			r.Once(&seen[27], name)
+			v.Modifier = Modifier(r.Uint(18446744073709551615, "modifier"))
+		case "range":
+			r.Once(&seen[28], name)
+			v.Range = int32(r.Int(-2147483648, 2147483647, "range"))
+		case "len":
+			r.Once(&seen[29], name)
+			v.Len = int32(r.Int(-2147483648, 2147483647, "len"))
+		case "sorted":
+			r.Once(&seen[30], name)
+			v.Sorted = int32(r.Int(-2147483648, 2147483647, "sorted"))
+		case "enumerate":
+			r.Once(&seen[31], name)
+			v.Enumerate = int32(r.Int(-2147483648, 2147483647, "enumerate"))
+		case "tuple":
+			r.Once(&seen[32], name)
+			v.Tuple = int32(r.Int(-2147483648, 2147483647, "tuple"))
+		case "frozenset":
+			r.Once(&seen[33], name)
+			v.Frozenset = int32(r.Int(-2147483648, 2147483647, "frozenset"))
+		case "bytearray":
+			r.Once(&seen[34], name)
+			v.Bytearray = int32(r.Int(-2147483648, 2147483647, "bytearray"))
+		case "int":
+			r.Once(&seen[35], name)
+			v.Int = int32(r.Int(-2147483648, 2147483647, "int"))
+		case "str":
+			r.Once(&seen[36], name)
+			v.Str = r.String("str")
+		case "dict":
+			r.Once(&seen[37], name)
+			v.Dict = r.String("dict")
+		case "set":
+			r.Once(&seen[38], name)
+			v.Set = int32(r.Int(-2147483648, 2147483647, "set"))
+		case "Decimal":
+			r.Once(&seen[39], name)
+			v.Decimal = r.Decimal("Decimal")
+		case "UUID":
+			r.Once(&seen[40], name)
+			v.UUID = r.UUID("UUID")
+		case "fbe":
+			r.Once(&seen[41], name)
+			v.Fbe = int32(r.Int(-2147483648, 2147483647, "fbe"))
+		case "type":
+			r.Once(&seen[42], name)
+			v.Type = int32(r.Int(-2147483648, 2147483647, "type"))
+		case "Array":
+			r.Once(&seen[43], name)
+			v.Array = int32(r.Int(-2147483648, 2147483647, "Array"))
+		case "Map":
+			r.Once(&seen[44], name)
+			v.Map = int32(r.Int(-2147483648, 2147483647, "Map"))
+		case "BigInt":
+			r.Once(&seen[45], name)
+			v.BigInt = r.Int(-9223372036854775808, 9223372036854775807, "BigInt")
+		case "Number":
+			r.Once(&seen[46], name)
+			v.Number = r.Float64("Number")
+		case "String":
+			r.Once(&seen[47], name)
+			v.String_ = r.String("String")
+		case "Uint8Array":
+			r.Once(&seen[48], name)
+			v.Uint8Array = r.Bytes(v.Uint8Array, "Uint8Array")
+		case "Object":
+			r.Once(&seen[49], name)
+			v.Object = int32(r.Int(-2147483648, 2147483647, "Object"))
+		case "Math":
+			r.Once(&seen[50], name)
+			v.Math = int32(r.Int(-2147483648, 2147483647, "Math"))
+		case "JSON":
+			r.Once(&seen[51], name)
+			v.JSON = int32(r.Int(-2147483648, 2147483647, "JSON"))
+		case "Date":
+			r.Once(&seen[52], name)
+			v.Date = fbe.Timestamp(r.Uint(18446744073709551615, "Date"))
+		case "Arrays":
+			r.Once(&seen[53], name)
+			v.Arrays = int32(r.Int(-2147483648, 2147483647, "Arrays"))
+		case "ArrayList":
+			r.Once(&seen[54], name)
+			v.ArrayList = int32(r.Int(-2147483648, 2147483647, "ArrayList"))
+		case "HashMap":
+			r.Once(&seen[55], name)
+			v.HashMap = int32(r.Int(-2147483648, 2147483647, "HashMap"))
+		case "TreeMap":
+			r.Once(&seen[56], name)
+			v.TreeMap = int32(r.Int(-2147483648, 2147483647, "TreeMap"))
+		case "LinkedList":
+			r.Once(&seen[57], name)
+			v.LinkedList = int32(r.Int(-2147483648, 2147483647, "LinkedList"))
+		case "HashSet":
+			r.Once(&seen[58], name)
+			v.HashSet = int32(r.Int(-2147483648, 2147483647, "HashSet"))
+		case "TreeSet":
+			r.Once(&seen[59], name)
+			v.TreeSet = int32(r.Int(-2147483648, 2147483647, "TreeSet"))
+		case "Optional":
+			r.Once(&seen[60], name)
+			v.Optional = int32(r.Int(-2147483648, 2147483647, "Optional"))
+		case "BigDecimal":
+			r.Once(&seen[61], name)
+			v.BigDecimal = r.Decimal("BigDecimal")
+		case "Instant":
+			r.Once(&seen[62], name)
+			v.Instant = fbe.Timestamp(r.Uint(18446744073709551615, "Instant"))
+		case "IntArray":
+			r.Once(&seen[63], name)
+			v.IntArray = int32(r.Int(-2147483648, 2147483647, "IntArray"))
+		case "LongArray":
+			r.Once(&seen[64], name)
+			v.LongArray = int32(r.Int(-2147483648, 2147483647, "LongArray"))
+		case "ByteArray":
+			r.Once(&seen[65], name)
+			v.ByteArray = r.Bytes(v.ByteArray, "ByteArray")
+		case "arrayOf":
+			r.Once(&seen[66], name)
+			v.ArrayOf = int32(r.Int(-2147483648, 2147483647, "arrayOf"))
+		case "listOf":
+			r.Once(&seen[67], name)
+			v.ListOf = int32(r.Int(-2147483648, 2147483647, "listOf"))
+		case "mutableListOf":
+			r.Once(&seen[68], name)
+			v.MutableListOf = int32(r.Int(-2147483648, 2147483647, "mutableListOf"))
+		case "emptyList":
+			r.Once(&seen[69], name)
+			v.EmptyList = int32(r.Int(-2147483648, 2147483647, "emptyList"))
+		case "mutableMapOf":
+			r.Once(&seen[70], name)
+			v.MutableMapOf = int32(r.Int(-2147483648, 2147483647, "mutableMapOf"))
+		case "Collections":
+			r.Once(&seen[71], name)
+			v.Collections = int32(r.Int(-2147483648, 2147483647, "Collections"))
+		case "make":
+			r.Once(&seen[72], name)
+			v.Make = int32(r.Int(-2147483648, 2147483647, "make"))
+		case "append":
+			r.Once(&seen[73], name)
+			v.Append = int32(r.Int(-2147483648, 2147483647, "append"))
+		case "copy":
+			r.Once(&seen[74], name)
+			v.Copy = int32(r.Int(-2147483648, 2147483647, "copy"))
+		case "time":
+			r.Once(&seen[75], name)
+			v.Time = int32(r.Int(-2147483648, 2147483647, "time"))
+		case "std":
+			r.Once(&seen[76], name)
+			v.Std = int32(r.Int(-2147483648, 2147483647, "std"))
+		case "FBE":
+			r.Once(&seen[77], name)
+			v.FBE = int32(r.Int(-2147483648, 2147483647, "FBE"))
+		case "Vec":
+			r.Once(&seen[78], name)
+			v.Vec = int32(r.Int(-2147483648, 2147483647, "Vec"))
+		case "Default":
+			r.Once(&seen[79], name)
+			v.Default = int32(r.Int(-2147483648, 2147483647, "Default"))
+		case "Some":
+			r.Once(&seen[80], name)
+			v.Some = int32(r.Int(-2147483648, 2147483647, "Some"))
+		case "Box":
+			r.Once(&seen[81], name)
+			v.Box = int32(r.Int(-2147483648, 2147483647, "Box"))
+		case "Uuid":
+			r.Once(&seen[82], name)
+			v.Uuid = r.UUID("Uuid")
+		case "Guid":
+			r.Once(&seen[83], name)
+			v.Guid = r.UUID("Guid")
+		case "Dictionary":
+			r.Once(&seen[84], name)
+			v.Dictionary = int32(r.Int(-2147483648, 2147483647, "Dictionary"))
+		case "SortedDictionary":
+			r.Once(&seen[85], name)
+			v.SortedDictionary = int32(r.Int(-2147483648, 2147483647, "SortedDictionary"))
+		case "System":
+			r.Once(&seen[86], name)
+			v.System = int32(r.Int(-2147483648, 2147483647, "System"))
+		case "Fbe":
+			r.Once(&seen[87], name)
+			v.Fbe_ = int32(r.Int(-2147483648, 2147483647, "Fbe"))
+		case "Hash":
+			r.Once(&seen[88], name)
+			v.Hash = int32(r.Int(-2147483648, 2147483647, "Hash"))
+		case "hash":
+			r.Once(&seen[89], name)
+			v.Hash_ = int32(r.Int(-2147483648, 2147483647, "hash"))
+		case "freeze":
+			r.Once(&seen[90], name)
+			v.Freeze = int32(r.Int(-2147483648, 2147483647, "freeze"))
+		case "dup":
+			r.Once(&seen[91], name)
+			v.Dup = int32(r.Int(-2147483648, 2147483647, "dup"))
+		case "clone":
+			r.Once(&seen[92], name)
+			v.Clone = int32(r.Int(-2147483648, 2147483647, "clone"))
+		case "send":
+			r.Once(&seen[93], name)
+			v.Send = int32(r.Int(-2147483648, 2147483647, "send"))
+		case "format":
+			r.Once(&seen[94], name)
+			v.Format = int32(r.Int(-2147483648, 2147483647, "format"))
+		case "to_s":
+			r.Once(&seen[95], name)
+			v.To_s = int32(r.Int(-2147483648, 2147483647, "to_s"))
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[1] {
+		r.Spend(24, "orders")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Shadows) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Shadows) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("import.Shadows")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Shadows) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Shadows) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("import.Shadows")
+	return r.Err()
+}
+
+// Hostile is the message import.Hostile (type id 84).
 type Hostile struct {
 	Order           Order
 	CppWords        CppWords
@@ -36539,11 +39257,12 @@ type Hostile struct {
 	Derived         Derived
 	Listed          Listed
 	Letters         Letters
+	Shadows         Shadows
 }
 
 // TypeID is the type id of import.Hostile.
 func (Hostile) TypeID() uint32 {
-	return 83
+	return 84
 }
 
 // NewHostile is a new Hostile with the schema's defaults.
@@ -36637,11 +39356,12 @@ func (v *Hostile) Reset() {
 	v.Derived.Reset()
 	v.Listed.Reset()
 	v.Letters = LettersX_a
+	v.Shadows.Reset()
 }
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Hostile) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 336, 83)
+	b := w.Struct(base, slot, 340, 84)
 	(v.Order).FBEWrite(w, b, b+8)
 	(v.CppWords).FBEWrite(w, b, b+12)
 	(v.PythonWords).FBEWrite(w, b, b+16)
@@ -36724,6 +39444,11 @@ func (v *Hostile) FBEWrite(w *fbe.Writer, base, slot int) {
 	(v.Derived).FBEWrite(w, b, b+324)
 	(v.Listed).FBEWrite(w, b, b+328)
 	w.PutI32(b+332, int32(v.Letters))
+	(v.Shadows).FBEWrite(w, b, b+336)
+	if w.Failed() {
+		w.Unwind("Shadows")
+		return
+	}
 }
 
 // FBERead reads v from the versioned body the slot at slot points to (from base),
@@ -36731,8 +39456,8 @@ func (v *Hostile) FBEWrite(w *fbe.Writer, base, slot int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 83, 4)
-	if n < 336 {
+	b, n := r.Struct(base, slot, 84, 4)
+	if n < 340 {
 		if n == 0 {
 			return
 		}
@@ -36740,7 +39465,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	defer r.Leave()
 	if n < 12 {
-		r.Spend(3010, b, "Order")
+		r.Spend(3649, b, "Order")
 		return
 	}
 	v.Order.FBERead(r, b, b+8)
@@ -36749,7 +39474,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		r.Spend(2998, b, "CppWords")
+		r.Spend(3637, b, "CppWords")
 		return
 	}
 	v.CppWords.FBERead(r, b, b+12)
@@ -36758,7 +39483,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 20 {
-		r.Spend(2379, b, "PythonWords")
+		r.Spend(3018, b, "PythonWords")
 		return
 	}
 	v.PythonWords.FBERead(r, b, b+16)
@@ -36767,7 +39492,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 24 {
-		r.Spend(2140, b, "GoWords")
+		r.Spend(2779, b, "GoWords")
 		return
 	}
 	v.GoWords.FBERead(r, b, b+20)
@@ -36776,7 +39501,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 28 {
-		r.Spend(1938, b, "JavaWords")
+		r.Spend(2577, b, "JavaWords")
 		return
 	}
 	v.JavaWords.FBERead(r, b, b+24)
@@ -36785,7 +39510,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 32 {
-		r.Spend(1756, b, "KotlinWords")
+		r.Spend(2395, b, "KotlinWords")
 		return
 	}
 	v.KotlinWords.FBERead(r, b, b+28)
@@ -36794,7 +39519,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 36 {
-		r.Spend(1549, b, "JsWords")
+		r.Spend(2188, b, "JsWords")
 		return
 	}
 	v.JsWords.FBERead(r, b, b+32)
@@ -36803,7 +39528,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 40 {
-		r.Spend(1326, b, "RustWords")
+		r.Spend(1965, b, "RustWords")
 		return
 	}
 	v.RustWords.FBERead(r, b, b+36)
@@ -36812,7 +39537,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 44 {
-		r.Spend(1131, b, "CSharpWords")
+		r.Spend(1770, b, "CSharpWords")
 		return
 	}
 	v.CSharpWords.FBERead(r, b, b+40)
@@ -36821,7 +39546,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 48 {
-		r.Spend(981, b, "RubyWords")
+		r.Spend(1620, b, "RubyWords")
 		return
 	}
 	v.RubyWords.FBERead(r, b, b+44)
@@ -36830,7 +39555,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 52 {
-		r.Spend(883, b, "CppMembers")
+		r.Spend(1522, b, "CppMembers")
 		return
 	}
 	v.CppMembers.FBERead(r, b, b+48)
@@ -36839,7 +39564,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 56 {
-		r.Spend(835, b, "PythonMembers")
+		r.Spend(1474, b, "PythonMembers")
 		return
 	}
 	v.PythonMembers.FBERead(r, b, b+52)
@@ -36848,7 +39573,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 60 {
-		r.Spend(739, b, "GoMembers")
+		r.Spend(1378, b, "GoMembers")
 		return
 	}
 	v.GoMembers.FBERead(r, b, b+56)
@@ -36857,7 +39582,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 64 {
-		r.Spend(610, b, "JvmMembers")
+		r.Spend(1249, b, "JvmMembers")
 		return
 	}
 	v.JvmMembers.FBERead(r, b, b+60)
@@ -36866,7 +39591,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 68 {
-		r.Spend(473, b, "JsMembers")
+		r.Spend(1112, b, "JsMembers")
 		return
 	}
 	v.JsMembers.FBERead(r, b, b+64)
@@ -36875,7 +39600,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 72 {
-		r.Spend(462, b, "RuntimeNames")
+		r.Spend(1101, b, "RuntimeNames")
 		return
 	}
 	v.RuntimeNames.FBERead(r, b, b+68)
@@ -36884,7 +39609,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 76 {
-		r.Spend(320, b, "class")
+		r.Spend(959, b, "class")
 		return
 	}
 	v.Class.FBERead(r, b, b+72)
@@ -36893,7 +39618,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 80 {
-		r.Spend(316, b, "Object")
+		r.Spend(955, b, "Object")
 		return
 	}
 	v.Object.FBERead(r, b, b+76)
@@ -36902,7 +39627,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 84 {
-		r.Spend(312, b, "String")
+		r.Spend(951, b, "String")
 		return
 	}
 	v.String_.FBERead(r, b, b+80)
@@ -36911,7 +39636,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 88 {
-		r.Spend(308, b, "List")
+		r.Spend(947, b, "List")
 		return
 	}
 	v.List.FBERead(r, b, b+84)
@@ -36920,7 +39645,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 92 {
-		r.Spend(304, b, "Map")
+		r.Spend(943, b, "Map")
 		return
 	}
 	v.Map.FBERead(r, b, b+88)
@@ -36929,7 +39654,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 96 {
-		r.Spend(300, b, "Model")
+		r.Spend(939, b, "Model")
 		return
 	}
 	v.Model.FBERead(r, b, b+92)
@@ -36938,7 +39663,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 100 {
-		r.Spend(296, b, "FinalModel")
+		r.Spend(935, b, "FinalModel")
 		return
 	}
 	v.FinalModel.FBERead(r, b, b+96)
@@ -36947,7 +39672,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 104 {
-		r.Spend(292, b, "Buffer")
+		r.Spend(931, b, "Buffer")
 		return
 	}
 	v.Buffer.FBERead(r, b, b+100)
@@ -36956,7 +39681,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 108 {
-		r.Spend(288, b, "Reader")
+		r.Spend(927, b, "Reader")
 		return
 	}
 	v.Reader.FBERead(r, b, b+104)
@@ -36965,7 +39690,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 112 {
-		r.Spend(284, b, "Writer")
+		r.Spend(923, b, "Writer")
 		return
 	}
 	v.Writer.FBERead(r, b, b+108)
@@ -36974,7 +39699,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 116 {
-		r.Spend(280, b, "Limits")
+		r.Spend(919, b, "Limits")
 		return
 	}
 	v.Limits.FBERead(r, b, b+112)
@@ -36983,7 +39708,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 120 {
-		r.Spend(276, b, "DecodeError")
+		r.Spend(915, b, "DecodeError")
 		return
 	}
 	v.DecodeError.FBERead(r, b, b+116)
@@ -36992,7 +39717,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 124 {
-		r.Spend(272, b, "DecodeException")
+		r.Spend(911, b, "DecodeException")
 		return
 	}
 	v.DecodeException.FBERead(r, b, b+120)
@@ -37001,7 +39726,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 128 {
-		r.Spend(268, b, "Decimal")
+		r.Spend(907, b, "Decimal")
 		return
 	}
 	v.Decimal.FBERead(r, b, b+124)
@@ -37010,7 +39735,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 132 {
-		r.Spend(264, b, "Uuid")
+		r.Spend(903, b, "Uuid")
 		return
 	}
 	v.Uuid.FBERead(r, b, b+128)
@@ -37019,7 +39744,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 136 {
-		r.Spend(260, b, "UUID")
+		r.Spend(899, b, "UUID")
 		return
 	}
 	v.UUID.FBERead(r, b, b+132)
@@ -37028,7 +39753,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 140 {
-		r.Spend(256, b, "Timestamp")
+		r.Spend(895, b, "Timestamp")
 		return
 	}
 	v.Timestamp.FBERead(r, b, b+136)
@@ -37037,7 +39762,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 144 {
-		r.Spend(252, b, "Sender")
+		r.Spend(891, b, "Sender")
 		return
 	}
 	v.Sender.FBERead(r, b, b+140)
@@ -37046,7 +39771,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 148 {
-		r.Spend(248, b, "Receiver")
+		r.Spend(887, b, "Receiver")
 		return
 	}
 	v.Receiver.FBERead(r, b, b+144)
@@ -37055,7 +39780,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 152 {
-		r.Spend(244, b, "Client")
+		r.Spend(883, b, "Client")
 		return
 	}
 	v.Client.FBERead(r, b, b+148)
@@ -37064,7 +39789,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 156 {
-		r.Spend(240, b, "Proxy")
+		r.Spend(879, b, "Proxy")
 		return
 	}
 	v.Proxy.FBERead(r, b, b+152)
@@ -37073,7 +39798,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 160 {
-		r.Spend(236, b, "Handler")
+		r.Spend(875, b, "Handler")
 		return
 	}
 	v.Handler.FBERead(r, b, b+156)
@@ -37082,7 +39807,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 164 {
-		r.Spend(232, b, "fbe")
+		r.Spend(871, b, "fbe")
 		return
 	}
 	v.Fbe.FBERead(r, b, b+160)
@@ -37091,7 +39816,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 168 {
-		r.Spend(228, b, "FBE")
+		r.Spend(867, b, "FBE")
 		return
 	}
 	v.FBE.FBERead(r, b, b+164)
@@ -37100,7 +39825,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 172 {
-		r.Spend(224, b, "std")
+		r.Spend(863, b, "std")
 		return
 	}
 	v.Std.FBERead(r, b, b+168)
@@ -37109,7 +39834,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 176 {
-		r.Spend(220, b, "Companion")
+		r.Spend(859, b, "Companion")
 		return
 	}
 	v.Companion.FBERead(r, b, b+172)
@@ -37118,7 +39843,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 180 {
-		r.Spend(216, b, "Any")
+		r.Spend(855, b, "Any")
 		return
 	}
 	v.Any.FBERead(r, b, b+176)
@@ -37127,7 +39852,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 184 {
-		r.Spend(212, b, "Self")
+		r.Spend(851, b, "Self")
 		return
 	}
 	v.Self.FBERead(r, b, b+180)
@@ -37136,7 +39861,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 188 {
-		r.Spend(208, b, "self")
+		r.Spend(847, b, "self")
 		return
 	}
 	v.Self_.FBERead(r, b, b+184)
@@ -37145,7 +39870,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 192 {
-		r.Spend(204, b, "None")
+		r.Spend(843, b, "None")
 		return
 	}
 	v.None.FBERead(r, b, b+188)
@@ -37154,7 +39879,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 196 {
-		r.Spend(200, b, "Option")
+		r.Spend(839, b, "Option")
 		return
 	}
 	v.Option.FBERead(r, b, b+192)
@@ -37163,7 +39888,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 200 {
-		r.Spend(196, b, "Result")
+		r.Spend(835, b, "Result")
 		return
 	}
 	v.Result.FBERead(r, b, b+196)
@@ -37172,7 +39897,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 204 {
-		r.Spend(192, b, "Vec")
+		r.Spend(831, b, "Vec")
 		return
 	}
 	v.Vec.FBERead(r, b, b+200)
@@ -37181,7 +39906,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 208 {
-		r.Spend(188, b, "Box")
+		r.Spend(827, b, "Box")
 		return
 	}
 	v.Box.FBERead(r, b, b+204)
@@ -37190,7 +39915,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 212 {
-		r.Spend(184, b, "Error")
+		r.Spend(823, b, "Error")
 		return
 	}
 	v.Error.FBERead(r, b, b+208)
@@ -37199,7 +39924,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 216 {
-		r.Spend(180, b, "Exception")
+		r.Spend(819, b, "Exception")
 		return
 	}
 	v.Exception.FBERead(r, b, b+212)
@@ -37208,7 +39933,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 220 {
-		r.Spend(176, b, "Text")
+		r.Spend(815, b, "Text")
 		return
 	}
 	v.Text.FBERead(r, b, b+216)
@@ -37217,7 +39942,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 224 {
-		r.Spend(172, b, "JsonWriter")
+		r.Spend(811, b, "JsonWriter")
 		return
 	}
 	v.JsonWriter.FBERead(r, b, b+220)
@@ -37226,7 +39951,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 228 {
-		r.Spend(168, b, "int32_t")
+		r.Spend(807, b, "int32_t")
 		return
 	}
 	v.Int32_t.FBERead(r, b, b+224)
@@ -37235,7 +39960,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 232 {
-		r.Spend(164, b, "size_t")
+		r.Spend(803, b, "size_t")
 		return
 	}
 	v.Size_t.FBERead(r, b, b+228)
@@ -37244,7 +39969,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 236 {
-		r.Spend(160, b, "list")
+		r.Spend(799, b, "list")
 		return
 	}
 	v.List_.FBERead(r, b, b+232)
@@ -37253,7 +39978,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 240 {
-		r.Spend(156, b, "object")
+		r.Spend(795, b, "object")
 		return
 	}
 	v.Object_.FBERead(r, b, b+236)
@@ -37262,7 +39987,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 244 {
-		r.Spend(152, b, "v")
+		r.Spend(791, b, "v")
 		return
 	}
 	v.V.FBERead(r, b, b+240)
@@ -37271,7 +39996,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 248 {
-		r.Spend(148, b, "r")
+		r.Spend(787, b, "r")
 		return
 	}
 	v.R.FBERead(r, b, b+244)
@@ -37280,7 +40005,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 252 {
-		r.Spend(144, b, "w")
+		r.Spend(783, b, "w")
 		return
 	}
 	v.W.FBERead(r, b, b+248)
@@ -37289,7 +40014,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 256 {
-		r.Spend(140, b, "SideBuy")
+		r.Spend(779, b, "SideBuy")
 		return
 	}
 	v.SideBuy.FBERead(r, b, b+252)
@@ -37298,7 +40023,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 260 {
-		r.Spend(136, b, "OrderKey")
+		r.Spend(775, b, "OrderKey")
 		return
 	}
 	v.OrderKey.FBERead(r, b, b+256)
@@ -37307,7 +40032,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 264 {
-		r.Spend(132, b, "textOfside")
+		r.Spend(771, b, "textOfside")
 		return
 	}
 	v.TextOfside.FBERead(r, b, b+260)
@@ -37316,7 +40041,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 268 {
-		r.Spend(128, b, "DECIMAL_1")
+		r.Spend(767, b, "DECIMAL_1")
 		return
 	}
 	v.DECIMAL_1.FBERead(r, b, b+264)
@@ -37325,7 +40050,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 272 {
-		r.Spend(124, b, "OrderModel")
+		r.Spend(763, b, "OrderModel")
 		return
 	}
 	v.OrderModel.FBERead(r, b, b+268)
@@ -37334,7 +40059,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 276 {
-		r.Spend(120, b, "OrderFinal")
+		r.Spend(759, b, "OrderFinal")
 		return
 	}
 	v.OrderFinal.FBERead(r, b, b+272)
@@ -37343,7 +40068,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 280 {
-		r.Spend(116, b, "NewOrder")
+		r.Spend(755, b, "NewOrder")
 		return
 	}
 	v.NewOrder.FBERead(r, b, b+276)
@@ -37352,7 +40077,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 284 {
-		r.Spend(112, b, "VerifyFBEOrder")
+		r.Spend(751, b, "VerifyFBEOrder")
 		return
 	}
 	v.VerifyFBEOrder.FBERead(r, b, b+280)
@@ -37361,7 +40086,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 288 {
-		r.Spend(108, b, "fbe_vr_Order")
+		r.Spend(747, b, "fbe_vr_Order")
 		return
 	}
 	v.Fbe_vr_Order.FBERead(r, b, b+284)
@@ -37370,7 +40095,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 292 {
-		r.Spend(104, b, "e1")
+		r.Spend(743, b, "e1")
 		return
 	}
 	v.E1.FBERead(r, b, b+288)
@@ -37379,7 +40104,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 296 {
-		r.Spend(100, b, "i2")
+		r.Spend(739, b, "i2")
 		return
 	}
 	v.I2.FBERead(r, b, b+292)
@@ -37388,7 +40113,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 300 {
-		r.Spend(96, b, "o3")
+		r.Spend(735, b, "o3")
 		return
 	}
 	v.O3.FBERead(r, b, b+296)
@@ -37397,7 +40122,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 304 {
-		r.Spend(92, b, "Fbe")
+		r.Spend(731, b, "Fbe")
 		return
 	}
 	v.Fbe_.FBERead(r, b, b+300)
@@ -37406,7 +40131,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 308 {
-		r.Spend(88, b, "FINGERPRINT")
+		r.Spend(727, b, "FINGERPRINT")
 		return
 	}
 	v.FINGERPRINT.FBERead(r, b, b+304)
@@ -37415,7 +40140,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 312 {
-		r.Spend(84, b, "FBE_FINGERPRINT")
+		r.Spend(723, b, "FBE_FINGERPRINT")
 		return
 	}
 	v.FBE_FINGERPRINT.FBERead(r, b, b+308)
@@ -37424,7 +40149,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 316 {
-		r.Spend(80, b, "FBEFingerprint")
+		r.Spend(719, b, "FBEFingerprint")
 		return
 	}
 	v.FBEFingerprint.FBERead(r, b, b+312)
@@ -37433,7 +40158,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 320 {
-		r.Spend(76, b, "Case")
+		r.Spend(715, b, "Case")
 		return
 	}
 	v.Case.FBERead(r, b, b+316)
@@ -37442,7 +40167,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 324 {
-		r.Spend(44, b, "Imported")
+		r.Spend(683, b, "Imported")
 		return
 	}
 	v.Imported.FBERead(r, b, b+320)
@@ -37451,7 +40176,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 328 {
-		r.Spend(34, b, "Derived")
+		r.Spend(673, b, "Derived")
 		return
 	}
 	v.Derived.FBERead(r, b, b+324)
@@ -37460,7 +40185,7 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 332 {
-		r.Spend(16, b, "Listed")
+		r.Spend(655, b, "Listed")
 		return
 	}
 	v.Listed.FBERead(r, b, b+328)
@@ -37469,21 +40194,31 @@ func (v *Hostile) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 336 {
+		r.Spend(639, b, "Letters")
 		return
 	}
 	v.Letters = Letters(r.I32(b + 332))
+	if n < 340 {
+		r.Spend(639, b, "Shadows")
+		return
+	}
+	v.Shadows.FBERead(r, b, b+336)
+	if r.Failed() {
+		r.Unwind("Shadows")
+		return
+	}
 }
 
 // FBEVerifyHostile checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 83, 4)
+	b, n := r.Struct(base, slot, 84, 4)
 	if n == 0 {
 		return
 	}
 	defer r.Leave()
 	if n < 12 {
-		r.Spend(3010, b, "Order")
+		r.Spend(3649, b, "Order")
 		return
 	}
 	FBEVerifyOrder(r, b, b+8)
@@ -37492,7 +40227,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 16 {
-		r.Spend(2998, b, "CppWords")
+		r.Spend(3637, b, "CppWords")
 		return
 	}
 	FBEVerifyCppWords(r, b, b+12)
@@ -37501,7 +40236,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 20 {
-		r.Spend(2379, b, "PythonWords")
+		r.Spend(3018, b, "PythonWords")
 		return
 	}
 	FBEVerifyPythonWords(r, b, b+16)
@@ -37510,7 +40245,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 24 {
-		r.Spend(2140, b, "GoWords")
+		r.Spend(2779, b, "GoWords")
 		return
 	}
 	FBEVerifyGoWords(r, b, b+20)
@@ -37519,7 +40254,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 28 {
-		r.Spend(1938, b, "JavaWords")
+		r.Spend(2577, b, "JavaWords")
 		return
 	}
 	FBEVerifyJavaWords(r, b, b+24)
@@ -37528,7 +40263,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 32 {
-		r.Spend(1756, b, "KotlinWords")
+		r.Spend(2395, b, "KotlinWords")
 		return
 	}
 	FBEVerifyKotlinWords(r, b, b+28)
@@ -37537,7 +40272,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 36 {
-		r.Spend(1549, b, "JsWords")
+		r.Spend(2188, b, "JsWords")
 		return
 	}
 	FBEVerifyJsWords(r, b, b+32)
@@ -37546,7 +40281,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 40 {
-		r.Spend(1326, b, "RustWords")
+		r.Spend(1965, b, "RustWords")
 		return
 	}
 	FBEVerifyRustWords(r, b, b+36)
@@ -37555,7 +40290,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 44 {
-		r.Spend(1131, b, "CSharpWords")
+		r.Spend(1770, b, "CSharpWords")
 		return
 	}
 	FBEVerifyCSharpWords(r, b, b+40)
@@ -37564,7 +40299,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 48 {
-		r.Spend(981, b, "RubyWords")
+		r.Spend(1620, b, "RubyWords")
 		return
 	}
 	FBEVerifyRubyWords(r, b, b+44)
@@ -37573,7 +40308,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 52 {
-		r.Spend(883, b, "CppMembers")
+		r.Spend(1522, b, "CppMembers")
 		return
 	}
 	FBEVerifyCppMembers(r, b, b+48)
@@ -37582,7 +40317,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 56 {
-		r.Spend(835, b, "PythonMembers")
+		r.Spend(1474, b, "PythonMembers")
 		return
 	}
 	FBEVerifyPythonMembers(r, b, b+52)
@@ -37591,7 +40326,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 60 {
-		r.Spend(739, b, "GoMembers")
+		r.Spend(1378, b, "GoMembers")
 		return
 	}
 	FBEVerifyGoMembers(r, b, b+56)
@@ -37600,7 +40335,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 64 {
-		r.Spend(610, b, "JvmMembers")
+		r.Spend(1249, b, "JvmMembers")
 		return
 	}
 	FBEVerifyJvmMembers(r, b, b+60)
@@ -37609,7 +40344,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 68 {
-		r.Spend(473, b, "JsMembers")
+		r.Spend(1112, b, "JsMembers")
 		return
 	}
 	FBEVerifyJsMembers(r, b, b+64)
@@ -37618,7 +40353,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 72 {
-		r.Spend(462, b, "RuntimeNames")
+		r.Spend(1101, b, "RuntimeNames")
 		return
 	}
 	FBEVerifyRuntimeNames(r, b, b+68)
@@ -37627,7 +40362,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 76 {
-		r.Spend(320, b, "class")
+		r.Spend(959, b, "class")
 		return
 	}
 	FBEVerifyClass(r, b, b+72)
@@ -37636,7 +40371,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 80 {
-		r.Spend(316, b, "Object")
+		r.Spend(955, b, "Object")
 		return
 	}
 	FBEVerifyObject(r, b, b+76)
@@ -37645,7 +40380,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 84 {
-		r.Spend(312, b, "String")
+		r.Spend(951, b, "String")
 		return
 	}
 	FBEVerifyString(r, b, b+80)
@@ -37654,7 +40389,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 88 {
-		r.Spend(308, b, "List")
+		r.Spend(947, b, "List")
 		return
 	}
 	FBEVerifyList(r, b, b+84)
@@ -37663,7 +40398,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 92 {
-		r.Spend(304, b, "Map")
+		r.Spend(943, b, "Map")
 		return
 	}
 	FBEVerifyMap(r, b, b+88)
@@ -37672,7 +40407,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 96 {
-		r.Spend(300, b, "Model")
+		r.Spend(939, b, "Model")
 		return
 	}
 	FBEVerifyModel(r, b, b+92)
@@ -37681,7 +40416,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 100 {
-		r.Spend(296, b, "FinalModel")
+		r.Spend(935, b, "FinalModel")
 		return
 	}
 	FBEVerifyFinalModel_(r, b, b+96)
@@ -37690,7 +40425,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 104 {
-		r.Spend(292, b, "Buffer")
+		r.Spend(931, b, "Buffer")
 		return
 	}
 	FBEVerifyBuffer(r, b, b+100)
@@ -37699,7 +40434,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 108 {
-		r.Spend(288, b, "Reader")
+		r.Spend(927, b, "Reader")
 		return
 	}
 	FBEVerifyReader(r, b, b+104)
@@ -37708,7 +40443,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 112 {
-		r.Spend(284, b, "Writer")
+		r.Spend(923, b, "Writer")
 		return
 	}
 	FBEVerifyWriter(r, b, b+108)
@@ -37717,7 +40452,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 116 {
-		r.Spend(280, b, "Limits")
+		r.Spend(919, b, "Limits")
 		return
 	}
 	FBEVerifyLimits(r, b, b+112)
@@ -37726,7 +40461,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 120 {
-		r.Spend(276, b, "DecodeError")
+		r.Spend(915, b, "DecodeError")
 		return
 	}
 	FBEVerifyDecodeError(r, b, b+116)
@@ -37735,7 +40470,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 124 {
-		r.Spend(272, b, "DecodeException")
+		r.Spend(911, b, "DecodeException")
 		return
 	}
 	FBEVerifyDecodeException(r, b, b+120)
@@ -37744,7 +40479,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 128 {
-		r.Spend(268, b, "Decimal")
+		r.Spend(907, b, "Decimal")
 		return
 	}
 	FBEVerifyDecimal(r, b, b+124)
@@ -37753,7 +40488,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 132 {
-		r.Spend(264, b, "Uuid")
+		r.Spend(903, b, "Uuid")
 		return
 	}
 	FBEVerifyUuid(r, b, b+128)
@@ -37762,7 +40497,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 136 {
-		r.Spend(260, b, "UUID")
+		r.Spend(899, b, "UUID")
 		return
 	}
 	FBEVerifyUUID(r, b, b+132)
@@ -37771,7 +40506,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 140 {
-		r.Spend(256, b, "Timestamp")
+		r.Spend(895, b, "Timestamp")
 		return
 	}
 	FBEVerifyTimestamp(r, b, b+136)
@@ -37780,7 +40515,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 144 {
-		r.Spend(252, b, "Sender")
+		r.Spend(891, b, "Sender")
 		return
 	}
 	FBEVerifySender(r, b, b+140)
@@ -37789,7 +40524,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 148 {
-		r.Spend(248, b, "Receiver")
+		r.Spend(887, b, "Receiver")
 		return
 	}
 	FBEVerifyReceiver(r, b, b+144)
@@ -37798,7 +40533,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 152 {
-		r.Spend(244, b, "Client")
+		r.Spend(883, b, "Client")
 		return
 	}
 	FBEVerifyClient(r, b, b+148)
@@ -37807,7 +40542,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 156 {
-		r.Spend(240, b, "Proxy")
+		r.Spend(879, b, "Proxy")
 		return
 	}
 	FBEVerifyProxy(r, b, b+152)
@@ -37816,7 +40551,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 160 {
-		r.Spend(236, b, "Handler")
+		r.Spend(875, b, "Handler")
 		return
 	}
 	FBEVerifyHandler(r, b, b+156)
@@ -37825,7 +40560,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 164 {
-		r.Spend(232, b, "fbe")
+		r.Spend(871, b, "fbe")
 		return
 	}
 	FBEVerifyFbe(r, b, b+160)
@@ -37834,7 +40569,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 168 {
-		r.Spend(228, b, "FBE")
+		r.Spend(867, b, "FBE")
 		return
 	}
 	FBEVerifyFBE(r, b, b+164)
@@ -37843,7 +40578,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 172 {
-		r.Spend(224, b, "std")
+		r.Spend(863, b, "std")
 		return
 	}
 	FBEVerifyStd(r, b, b+168)
@@ -37852,7 +40587,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 176 {
-		r.Spend(220, b, "Companion")
+		r.Spend(859, b, "Companion")
 		return
 	}
 	FBEVerifyCompanion(r, b, b+172)
@@ -37861,7 +40596,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 180 {
-		r.Spend(216, b, "Any")
+		r.Spend(855, b, "Any")
 		return
 	}
 	FBEVerifyAny(r, b, b+176)
@@ -37870,7 +40605,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 184 {
-		r.Spend(212, b, "Self")
+		r.Spend(851, b, "Self")
 		return
 	}
 	FBEVerifySelf(r, b, b+180)
@@ -37879,7 +40614,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 188 {
-		r.Spend(208, b, "self")
+		r.Spend(847, b, "self")
 		return
 	}
 	FBEVerifySelf_(r, b, b+184)
@@ -37888,7 +40623,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 192 {
-		r.Spend(204, b, "None")
+		r.Spend(843, b, "None")
 		return
 	}
 	FBEVerifyNone(r, b, b+188)
@@ -37897,7 +40632,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 196 {
-		r.Spend(200, b, "Option")
+		r.Spend(839, b, "Option")
 		return
 	}
 	FBEVerifyOption(r, b, b+192)
@@ -37906,7 +40641,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 200 {
-		r.Spend(196, b, "Result")
+		r.Spend(835, b, "Result")
 		return
 	}
 	FBEVerifyResult(r, b, b+196)
@@ -37915,7 +40650,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 204 {
-		r.Spend(192, b, "Vec")
+		r.Spend(831, b, "Vec")
 		return
 	}
 	FBEVerifyVec(r, b, b+200)
@@ -37924,7 +40659,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 208 {
-		r.Spend(188, b, "Box")
+		r.Spend(827, b, "Box")
 		return
 	}
 	FBEVerifyBox(r, b, b+204)
@@ -37933,7 +40668,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 212 {
-		r.Spend(184, b, "Error")
+		r.Spend(823, b, "Error")
 		return
 	}
 	FBEVerifyError(r, b, b+208)
@@ -37942,7 +40677,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 216 {
-		r.Spend(180, b, "Exception")
+		r.Spend(819, b, "Exception")
 		return
 	}
 	FBEVerifyException(r, b, b+212)
@@ -37951,7 +40686,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 220 {
-		r.Spend(176, b, "Text")
+		r.Spend(815, b, "Text")
 		return
 	}
 	FBEVerifyText(r, b, b+216)
@@ -37960,7 +40695,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 224 {
-		r.Spend(172, b, "JsonWriter")
+		r.Spend(811, b, "JsonWriter")
 		return
 	}
 	FBEVerifyJsonWriter(r, b, b+220)
@@ -37969,7 +40704,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 228 {
-		r.Spend(168, b, "int32_t")
+		r.Spend(807, b, "int32_t")
 		return
 	}
 	FBEVerifyInt32_t(r, b, b+224)
@@ -37978,7 +40713,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 232 {
-		r.Spend(164, b, "size_t")
+		r.Spend(803, b, "size_t")
 		return
 	}
 	FBEVerifySize_t(r, b, b+228)
@@ -37987,7 +40722,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 236 {
-		r.Spend(160, b, "list")
+		r.Spend(799, b, "list")
 		return
 	}
 	FBEVerifyList_(r, b, b+232)
@@ -37996,7 +40731,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 240 {
-		r.Spend(156, b, "object")
+		r.Spend(795, b, "object")
 		return
 	}
 	FBEVerifyObject_(r, b, b+236)
@@ -38005,7 +40740,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 244 {
-		r.Spend(152, b, "v")
+		r.Spend(791, b, "v")
 		return
 	}
 	FBEVerifyV(r, b, b+240)
@@ -38014,7 +40749,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 248 {
-		r.Spend(148, b, "r")
+		r.Spend(787, b, "r")
 		return
 	}
 	FBEVerifyR(r, b, b+244)
@@ -38023,7 +40758,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 252 {
-		r.Spend(144, b, "w")
+		r.Spend(783, b, "w")
 		return
 	}
 	FBEVerifyW(r, b, b+248)
@@ -38032,7 +40767,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 256 {
-		r.Spend(140, b, "SideBuy")
+		r.Spend(779, b, "SideBuy")
 		return
 	}
 	FBEVerifySideBuy(r, b, b+252)
@@ -38041,7 +40776,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 260 {
-		r.Spend(136, b, "OrderKey")
+		r.Spend(775, b, "OrderKey")
 		return
 	}
 	FBEVerifyOrderKey(r, b, b+256)
@@ -38050,7 +40785,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 264 {
-		r.Spend(132, b, "textOfside")
+		r.Spend(771, b, "textOfside")
 		return
 	}
 	FBEVerifyTextOfside(r, b, b+260)
@@ -38059,7 +40794,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 268 {
-		r.Spend(128, b, "DECIMAL_1")
+		r.Spend(767, b, "DECIMAL_1")
 		return
 	}
 	FBEVerifyDECIMAL_1(r, b, b+264)
@@ -38068,7 +40803,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 272 {
-		r.Spend(124, b, "OrderModel")
+		r.Spend(763, b, "OrderModel")
 		return
 	}
 	FBEVerifyOrderModel(r, b, b+268)
@@ -38077,7 +40812,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 276 {
-		r.Spend(120, b, "OrderFinal")
+		r.Spend(759, b, "OrderFinal")
 		return
 	}
 	FBEVerifyOrderFinal(r, b, b+272)
@@ -38086,7 +40821,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 280 {
-		r.Spend(116, b, "NewOrder")
+		r.Spend(755, b, "NewOrder")
 		return
 	}
 	FBEVerifyNewOrder(r, b, b+276)
@@ -38095,7 +40830,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 284 {
-		r.Spend(112, b, "VerifyFBEOrder")
+		r.Spend(751, b, "VerifyFBEOrder")
 		return
 	}
 	FBEVerifyVerifyFBEOrder(r, b, b+280)
@@ -38104,7 +40839,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 288 {
-		r.Spend(108, b, "fbe_vr_Order")
+		r.Spend(747, b, "fbe_vr_Order")
 		return
 	}
 	FBEVerifyFbe_vr_Order(r, b, b+284)
@@ -38113,7 +40848,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 292 {
-		r.Spend(104, b, "e1")
+		r.Spend(743, b, "e1")
 		return
 	}
 	FBEVerifyE1(r, b, b+288)
@@ -38122,7 +40857,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 296 {
-		r.Spend(100, b, "i2")
+		r.Spend(739, b, "i2")
 		return
 	}
 	FBEVerifyI2(r, b, b+292)
@@ -38131,7 +40866,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 300 {
-		r.Spend(96, b, "o3")
+		r.Spend(735, b, "o3")
 		return
 	}
 	FBEVerifyO3(r, b, b+296)
@@ -38140,7 +40875,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 304 {
-		r.Spend(92, b, "Fbe")
+		r.Spend(731, b, "Fbe")
 		return
 	}
 	FBEVerifyFbe_(r, b, b+300)
@@ -38149,7 +40884,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 308 {
-		r.Spend(88, b, "FINGERPRINT")
+		r.Spend(727, b, "FINGERPRINT")
 		return
 	}
 	FBEVerifyFINGERPRINT(r, b, b+304)
@@ -38158,7 +40893,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 312 {
-		r.Spend(84, b, "FBE_FINGERPRINT")
+		r.Spend(723, b, "FBE_FINGERPRINT")
 		return
 	}
 	FBEVerifyFBE_FINGERPRINT(r, b, b+308)
@@ -38167,7 +40902,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 316 {
-		r.Spend(80, b, "FBEFingerprint")
+		r.Spend(719, b, "FBEFingerprint")
 		return
 	}
 	FBEVerifyFBEFingerprint(r, b, b+312)
@@ -38176,7 +40911,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 320 {
-		r.Spend(76, b, "Case")
+		r.Spend(715, b, "Case")
 		return
 	}
 	FBEVerifyCase(r, b, b+316)
@@ -38185,7 +40920,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 324 {
-		r.Spend(44, b, "Imported")
+		r.Spend(683, b, "Imported")
 		return
 	}
 	FBEVerifyImported(r, b, b+320)
@@ -38194,7 +40929,7 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 328 {
-		r.Spend(34, b, "Derived")
+		r.Spend(673, b, "Derived")
 		return
 	}
 	FBEVerifyDerived(r, b, b+324)
@@ -38203,12 +40938,25 @@ func FBEVerifyHostile(r *fbe.Reader, base, slot int) {
 		return
 	}
 	if n < 332 {
-		r.Spend(16, b, "Listed")
+		r.Spend(655, b, "Listed")
 		return
 	}
 	FBEVerifyListed(r, b, b+328)
 	if r.Failed() {
 		r.Unwind("Listed")
+		return
+	}
+	if n < 336 {
+		r.Spend(639, b, "Letters")
+		return
+	}
+	if n < 340 {
+		r.Spend(639, b, "Shadows")
+		return
+	}
+	FBEVerifyShadows(r, b, b+336)
+	if r.Failed() {
+		r.Unwind("Shadows")
 		return
 	}
 }
@@ -38339,6 +41087,11 @@ func (v *Hostile) FBEWriteFinal(w *fbe.Writer) {
 	(v.Derived).FBEWriteFinal(w)
 	(v.Listed).FBEWriteFinal(w)
 	w.AppendI32(int32(v.Letters))
+	(v.Shadows).FBEWriteFinal(w)
+	if w.Failed() {
+		w.Unwind("Shadows")
+		return
+	}
 }
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
@@ -38756,6 +41509,11 @@ func (v *Hostile) FBEReadFinal(r *fbe.Reader) {
 	if p1 := r.Fixed(4, "Letters"); p1 >= 0 {
 		v.Letters = Letters(r.I32(p1))
 	}
+	v.Shadows.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("Shadows")
+		return
+	}
 }
 
 // FBEVerifyFinalHostile checks v's fields at the Reader's cursor as FBEReadFinal reads them,
@@ -39171,6 +41929,11 @@ func FBEVerifyFinalHostile(r *fbe.Reader) {
 		return
 	}
 	r.Fixed(4, "Letters")
+	FBEVerifyFinalShadows(r)
+	if r.Failed() {
+		r.Unwind("Shadows")
+		return
+	}
 }
 
 // MarshalFinal is v as a final root (docs/format.md 4.1).
@@ -39184,7 +41947,7 @@ func (v *Hostile) AppendFinal(w *fbe.Writer) ([]byte, error) {
 	w.BeginFinal()
 	v.FBEWriteFinal(w)
 	w.Within("import.Hostile")
-	return w.EndFinal(83)
+	return w.EndFinal(84)
 }
 
 // UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
@@ -39195,7 +41958,7 @@ func (v *Hostile) UnmarshalFinal(data []byte) error {
 // ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
 func (v *Hostile) ReadFinal(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 83, lim)
+	r.BeginFinal(data, 84, lim)
 	v.FBEReadFinal(&r)
 	r.EndFinal()
 	if r.Failed() {
@@ -39209,7 +41972,7 @@ func (v *Hostile) ReadFinal(data []byte, lim *fbe.Limits) error {
 // it builds no value.
 func VerifyFinalHostile(data []byte, lim *fbe.Limits) error {
 	var r fbe.Reader
-	r.BeginFinal(data, 83, lim)
+	r.BeginFinal(data, 84, lim)
 	FBEVerifyFinalHostile(&r)
 	r.EndFinal()
 	r.Within("import.Hostile")
@@ -39382,6 +42145,8 @@ func (v *Hostile) FBEWriteText(t *fbe.TextWriter) {
 	v.Listed.FBEWriteText(t)
 	t.Raw(",Letters=")
 	t.Raw(v.Letters.String())
+	t.Raw(",Shadows=")
+	v.Shadows.FBEWriteText(t)
 	t.Raw(")")
 }
 
@@ -39558,6 +42323,12 @@ func (v *Hostile) FBEWriteJSON(j *fbe.JSONWriter) {
 	v.Listed.FBEWriteJSON(j)
 	j.Raw(`,"Letters":`)
 	j.Int(int64(v.Letters))
+	j.Raw(`,"Shadows":`)
+	v.Shadows.FBEWriteJSON(j)
+	if j.Failed() {
+		j.Unwind("Shadows")
+		return
+	}
 	j.Byte('}')
 }
 
@@ -39569,7 +42340,7 @@ func (v *Hostile) FBEReadJSON(r *fbe.JSONReader) {
 		return
 	}
 	defer r.Leave()
-	var seen [82]bool
+	var seen [83]bool
 	for r.More() {
 		switch name := r.Name(); name {
 		case "Order":
@@ -40142,6 +42913,13 @@ func (v *Hostile) FBEReadJSON(r *fbe.JSONReader) {
 		case "Letters":
 			r.Once(&seen[81], name)
 			v.Letters = Letters(r.Int(-2147483648, 2147483647, "Letters"))
+		case "Shadows":
+			r.Once(&seen[82], name)
+			v.Shadows.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("Shadows")
+				return
+			}
 		default:
 			r.Skip(name)
 		}
@@ -40389,6 +43167,9 @@ func (v *Hostile) FBEReadJSON(r *fbe.JSONReader) {
 	if !seen[80] {
 		r.Spend(16, "Listed")
 	}
+	if !seen[82] {
+		r.Spend(639, "Shadows")
+	}
 }
 
 // MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
@@ -40575,7 +43356,7 @@ func (r *Receiver_) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) 
 		if r.Handler != nil {
 			r.Handler.OnSelf_(v)
 		}
-	case 83:
+	case 84:
 		v := new(Hostile)
 		if err := v.ReadFBE(frame, lim); err != nil {
 			return true, err
@@ -40647,7 +43428,7 @@ func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limi
 		if r.Handler != nil {
 			r.Handler.OnSelf_(v)
 		}
-	case 83:
+	case 84:
 		v := new(Hostile)
 		if err := v.ReadFinal(frame, lim); err != nil {
 			return true, err
@@ -40740,7 +43521,7 @@ func (x *Proxy_) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (bo
 		if x.Handler != nil {
 			x.Handler.OnSelf_Frame(frame)
 		}
-	case 83:
+	case 84:
 		if err := VerifyFBEHostile(frame, lim); err != nil {
 			return true, err
 		}

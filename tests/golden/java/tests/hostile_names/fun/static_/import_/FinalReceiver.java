@@ -24,7 +24,7 @@ public class FinalReceiver extends FrameReceiver {
         switch (typeId) {
             case 44 -> handler.onReceive(Self.fromFinal(frame, offset, size, limits));
             case 45 -> handler.onReceive(self.fromFinal(frame, offset, size, limits));
-            case 83 -> handler.onReceive(Hostile.fromFinal(frame, offset, size, limits));
+            case 84 -> handler.onReceive(Hostile.fromFinal(frame, offset, size, limits));
             case 502 -> handler.onReceive(org.example.market.Failure.fromFinal(frame, offset, size, limits));
             default -> { return false; }
         }

@@ -22,7 +22,7 @@ public interface Handler {
         onMessage(value);
     }
 
-    /** A import.Hostile (type id 83). */
+    /** A import.Hostile (type id 84). */
     default void onReceive(Hostile value) {
         onMessage(value);
     }

@@ -16,10 +16,10 @@ import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.VersionedRoot;
 import io.github.fbetoolkit.fbe.Writer;
 
-/** The message import.Hostile (type id 83). */
+/** The message import.Hostile (type id 84). */
 public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
     /** The type id of import.Hostile. */
-    public static final int TYPE_ID = 83;
+    public static final int TYPE_ID = 84;
 
     public Order Order_ = new Order();
     public CppWords CppWords_ = new CppWords();
@@ -103,6 +103,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
     public Derived Derived_ = new Derived();
     public Listed Listed_ = new Listed();
     public Letters Letters_ = Letters._a;
+    public Shadows Shadows_ = new Shadows();
 
     /** The order of sets and maps of Hostile: by the [key] fields, as the wire orders them. */
     public static final Comparator<Hostile> KEY_ORDER = (a, b) -> 0;
@@ -304,6 +305,8 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
         Listed.fbeText(t, v.Listed_);
         t.append(",Letters=");
         t.append(v.Letters_);
+        t.append(",Shadows=");
+        Shadows.fbeText(t, v.Shadows_);
         t.append(')');
     }
 
@@ -321,7 +324,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, Hostile v) {
-        int b = w.struct(base, slot, 336, 83);
+        int b = w.struct(base, slot, 340, 84);
         try {
             Order.fbeWrite(w, b, b + 8, v.Order_);
         } catch (EncodeException e) {
@@ -728,6 +731,11 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Listed");
         }
         w.putI32(b + 332, v.Letters_.value());
+        try {
+            Shadows.fbeWrite(w, b, b + 336, v.Shadows_);
+        } catch (EncodeException e) {
+            throw e.at("Shadows");
+        }
     }
 
     /**
@@ -914,6 +922,12 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Listed");
         }
         Explain.present(v.Letters_, "import.Letters", "Letters");
+        Explain.present(v.Shadows_, "import.Shadows", "Shadows");
+        try {
+            Shadows.fbeExplain(v.Shadows_);
+        } catch (EncodeException e) {
+            throw e.at("Shadows");
+        }
     }
 
     /** Sets v's own fields from the from-th on to the schema's defaults. */
@@ -1164,6 +1178,9 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
         if (from <= 81) {
             v.Letters_ = Letters._a;
         }
+        if (from <= 82) {
+            v.Shadows_ = new Shadows();
+        }
     }
 
     /**
@@ -1179,10 +1196,10 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Hostile v) throws DecodeException {
-        int b = r.struct(base, slot, 83, 4);
+        int b = r.struct(base, slot, 84, 4);
         int n = r.i32(b);
         if (n < 12) {
-            r.spend(3010, b, "Order");
+            r.spend(3649, b, "Order");
             fbeDefaults(v, 0);
             r.leave();
             return;
@@ -1193,7 +1210,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Order");
         }
         if (n < 16) {
-            r.spend(2998, b, "CppWords");
+            r.spend(3637, b, "CppWords");
             fbeDefaults(v, 1);
             r.leave();
             return;
@@ -1204,7 +1221,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("CppWords");
         }
         if (n < 20) {
-            r.spend(2379, b, "PythonWords");
+            r.spend(3018, b, "PythonWords");
             fbeDefaults(v, 2);
             r.leave();
             return;
@@ -1215,7 +1232,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("PythonWords");
         }
         if (n < 24) {
-            r.spend(2140, b, "GoWords");
+            r.spend(2779, b, "GoWords");
             fbeDefaults(v, 3);
             r.leave();
             return;
@@ -1226,7 +1243,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("GoWords");
         }
         if (n < 28) {
-            r.spend(1938, b, "JavaWords");
+            r.spend(2577, b, "JavaWords");
             fbeDefaults(v, 4);
             r.leave();
             return;
@@ -1237,7 +1254,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JavaWords");
         }
         if (n < 32) {
-            r.spend(1756, b, "KotlinWords");
+            r.spend(2395, b, "KotlinWords");
             fbeDefaults(v, 5);
             r.leave();
             return;
@@ -1248,7 +1265,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("KotlinWords");
         }
         if (n < 36) {
-            r.spend(1549, b, "JsWords");
+            r.spend(2188, b, "JsWords");
             fbeDefaults(v, 6);
             r.leave();
             return;
@@ -1259,7 +1276,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JsWords");
         }
         if (n < 40) {
-            r.spend(1326, b, "RustWords");
+            r.spend(1965, b, "RustWords");
             fbeDefaults(v, 7);
             r.leave();
             return;
@@ -1270,7 +1287,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("RustWords");
         }
         if (n < 44) {
-            r.spend(1131, b, "CSharpWords");
+            r.spend(1770, b, "CSharpWords");
             fbeDefaults(v, 8);
             r.leave();
             return;
@@ -1281,7 +1298,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("CSharpWords");
         }
         if (n < 48) {
-            r.spend(981, b, "RubyWords");
+            r.spend(1620, b, "RubyWords");
             fbeDefaults(v, 9);
             r.leave();
             return;
@@ -1292,7 +1309,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("RubyWords");
         }
         if (n < 52) {
-            r.spend(883, b, "CppMembers");
+            r.spend(1522, b, "CppMembers");
             fbeDefaults(v, 10);
             r.leave();
             return;
@@ -1303,7 +1320,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("CppMembers");
         }
         if (n < 56) {
-            r.spend(835, b, "PythonMembers");
+            r.spend(1474, b, "PythonMembers");
             fbeDefaults(v, 11);
             r.leave();
             return;
@@ -1314,7 +1331,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("PythonMembers");
         }
         if (n < 60) {
-            r.spend(739, b, "GoMembers");
+            r.spend(1378, b, "GoMembers");
             fbeDefaults(v, 12);
             r.leave();
             return;
@@ -1325,7 +1342,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("GoMembers");
         }
         if (n < 64) {
-            r.spend(610, b, "JvmMembers");
+            r.spend(1249, b, "JvmMembers");
             fbeDefaults(v, 13);
             r.leave();
             return;
@@ -1336,7 +1353,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JvmMembers");
         }
         if (n < 68) {
-            r.spend(473, b, "JsMembers");
+            r.spend(1112, b, "JsMembers");
             fbeDefaults(v, 14);
             r.leave();
             return;
@@ -1347,7 +1364,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JsMembers");
         }
         if (n < 72) {
-            r.spend(462, b, "RuntimeNames");
+            r.spend(1101, b, "RuntimeNames");
             fbeDefaults(v, 15);
             r.leave();
             return;
@@ -1358,7 +1375,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("RuntimeNames");
         }
         if (n < 76) {
-            r.spend(320, b, "class");
+            r.spend(959, b, "class");
             fbeDefaults(v, 16);
             r.leave();
             return;
@@ -1369,7 +1386,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("class");
         }
         if (n < 80) {
-            r.spend(316, b, "Object");
+            r.spend(955, b, "Object");
             fbeDefaults(v, 17);
             r.leave();
             return;
@@ -1380,7 +1397,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Object");
         }
         if (n < 84) {
-            r.spend(312, b, "String");
+            r.spend(951, b, "String");
             fbeDefaults(v, 18);
             r.leave();
             return;
@@ -1391,7 +1408,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("String");
         }
         if (n < 88) {
-            r.spend(308, b, "List");
+            r.spend(947, b, "List");
             fbeDefaults(v, 19);
             r.leave();
             return;
@@ -1402,7 +1419,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("List");
         }
         if (n < 92) {
-            r.spend(304, b, "Map");
+            r.spend(943, b, "Map");
             fbeDefaults(v, 20);
             r.leave();
             return;
@@ -1413,7 +1430,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Map");
         }
         if (n < 96) {
-            r.spend(300, b, "Model");
+            r.spend(939, b, "Model");
             fbeDefaults(v, 21);
             r.leave();
             return;
@@ -1424,7 +1441,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Model");
         }
         if (n < 100) {
-            r.spend(296, b, "FinalModel");
+            r.spend(935, b, "FinalModel");
             fbeDefaults(v, 22);
             r.leave();
             return;
@@ -1435,7 +1452,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FinalModel");
         }
         if (n < 104) {
-            r.spend(292, b, "Buffer");
+            r.spend(931, b, "Buffer");
             fbeDefaults(v, 23);
             r.leave();
             return;
@@ -1446,7 +1463,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Buffer");
         }
         if (n < 108) {
-            r.spend(288, b, "Reader");
+            r.spend(927, b, "Reader");
             fbeDefaults(v, 24);
             r.leave();
             return;
@@ -1457,7 +1474,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Reader");
         }
         if (n < 112) {
-            r.spend(284, b, "Writer");
+            r.spend(923, b, "Writer");
             fbeDefaults(v, 25);
             r.leave();
             return;
@@ -1468,7 +1485,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Writer");
         }
         if (n < 116) {
-            r.spend(280, b, "Limits");
+            r.spend(919, b, "Limits");
             fbeDefaults(v, 26);
             r.leave();
             return;
@@ -1479,7 +1496,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Limits");
         }
         if (n < 120) {
-            r.spend(276, b, "DecodeError");
+            r.spend(915, b, "DecodeError");
             fbeDefaults(v, 27);
             r.leave();
             return;
@@ -1490,7 +1507,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("DecodeError");
         }
         if (n < 124) {
-            r.spend(272, b, "DecodeException");
+            r.spend(911, b, "DecodeException");
             fbeDefaults(v, 28);
             r.leave();
             return;
@@ -1501,7 +1518,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("DecodeException");
         }
         if (n < 128) {
-            r.spend(268, b, "Decimal");
+            r.spend(907, b, "Decimal");
             fbeDefaults(v, 29);
             r.leave();
             return;
@@ -1512,7 +1529,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Decimal");
         }
         if (n < 132) {
-            r.spend(264, b, "Uuid");
+            r.spend(903, b, "Uuid");
             fbeDefaults(v, 30);
             r.leave();
             return;
@@ -1523,7 +1540,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Uuid");
         }
         if (n < 136) {
-            r.spend(260, b, "UUID");
+            r.spend(899, b, "UUID");
             fbeDefaults(v, 31);
             r.leave();
             return;
@@ -1534,7 +1551,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("UUID");
         }
         if (n < 140) {
-            r.spend(256, b, "Timestamp");
+            r.spend(895, b, "Timestamp");
             fbeDefaults(v, 32);
             r.leave();
             return;
@@ -1545,7 +1562,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Timestamp");
         }
         if (n < 144) {
-            r.spend(252, b, "Sender");
+            r.spend(891, b, "Sender");
             fbeDefaults(v, 33);
             r.leave();
             return;
@@ -1556,7 +1573,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Sender");
         }
         if (n < 148) {
-            r.spend(248, b, "Receiver");
+            r.spend(887, b, "Receiver");
             fbeDefaults(v, 34);
             r.leave();
             return;
@@ -1567,7 +1584,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Receiver");
         }
         if (n < 152) {
-            r.spend(244, b, "Client");
+            r.spend(883, b, "Client");
             fbeDefaults(v, 35);
             r.leave();
             return;
@@ -1578,7 +1595,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Client");
         }
         if (n < 156) {
-            r.spend(240, b, "Proxy");
+            r.spend(879, b, "Proxy");
             fbeDefaults(v, 36);
             r.leave();
             return;
@@ -1589,7 +1606,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Proxy");
         }
         if (n < 160) {
-            r.spend(236, b, "Handler");
+            r.spend(875, b, "Handler");
             fbeDefaults(v, 37);
             r.leave();
             return;
@@ -1600,7 +1617,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Handler");
         }
         if (n < 164) {
-            r.spend(232, b, "fbe");
+            r.spend(871, b, "fbe");
             fbeDefaults(v, 38);
             r.leave();
             return;
@@ -1611,7 +1628,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("fbe");
         }
         if (n < 168) {
-            r.spend(228, b, "FBE");
+            r.spend(867, b, "FBE");
             fbeDefaults(v, 39);
             r.leave();
             return;
@@ -1622,7 +1639,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FBE");
         }
         if (n < 172) {
-            r.spend(224, b, "std");
+            r.spend(863, b, "std");
             fbeDefaults(v, 40);
             r.leave();
             return;
@@ -1633,7 +1650,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("std");
         }
         if (n < 176) {
-            r.spend(220, b, "Companion");
+            r.spend(859, b, "Companion");
             fbeDefaults(v, 41);
             r.leave();
             return;
@@ -1644,7 +1661,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Companion");
         }
         if (n < 180) {
-            r.spend(216, b, "Any");
+            r.spend(855, b, "Any");
             fbeDefaults(v, 42);
             r.leave();
             return;
@@ -1655,7 +1672,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Any");
         }
         if (n < 184) {
-            r.spend(212, b, "Self");
+            r.spend(851, b, "Self");
             fbeDefaults(v, 43);
             r.leave();
             return;
@@ -1666,7 +1683,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Self");
         }
         if (n < 188) {
-            r.spend(208, b, "self");
+            r.spend(847, b, "self");
             fbeDefaults(v, 44);
             r.leave();
             return;
@@ -1677,7 +1694,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("self");
         }
         if (n < 192) {
-            r.spend(204, b, "None");
+            r.spend(843, b, "None");
             fbeDefaults(v, 45);
             r.leave();
             return;
@@ -1688,7 +1705,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("None");
         }
         if (n < 196) {
-            r.spend(200, b, "Option");
+            r.spend(839, b, "Option");
             fbeDefaults(v, 46);
             r.leave();
             return;
@@ -1699,7 +1716,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Option");
         }
         if (n < 200) {
-            r.spend(196, b, "Result");
+            r.spend(835, b, "Result");
             fbeDefaults(v, 47);
             r.leave();
             return;
@@ -1710,7 +1727,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Result");
         }
         if (n < 204) {
-            r.spend(192, b, "Vec");
+            r.spend(831, b, "Vec");
             fbeDefaults(v, 48);
             r.leave();
             return;
@@ -1721,7 +1738,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Vec");
         }
         if (n < 208) {
-            r.spend(188, b, "Box");
+            r.spend(827, b, "Box");
             fbeDefaults(v, 49);
             r.leave();
             return;
@@ -1732,7 +1749,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Box");
         }
         if (n < 212) {
-            r.spend(184, b, "Error");
+            r.spend(823, b, "Error");
             fbeDefaults(v, 50);
             r.leave();
             return;
@@ -1743,7 +1760,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Error");
         }
         if (n < 216) {
-            r.spend(180, b, "Exception");
+            r.spend(819, b, "Exception");
             fbeDefaults(v, 51);
             r.leave();
             return;
@@ -1754,7 +1771,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Exception");
         }
         if (n < 220) {
-            r.spend(176, b, "Text");
+            r.spend(815, b, "Text");
             fbeDefaults(v, 52);
             r.leave();
             return;
@@ -1765,7 +1782,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Text");
         }
         if (n < 224) {
-            r.spend(172, b, "JsonWriter");
+            r.spend(811, b, "JsonWriter");
             fbeDefaults(v, 53);
             r.leave();
             return;
@@ -1776,7 +1793,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JsonWriter");
         }
         if (n < 228) {
-            r.spend(168, b, "int32_t");
+            r.spend(807, b, "int32_t");
             fbeDefaults(v, 54);
             r.leave();
             return;
@@ -1787,7 +1804,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("int32_t");
         }
         if (n < 232) {
-            r.spend(164, b, "size_t");
+            r.spend(803, b, "size_t");
             fbeDefaults(v, 55);
             r.leave();
             return;
@@ -1798,7 +1815,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("size_t");
         }
         if (n < 236) {
-            r.spend(160, b, "list");
+            r.spend(799, b, "list");
             fbeDefaults(v, 56);
             r.leave();
             return;
@@ -1809,7 +1826,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("list");
         }
         if (n < 240) {
-            r.spend(156, b, "object");
+            r.spend(795, b, "object");
             fbeDefaults(v, 57);
             r.leave();
             return;
@@ -1820,7 +1837,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("object");
         }
         if (n < 244) {
-            r.spend(152, b, "v");
+            r.spend(791, b, "v");
             fbeDefaults(v, 58);
             r.leave();
             return;
@@ -1831,7 +1848,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("v");
         }
         if (n < 248) {
-            r.spend(148, b, "r");
+            r.spend(787, b, "r");
             fbeDefaults(v, 59);
             r.leave();
             return;
@@ -1842,7 +1859,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("r");
         }
         if (n < 252) {
-            r.spend(144, b, "w");
+            r.spend(783, b, "w");
             fbeDefaults(v, 60);
             r.leave();
             return;
@@ -1853,7 +1870,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("w");
         }
         if (n < 256) {
-            r.spend(140, b, "SideBuy");
+            r.spend(779, b, "SideBuy");
             fbeDefaults(v, 61);
             r.leave();
             return;
@@ -1864,7 +1881,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("SideBuy");
         }
         if (n < 260) {
-            r.spend(136, b, "OrderKey");
+            r.spend(775, b, "OrderKey");
             fbeDefaults(v, 62);
             r.leave();
             return;
@@ -1875,7 +1892,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("OrderKey");
         }
         if (n < 264) {
-            r.spend(132, b, "textOfside");
+            r.spend(771, b, "textOfside");
             fbeDefaults(v, 63);
             r.leave();
             return;
@@ -1886,7 +1903,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("textOfside");
         }
         if (n < 268) {
-            r.spend(128, b, "DECIMAL_1");
+            r.spend(767, b, "DECIMAL_1");
             fbeDefaults(v, 64);
             r.leave();
             return;
@@ -1897,7 +1914,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("DECIMAL_1");
         }
         if (n < 272) {
-            r.spend(124, b, "OrderModel");
+            r.spend(763, b, "OrderModel");
             fbeDefaults(v, 65);
             r.leave();
             return;
@@ -1908,7 +1925,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("OrderModel");
         }
         if (n < 276) {
-            r.spend(120, b, "OrderFinal");
+            r.spend(759, b, "OrderFinal");
             fbeDefaults(v, 66);
             r.leave();
             return;
@@ -1919,7 +1936,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("OrderFinal");
         }
         if (n < 280) {
-            r.spend(116, b, "NewOrder");
+            r.spend(755, b, "NewOrder");
             fbeDefaults(v, 67);
             r.leave();
             return;
@@ -1930,7 +1947,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("NewOrder");
         }
         if (n < 284) {
-            r.spend(112, b, "VerifyFBEOrder");
+            r.spend(751, b, "VerifyFBEOrder");
             fbeDefaults(v, 68);
             r.leave();
             return;
@@ -1941,7 +1958,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("VerifyFBEOrder");
         }
         if (n < 288) {
-            r.spend(108, b, "fbe_vr_Order");
+            r.spend(747, b, "fbe_vr_Order");
             fbeDefaults(v, 69);
             r.leave();
             return;
@@ -1952,7 +1969,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("fbe_vr_Order");
         }
         if (n < 292) {
-            r.spend(104, b, "e1");
+            r.spend(743, b, "e1");
             fbeDefaults(v, 70);
             r.leave();
             return;
@@ -1963,7 +1980,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("e1");
         }
         if (n < 296) {
-            r.spend(100, b, "i2");
+            r.spend(739, b, "i2");
             fbeDefaults(v, 71);
             r.leave();
             return;
@@ -1974,7 +1991,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("i2");
         }
         if (n < 300) {
-            r.spend(96, b, "o3");
+            r.spend(735, b, "o3");
             fbeDefaults(v, 72);
             r.leave();
             return;
@@ -1985,7 +2002,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("o3");
         }
         if (n < 304) {
-            r.spend(92, b, "Fbe");
+            r.spend(731, b, "Fbe");
             fbeDefaults(v, 73);
             r.leave();
             return;
@@ -1996,7 +2013,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Fbe");
         }
         if (n < 308) {
-            r.spend(88, b, "FINGERPRINT");
+            r.spend(727, b, "FINGERPRINT");
             fbeDefaults(v, 74);
             r.leave();
             return;
@@ -2007,7 +2024,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FINGERPRINT");
         }
         if (n < 312) {
-            r.spend(84, b, "FBE_FINGERPRINT");
+            r.spend(723, b, "FBE_FINGERPRINT");
             fbeDefaults(v, 75);
             r.leave();
             return;
@@ -2018,7 +2035,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FBE_FINGERPRINT");
         }
         if (n < 316) {
-            r.spend(80, b, "FBEFingerprint");
+            r.spend(719, b, "FBEFingerprint");
             fbeDefaults(v, 76);
             r.leave();
             return;
@@ -2029,7 +2046,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FBEFingerprint");
         }
         if (n < 320) {
-            r.spend(76, b, "Case");
+            r.spend(715, b, "Case");
             fbeDefaults(v, 77);
             r.leave();
             return;
@@ -2040,7 +2057,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Case");
         }
         if (n < 324) {
-            r.spend(44, b, "Imported");
+            r.spend(683, b, "Imported");
             fbeDefaults(v, 78);
             r.leave();
             return;
@@ -2051,7 +2068,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Imported");
         }
         if (n < 328) {
-            r.spend(34, b, "Derived");
+            r.spend(673, b, "Derived");
             fbeDefaults(v, 79);
             r.leave();
             return;
@@ -2062,7 +2079,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Derived");
         }
         if (n < 332) {
-            r.spend(16, b, "Listed");
+            r.spend(655, b, "Listed");
             fbeDefaults(v, 80);
             r.leave();
             return;
@@ -2073,11 +2090,23 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Listed");
         }
         if (n < 336) {
+            r.spend(639, b, "Letters");
             fbeDefaults(v, 81);
             r.leave();
             return;
         }
         v.Letters_ = Letters.of(r.i32(b + 332));
+        if (n < 340) {
+            r.spend(639, b, "Shadows");
+            fbeDefaults(v, 82);
+            r.leave();
+            return;
+        }
+        try {
+            Shadows.fbeRead(r, b, b + 336, v.Shadows_);
+        } catch (DecodeException e) {
+            throw e.at("Shadows");
+        }
         r.leave();
     }
 
@@ -2091,10 +2120,10 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        int b = r.struct(base, slot, 83, 4);
+        int b = r.struct(base, slot, 84, 4);
         int n = r.i32(b);
         if (n < 12) {
-            r.spend(3010, b, "Order");
+            r.spend(3649, b, "Order");
             r.leave();
             return;
         }
@@ -2104,7 +2133,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Order");
         }
         if (n < 16) {
-            r.spend(2998, b, "CppWords");
+            r.spend(3637, b, "CppWords");
             r.leave();
             return;
         }
@@ -2114,7 +2143,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("CppWords");
         }
         if (n < 20) {
-            r.spend(2379, b, "PythonWords");
+            r.spend(3018, b, "PythonWords");
             r.leave();
             return;
         }
@@ -2124,7 +2153,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("PythonWords");
         }
         if (n < 24) {
-            r.spend(2140, b, "GoWords");
+            r.spend(2779, b, "GoWords");
             r.leave();
             return;
         }
@@ -2134,7 +2163,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("GoWords");
         }
         if (n < 28) {
-            r.spend(1938, b, "JavaWords");
+            r.spend(2577, b, "JavaWords");
             r.leave();
             return;
         }
@@ -2144,7 +2173,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JavaWords");
         }
         if (n < 32) {
-            r.spend(1756, b, "KotlinWords");
+            r.spend(2395, b, "KotlinWords");
             r.leave();
             return;
         }
@@ -2154,7 +2183,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("KotlinWords");
         }
         if (n < 36) {
-            r.spend(1549, b, "JsWords");
+            r.spend(2188, b, "JsWords");
             r.leave();
             return;
         }
@@ -2164,7 +2193,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JsWords");
         }
         if (n < 40) {
-            r.spend(1326, b, "RustWords");
+            r.spend(1965, b, "RustWords");
             r.leave();
             return;
         }
@@ -2174,7 +2203,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("RustWords");
         }
         if (n < 44) {
-            r.spend(1131, b, "CSharpWords");
+            r.spend(1770, b, "CSharpWords");
             r.leave();
             return;
         }
@@ -2184,7 +2213,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("CSharpWords");
         }
         if (n < 48) {
-            r.spend(981, b, "RubyWords");
+            r.spend(1620, b, "RubyWords");
             r.leave();
             return;
         }
@@ -2194,7 +2223,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("RubyWords");
         }
         if (n < 52) {
-            r.spend(883, b, "CppMembers");
+            r.spend(1522, b, "CppMembers");
             r.leave();
             return;
         }
@@ -2204,7 +2233,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("CppMembers");
         }
         if (n < 56) {
-            r.spend(835, b, "PythonMembers");
+            r.spend(1474, b, "PythonMembers");
             r.leave();
             return;
         }
@@ -2214,7 +2243,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("PythonMembers");
         }
         if (n < 60) {
-            r.spend(739, b, "GoMembers");
+            r.spend(1378, b, "GoMembers");
             r.leave();
             return;
         }
@@ -2224,7 +2253,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("GoMembers");
         }
         if (n < 64) {
-            r.spend(610, b, "JvmMembers");
+            r.spend(1249, b, "JvmMembers");
             r.leave();
             return;
         }
@@ -2234,7 +2263,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JvmMembers");
         }
         if (n < 68) {
-            r.spend(473, b, "JsMembers");
+            r.spend(1112, b, "JsMembers");
             r.leave();
             return;
         }
@@ -2244,7 +2273,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JsMembers");
         }
         if (n < 72) {
-            r.spend(462, b, "RuntimeNames");
+            r.spend(1101, b, "RuntimeNames");
             r.leave();
             return;
         }
@@ -2254,7 +2283,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("RuntimeNames");
         }
         if (n < 76) {
-            r.spend(320, b, "class");
+            r.spend(959, b, "class");
             r.leave();
             return;
         }
@@ -2264,7 +2293,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("class");
         }
         if (n < 80) {
-            r.spend(316, b, "Object");
+            r.spend(955, b, "Object");
             r.leave();
             return;
         }
@@ -2274,7 +2303,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Object");
         }
         if (n < 84) {
-            r.spend(312, b, "String");
+            r.spend(951, b, "String");
             r.leave();
             return;
         }
@@ -2284,7 +2313,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("String");
         }
         if (n < 88) {
-            r.spend(308, b, "List");
+            r.spend(947, b, "List");
             r.leave();
             return;
         }
@@ -2294,7 +2323,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("List");
         }
         if (n < 92) {
-            r.spend(304, b, "Map");
+            r.spend(943, b, "Map");
             r.leave();
             return;
         }
@@ -2304,7 +2333,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Map");
         }
         if (n < 96) {
-            r.spend(300, b, "Model");
+            r.spend(939, b, "Model");
             r.leave();
             return;
         }
@@ -2314,7 +2343,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Model");
         }
         if (n < 100) {
-            r.spend(296, b, "FinalModel");
+            r.spend(935, b, "FinalModel");
             r.leave();
             return;
         }
@@ -2324,7 +2353,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FinalModel");
         }
         if (n < 104) {
-            r.spend(292, b, "Buffer");
+            r.spend(931, b, "Buffer");
             r.leave();
             return;
         }
@@ -2334,7 +2363,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Buffer");
         }
         if (n < 108) {
-            r.spend(288, b, "Reader");
+            r.spend(927, b, "Reader");
             r.leave();
             return;
         }
@@ -2344,7 +2373,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Reader");
         }
         if (n < 112) {
-            r.spend(284, b, "Writer");
+            r.spend(923, b, "Writer");
             r.leave();
             return;
         }
@@ -2354,7 +2383,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Writer");
         }
         if (n < 116) {
-            r.spend(280, b, "Limits");
+            r.spend(919, b, "Limits");
             r.leave();
             return;
         }
@@ -2364,7 +2393,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Limits");
         }
         if (n < 120) {
-            r.spend(276, b, "DecodeError");
+            r.spend(915, b, "DecodeError");
             r.leave();
             return;
         }
@@ -2374,7 +2403,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("DecodeError");
         }
         if (n < 124) {
-            r.spend(272, b, "DecodeException");
+            r.spend(911, b, "DecodeException");
             r.leave();
             return;
         }
@@ -2384,7 +2413,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("DecodeException");
         }
         if (n < 128) {
-            r.spend(268, b, "Decimal");
+            r.spend(907, b, "Decimal");
             r.leave();
             return;
         }
@@ -2394,7 +2423,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Decimal");
         }
         if (n < 132) {
-            r.spend(264, b, "Uuid");
+            r.spend(903, b, "Uuid");
             r.leave();
             return;
         }
@@ -2404,7 +2433,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Uuid");
         }
         if (n < 136) {
-            r.spend(260, b, "UUID");
+            r.spend(899, b, "UUID");
             r.leave();
             return;
         }
@@ -2414,7 +2443,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("UUID");
         }
         if (n < 140) {
-            r.spend(256, b, "Timestamp");
+            r.spend(895, b, "Timestamp");
             r.leave();
             return;
         }
@@ -2424,7 +2453,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Timestamp");
         }
         if (n < 144) {
-            r.spend(252, b, "Sender");
+            r.spend(891, b, "Sender");
             r.leave();
             return;
         }
@@ -2434,7 +2463,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Sender");
         }
         if (n < 148) {
-            r.spend(248, b, "Receiver");
+            r.spend(887, b, "Receiver");
             r.leave();
             return;
         }
@@ -2444,7 +2473,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Receiver");
         }
         if (n < 152) {
-            r.spend(244, b, "Client");
+            r.spend(883, b, "Client");
             r.leave();
             return;
         }
@@ -2454,7 +2483,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Client");
         }
         if (n < 156) {
-            r.spend(240, b, "Proxy");
+            r.spend(879, b, "Proxy");
             r.leave();
             return;
         }
@@ -2464,7 +2493,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Proxy");
         }
         if (n < 160) {
-            r.spend(236, b, "Handler");
+            r.spend(875, b, "Handler");
             r.leave();
             return;
         }
@@ -2474,7 +2503,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Handler");
         }
         if (n < 164) {
-            r.spend(232, b, "fbe");
+            r.spend(871, b, "fbe");
             r.leave();
             return;
         }
@@ -2484,7 +2513,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("fbe");
         }
         if (n < 168) {
-            r.spend(228, b, "FBE");
+            r.spend(867, b, "FBE");
             r.leave();
             return;
         }
@@ -2494,7 +2523,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FBE");
         }
         if (n < 172) {
-            r.spend(224, b, "std");
+            r.spend(863, b, "std");
             r.leave();
             return;
         }
@@ -2504,7 +2533,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("std");
         }
         if (n < 176) {
-            r.spend(220, b, "Companion");
+            r.spend(859, b, "Companion");
             r.leave();
             return;
         }
@@ -2514,7 +2543,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Companion");
         }
         if (n < 180) {
-            r.spend(216, b, "Any");
+            r.spend(855, b, "Any");
             r.leave();
             return;
         }
@@ -2524,7 +2553,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Any");
         }
         if (n < 184) {
-            r.spend(212, b, "Self");
+            r.spend(851, b, "Self");
             r.leave();
             return;
         }
@@ -2534,7 +2563,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Self");
         }
         if (n < 188) {
-            r.spend(208, b, "self");
+            r.spend(847, b, "self");
             r.leave();
             return;
         }
@@ -2544,7 +2573,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("self");
         }
         if (n < 192) {
-            r.spend(204, b, "None");
+            r.spend(843, b, "None");
             r.leave();
             return;
         }
@@ -2554,7 +2583,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("None");
         }
         if (n < 196) {
-            r.spend(200, b, "Option");
+            r.spend(839, b, "Option");
             r.leave();
             return;
         }
@@ -2564,7 +2593,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Option");
         }
         if (n < 200) {
-            r.spend(196, b, "Result");
+            r.spend(835, b, "Result");
             r.leave();
             return;
         }
@@ -2574,7 +2603,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Result");
         }
         if (n < 204) {
-            r.spend(192, b, "Vec");
+            r.spend(831, b, "Vec");
             r.leave();
             return;
         }
@@ -2584,7 +2613,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Vec");
         }
         if (n < 208) {
-            r.spend(188, b, "Box");
+            r.spend(827, b, "Box");
             r.leave();
             return;
         }
@@ -2594,7 +2623,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Box");
         }
         if (n < 212) {
-            r.spend(184, b, "Error");
+            r.spend(823, b, "Error");
             r.leave();
             return;
         }
@@ -2604,7 +2633,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Error");
         }
         if (n < 216) {
-            r.spend(180, b, "Exception");
+            r.spend(819, b, "Exception");
             r.leave();
             return;
         }
@@ -2614,7 +2643,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Exception");
         }
         if (n < 220) {
-            r.spend(176, b, "Text");
+            r.spend(815, b, "Text");
             r.leave();
             return;
         }
@@ -2624,7 +2653,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Text");
         }
         if (n < 224) {
-            r.spend(172, b, "JsonWriter");
+            r.spend(811, b, "JsonWriter");
             r.leave();
             return;
         }
@@ -2634,7 +2663,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("JsonWriter");
         }
         if (n < 228) {
-            r.spend(168, b, "int32_t");
+            r.spend(807, b, "int32_t");
             r.leave();
             return;
         }
@@ -2644,7 +2673,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("int32_t");
         }
         if (n < 232) {
-            r.spend(164, b, "size_t");
+            r.spend(803, b, "size_t");
             r.leave();
             return;
         }
@@ -2654,7 +2683,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("size_t");
         }
         if (n < 236) {
-            r.spend(160, b, "list");
+            r.spend(799, b, "list");
             r.leave();
             return;
         }
@@ -2664,7 +2693,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("list");
         }
         if (n < 240) {
-            r.spend(156, b, "object");
+            r.spend(795, b, "object");
             r.leave();
             return;
         }
@@ -2674,7 +2703,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("object");
         }
         if (n < 244) {
-            r.spend(152, b, "v");
+            r.spend(791, b, "v");
             r.leave();
             return;
         }
@@ -2684,7 +2713,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("v");
         }
         if (n < 248) {
-            r.spend(148, b, "r");
+            r.spend(787, b, "r");
             r.leave();
             return;
         }
@@ -2694,7 +2723,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("r");
         }
         if (n < 252) {
-            r.spend(144, b, "w");
+            r.spend(783, b, "w");
             r.leave();
             return;
         }
@@ -2704,7 +2733,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("w");
         }
         if (n < 256) {
-            r.spend(140, b, "SideBuy");
+            r.spend(779, b, "SideBuy");
             r.leave();
             return;
         }
@@ -2714,7 +2743,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("SideBuy");
         }
         if (n < 260) {
-            r.spend(136, b, "OrderKey");
+            r.spend(775, b, "OrderKey");
             r.leave();
             return;
         }
@@ -2724,7 +2753,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("OrderKey");
         }
         if (n < 264) {
-            r.spend(132, b, "textOfside");
+            r.spend(771, b, "textOfside");
             r.leave();
             return;
         }
@@ -2734,7 +2763,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("textOfside");
         }
         if (n < 268) {
-            r.spend(128, b, "DECIMAL_1");
+            r.spend(767, b, "DECIMAL_1");
             r.leave();
             return;
         }
@@ -2744,7 +2773,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("DECIMAL_1");
         }
         if (n < 272) {
-            r.spend(124, b, "OrderModel");
+            r.spend(763, b, "OrderModel");
             r.leave();
             return;
         }
@@ -2754,7 +2783,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("OrderModel");
         }
         if (n < 276) {
-            r.spend(120, b, "OrderFinal");
+            r.spend(759, b, "OrderFinal");
             r.leave();
             return;
         }
@@ -2764,7 +2793,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("OrderFinal");
         }
         if (n < 280) {
-            r.spend(116, b, "NewOrder");
+            r.spend(755, b, "NewOrder");
             r.leave();
             return;
         }
@@ -2774,7 +2803,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("NewOrder");
         }
         if (n < 284) {
-            r.spend(112, b, "VerifyFBEOrder");
+            r.spend(751, b, "VerifyFBEOrder");
             r.leave();
             return;
         }
@@ -2784,7 +2813,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("VerifyFBEOrder");
         }
         if (n < 288) {
-            r.spend(108, b, "fbe_vr_Order");
+            r.spend(747, b, "fbe_vr_Order");
             r.leave();
             return;
         }
@@ -2794,7 +2823,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("fbe_vr_Order");
         }
         if (n < 292) {
-            r.spend(104, b, "e1");
+            r.spend(743, b, "e1");
             r.leave();
             return;
         }
@@ -2804,7 +2833,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("e1");
         }
         if (n < 296) {
-            r.spend(100, b, "i2");
+            r.spend(739, b, "i2");
             r.leave();
             return;
         }
@@ -2814,7 +2843,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("i2");
         }
         if (n < 300) {
-            r.spend(96, b, "o3");
+            r.spend(735, b, "o3");
             r.leave();
             return;
         }
@@ -2824,7 +2853,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("o3");
         }
         if (n < 304) {
-            r.spend(92, b, "Fbe");
+            r.spend(731, b, "Fbe");
             r.leave();
             return;
         }
@@ -2834,7 +2863,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Fbe");
         }
         if (n < 308) {
-            r.spend(88, b, "FINGERPRINT");
+            r.spend(727, b, "FINGERPRINT");
             r.leave();
             return;
         }
@@ -2844,7 +2873,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FINGERPRINT");
         }
         if (n < 312) {
-            r.spend(84, b, "FBE_FINGERPRINT");
+            r.spend(723, b, "FBE_FINGERPRINT");
             r.leave();
             return;
         }
@@ -2854,7 +2883,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FBE_FINGERPRINT");
         }
         if (n < 316) {
-            r.spend(80, b, "FBEFingerprint");
+            r.spend(719, b, "FBEFingerprint");
             r.leave();
             return;
         }
@@ -2864,7 +2893,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("FBEFingerprint");
         }
         if (n < 320) {
-            r.spend(76, b, "Case");
+            r.spend(715, b, "Case");
             r.leave();
             return;
         }
@@ -2874,7 +2903,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Case");
         }
         if (n < 324) {
-            r.spend(44, b, "Imported");
+            r.spend(683, b, "Imported");
             r.leave();
             return;
         }
@@ -2884,7 +2913,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Imported");
         }
         if (n < 328) {
-            r.spend(34, b, "Derived");
+            r.spend(673, b, "Derived");
             r.leave();
             return;
         }
@@ -2894,7 +2923,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Derived");
         }
         if (n < 332) {
-            r.spend(16, b, "Listed");
+            r.spend(655, b, "Listed");
             r.leave();
             return;
         }
@@ -2902,6 +2931,21 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             Listed.fbeVerify(r, b, b + 328);
         } catch (DecodeException e) {
             throw e.at("Listed");
+        }
+        if (n < 336) {
+            r.spend(639, b, "Letters");
+            r.leave();
+            return;
+        }
+        if (n < 340) {
+            r.spend(639, b, "Shadows");
+            r.leave();
+            return;
+        }
+        try {
+            Shadows.fbeVerify(r, b, b + 336);
+        } catch (DecodeException e) {
+            throw e.at("Shadows");
         }
         r.leave();
     }
@@ -3422,6 +3466,11 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Listed");
         }
         w.appendI32(v.Letters_.value());
+        try {
+            Shadows.fbeWriteFinal(w, v.Shadows_);
+        } catch (EncodeException e) {
+            throw e.at("Shadows");
+        }
     }
 
     /**
@@ -3840,6 +3889,11 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Listed");
         }
         v.Letters_ = Letters.of(r.finalI32("Letters"));
+        try {
+            Shadows.fbeReadFinal(r, v.Shadows_);
+        } catch (DecodeException e) {
+            throw e.at("Shadows");
+        }
         r.leave();
     }
 
@@ -4258,6 +4312,11 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
             throw e.at("Listed");
         }
         r.fixed(4, "Letters");
+        try {
+            Shadows.fbeVerifyFinal(r);
+        } catch (DecodeException e) {
+            throw e.at("Shadows");
+        }
         r.leave();
     }
 
@@ -4266,7 +4325,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
         try {
             w.beginFinal();
             fbeWriteFinal(w, this);
-            return w.endFinal(83);
+            return w.endFinal(84);
         } catch (EncodeException | NullPointerException e) {
             w.reset();
             throw Explain.refused(e, "import.Hostile", () -> fbeExplain(this));
@@ -4295,7 +4354,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
      */
     public static Hostile fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 83, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 84, limits);
             Hostile v = new Hostile();
             fbeReadFinal(r, v);
             r.endFinal();
@@ -4328,7 +4387,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
      */
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 83, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 84, limits);
             fbeReadFinal(r, this);
             r.endFinal();
         } catch (DecodeException e) {
@@ -4359,7 +4418,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
-            Reader r = Reader.finalRoot(data, offset, length, 83, limits);
+            Reader r = Reader.finalRoot(data, offset, length, 84, limits);
             fbeVerifyFinal(r);
             r.endFinal();
         } catch (DecodeException e) {
@@ -4862,6 +4921,12 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
         }
         j.raw(",\"Letters\":");
         j.i64(v.Letters_.value());
+        j.raw(",\"Shadows\":");
+        try {
+            Shadows.fbeWriteJson(j, v.Shadows_);
+        } catch (EncodeException e) {
+            throw e.at("Shadows");
+        }
         j.raw('}');
     }
 
@@ -4956,6 +5021,7 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen79 = false;
         boolean seen80 = false;
         boolean seen81 = false;
+        boolean seen82 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
                 case "Order" -> {
@@ -5609,6 +5675,14 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
                 case "Letters" -> {
                     v.Letters_ = Letters.of((int) r.integer(-2147483648, 2147483647, "Letters"));
                 }
+                case "Shadows" -> {
+                    seen82 = true;
+                    try {
+                        Shadows.fbeReadJson(r, v.Shadows_);
+                    } catch (DecodeException e) {
+                        throw e.at("Shadows");
+                    }
+                }
                 default -> { r.skip(); }
             }
         }
@@ -5854,6 +5928,9 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
         }
         if (!seen81) {
             r.spend(16, "Listed");
+        }
+        if (!seen82) {
+            r.spend(639, "Shadows");
         }
         r.leave();
     }

@@ -30,7 +30,7 @@ public class Proxy extends FrameReceiver {
                 self.verifyFbe(frame, offset, size, limits);
                 handler.onSelfFrame_(frame, offset, size);
             }
-            case 83 -> {
+            case 84 -> {
                 Hostile.verifyFbe(frame, offset, size, limits);
                 handler.onHostileFrame(frame, offset, size);
             }

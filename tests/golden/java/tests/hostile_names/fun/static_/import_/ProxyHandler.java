@@ -22,7 +22,7 @@ public interface ProxyHandler {
         onFrame(self.TYPE_ID, frame, offset, size);
     }
 
-    /** A frame of import.Hostile (type id 83). */
+    /** A frame of import.Hostile (type id 84). */
     default void onHostileFrame(byte[] frame, int offset, int size) {
         onFrame(Hostile.TYPE_ID, frame, offset, size);
     }

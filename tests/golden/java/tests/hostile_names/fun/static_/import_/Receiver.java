@@ -24,7 +24,7 @@ public class Receiver extends FrameReceiver {
         switch (typeId) {
             case 44 -> handler.onReceive(Self.fromFbe(frame, offset, size, limits));
             case 45 -> handler.onReceive(self.fromFbe(frame, offset, size, limits));
-            case 83 -> handler.onReceive(Hostile.fromFbe(frame, offset, size, limits));
+            case 84 -> handler.onReceive(Hostile.fromFbe(frame, offset, size, limits));
             case 502 -> handler.onReceive(org.example.market.Failure.fromFbe(frame, offset, size, limits));
             default -> { return false; }
         }

@@ -16,5 +16,5 @@ object Fbe {
     const val VERSION = "0.0"
 
     /** The schema's fingerprint: SHA-256 of the package's wire contract, in hex. */
-    const val FINGERPRINT = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b"
+    const val FINGERPRINT = "8a33efc748e704774afe7395d3cac92fc99b9cb6515fda96969ac0bbb175c7d8"
 }

@@ -18,7 +18,7 @@ open class FinalReceiver(private val handler: Handler) : FrameReceiver(true) {
         when (typeId) {
             44 -> handler.onReceive(Self.fromFinal(frame, offset, size, limits))
             45 -> handler.onReceive(self.fromFinal(frame, offset, size, limits))
-            83 -> handler.onReceive(Hostile.fromFinal(frame, offset, size, limits))
+            84 -> handler.onReceive(Hostile.fromFinal(frame, offset, size, limits))
             502 -> handler.onReceive(org.example.market.Failure.fromFinal(frame, offset, size, limits))
             else -> return false
         }

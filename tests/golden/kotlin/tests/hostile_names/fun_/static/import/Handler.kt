@@ -20,7 +20,7 @@ interface Handler {
     /** A import.self (type id 45). */
     fun onReceive(value: self) = onMessage(value)
 
-    /** A import.Hostile (type id 83). */
+    /** A import.Hostile (type id 84). */
     fun onReceive(value: Hostile) = onMessage(value)
 
     /** A market.Failure (type id 502). */

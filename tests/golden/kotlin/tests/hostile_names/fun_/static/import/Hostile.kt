@@ -17,7 +17,7 @@ import io.github.fbetoolkit.fbe.VersionedRoot
 import io.github.fbetoolkit.fbe.Writer
 
 /**
- * The message import.Hostile (type id 83): every property starts
+ * The message import.Hostile (type id 84): every property starts
  * at the schema's default, and named arguments set any of them.
  */
 open class Hostile(
@@ -103,6 +103,7 @@ open class Hostile(
     var Derived_: Derived = Derived(),
     var Listed_: Listed = Listed(),
     var Letters_: Letters = Letters._a,
+    var Shadows_: Shadows = Shadows(),
 ) : VersionedRoot,
     FinalRoot,
     JsonRoot {
@@ -157,7 +158,7 @@ open class Hostile(
         try {
             w.beginFinal()
             Hostile.fbeWriteFinal(w, this)
-            return w.endFinal(83)
+            return w.endFinal(84)
         } catch (e: EncodeException) {
             w.reset()
             throw Explain.refused(e, "import.Hostile") { Hostile.fbeExplain(this) }
@@ -176,7 +177,7 @@ open class Hostile(
     @Throws(DecodeException::class)
     open fun readFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
         try {
-            val r = Reader.finalRoot(data, offset, length, 83, limits)
+            val r = Reader.finalRoot(data, offset, length, 84, limits)
             Hostile.fbeReadFinal(r, this)
             r.endFinal()
         } catch (e: DecodeException) {
@@ -198,7 +199,7 @@ open class Hostile(
 
     companion object {
         /** The type id of import.Hostile. */
-        const val TYPE_ID = 83
+        const val TYPE_ID = 84
 
         /** The order of sets and maps of Hostile: by the [key] fields, as the wire orders them. */
         @JvmField
@@ -206,7 +207,7 @@ open class Hostile(
 
         /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Hostile) {
-            val b = w.struct(base, slot, 336, 83)
+            val b = w.struct(base, slot, 340, 84)
             try {
                 Order.fbeWrite(w, b, b + 8, v.Order_)
             } catch (e: EncodeException) {
@@ -613,6 +614,11 @@ open class Hostile(
                 throw e.at("Listed")
             }
             w.putI32(b + 332, v.Letters_.value)
+            try {
+                Shadows.fbeWrite(w, b, b + 336, v.Shadows_)
+            } catch (e: EncodeException) {
+                throw e.at("Shadows")
+            }
         }
 
         /**
@@ -705,6 +711,11 @@ open class Hostile(
             } catch (e: EncodeException) {
                 throw e.at("Listed")
             }
+            try {
+                Shadows.fbeExplain(v.Shadows_)
+            } catch (e: EncodeException) {
+                throw e.at("Shadows")
+            }
         }
 
         /** Sets v's own fields from the from-th on to the schema's defaults. */
@@ -791,6 +802,7 @@ open class Hostile(
             if (from <= 79) v.Derived_ = Derived()
             if (from <= 80) v.Listed_ = Listed()
             if (from <= 81) v.Letters_ = Letters._a
+            if (from <= 82) v.Shadows_ = Shadows()
         }
 
         /**
@@ -802,10 +814,10 @@ open class Hostile(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Hostile) {
-            val b = r.struct(base, slot, 83, 4)
+            val b = r.struct(base, slot, 84, 4)
             val n = r.i32(b)
             if (n < 12) {
-                r.spend(3010, b, "Order")
+                r.spend(3649, b, "Order")
                 fbeDefaults(v, 0)
                 r.leave()
                 return
@@ -816,7 +828,7 @@ open class Hostile(
                 throw e.at("Order")
             }
             if (n < 16) {
-                r.spend(2998, b, "CppWords")
+                r.spend(3637, b, "CppWords")
                 fbeDefaults(v, 1)
                 r.leave()
                 return
@@ -827,7 +839,7 @@ open class Hostile(
                 throw e.at("CppWords")
             }
             if (n < 20) {
-                r.spend(2379, b, "PythonWords")
+                r.spend(3018, b, "PythonWords")
                 fbeDefaults(v, 2)
                 r.leave()
                 return
@@ -838,7 +850,7 @@ open class Hostile(
                 throw e.at("PythonWords")
             }
             if (n < 24) {
-                r.spend(2140, b, "GoWords")
+                r.spend(2779, b, "GoWords")
                 fbeDefaults(v, 3)
                 r.leave()
                 return
@@ -849,7 +861,7 @@ open class Hostile(
                 throw e.at("GoWords")
             }
             if (n < 28) {
-                r.spend(1938, b, "JavaWords")
+                r.spend(2577, b, "JavaWords")
                 fbeDefaults(v, 4)
                 r.leave()
                 return
@@ -860,7 +872,7 @@ open class Hostile(
                 throw e.at("JavaWords")
             }
             if (n < 32) {
-                r.spend(1756, b, "KotlinWords")
+                r.spend(2395, b, "KotlinWords")
                 fbeDefaults(v, 5)
                 r.leave()
                 return
@@ -871,7 +883,7 @@ open class Hostile(
                 throw e.at("KotlinWords")
             }
             if (n < 36) {
-                r.spend(1549, b, "JsWords")
+                r.spend(2188, b, "JsWords")
                 fbeDefaults(v, 6)
                 r.leave()
                 return
@@ -882,7 +894,7 @@ open class Hostile(
                 throw e.at("JsWords")
             }
             if (n < 40) {
-                r.spend(1326, b, "RustWords")
+                r.spend(1965, b, "RustWords")
                 fbeDefaults(v, 7)
                 r.leave()
                 return
@@ -893,7 +905,7 @@ open class Hostile(
                 throw e.at("RustWords")
             }
             if (n < 44) {
-                r.spend(1131, b, "CSharpWords")
+                r.spend(1770, b, "CSharpWords")
                 fbeDefaults(v, 8)
                 r.leave()
                 return
@@ -904,7 +916,7 @@ open class Hostile(
                 throw e.at("CSharpWords")
             }
             if (n < 48) {
-                r.spend(981, b, "RubyWords")
+                r.spend(1620, b, "RubyWords")
                 fbeDefaults(v, 9)
                 r.leave()
                 return
@@ -915,7 +927,7 @@ open class Hostile(
                 throw e.at("RubyWords")
             }
             if (n < 52) {
-                r.spend(883, b, "CppMembers")
+                r.spend(1522, b, "CppMembers")
                 fbeDefaults(v, 10)
                 r.leave()
                 return
@@ -926,7 +938,7 @@ open class Hostile(
                 throw e.at("CppMembers")
             }
             if (n < 56) {
-                r.spend(835, b, "PythonMembers")
+                r.spend(1474, b, "PythonMembers")
                 fbeDefaults(v, 11)
                 r.leave()
                 return
@@ -937,7 +949,7 @@ open class Hostile(
                 throw e.at("PythonMembers")
             }
             if (n < 60) {
-                r.spend(739, b, "GoMembers")
+                r.spend(1378, b, "GoMembers")
                 fbeDefaults(v, 12)
                 r.leave()
                 return
@@ -948,7 +960,7 @@ open class Hostile(
                 throw e.at("GoMembers")
             }
             if (n < 64) {
-                r.spend(610, b, "JvmMembers")
+                r.spend(1249, b, "JvmMembers")
                 fbeDefaults(v, 13)
                 r.leave()
                 return
@@ -959,7 +971,7 @@ open class Hostile(
                 throw e.at("JvmMembers")
             }
             if (n < 68) {
-                r.spend(473, b, "JsMembers")
+                r.spend(1112, b, "JsMembers")
                 fbeDefaults(v, 14)
                 r.leave()
                 return
@@ -970,7 +982,7 @@ open class Hostile(
                 throw e.at("JsMembers")
             }
             if (n < 72) {
-                r.spend(462, b, "RuntimeNames")
+                r.spend(1101, b, "RuntimeNames")
                 fbeDefaults(v, 15)
                 r.leave()
                 return
@@ -981,7 +993,7 @@ open class Hostile(
                 throw e.at("RuntimeNames")
             }
             if (n < 76) {
-                r.spend(320, b, "class")
+                r.spend(959, b, "class")
                 fbeDefaults(v, 16)
                 r.leave()
                 return
@@ -992,7 +1004,7 @@ open class Hostile(
                 throw e.at("class")
             }
             if (n < 80) {
-                r.spend(316, b, "Object")
+                r.spend(955, b, "Object")
                 fbeDefaults(v, 17)
                 r.leave()
                 return
@@ -1003,7 +1015,7 @@ open class Hostile(
                 throw e.at("Object")
             }
             if (n < 84) {
-                r.spend(312, b, "String")
+                r.spend(951, b, "String")
                 fbeDefaults(v, 18)
                 r.leave()
                 return
@@ -1014,7 +1026,7 @@ open class Hostile(
                 throw e.at("String")
             }
             if (n < 88) {
-                r.spend(308, b, "List")
+                r.spend(947, b, "List")
                 fbeDefaults(v, 19)
                 r.leave()
                 return
@@ -1025,7 +1037,7 @@ open class Hostile(
                 throw e.at("List")
             }
             if (n < 92) {
-                r.spend(304, b, "Map")
+                r.spend(943, b, "Map")
                 fbeDefaults(v, 20)
                 r.leave()
                 return
@@ -1036,7 +1048,7 @@ open class Hostile(
                 throw e.at("Map")
             }
             if (n < 96) {
-                r.spend(300, b, "Model")
+                r.spend(939, b, "Model")
                 fbeDefaults(v, 21)
                 r.leave()
                 return
@@ -1047,7 +1059,7 @@ open class Hostile(
                 throw e.at("Model")
             }
             if (n < 100) {
-                r.spend(296, b, "FinalModel")
+                r.spend(935, b, "FinalModel")
                 fbeDefaults(v, 22)
                 r.leave()
                 return
@@ -1058,7 +1070,7 @@ open class Hostile(
                 throw e.at("FinalModel")
             }
             if (n < 104) {
-                r.spend(292, b, "Buffer")
+                r.spend(931, b, "Buffer")
                 fbeDefaults(v, 23)
                 r.leave()
                 return
@@ -1069,7 +1081,7 @@ open class Hostile(
                 throw e.at("Buffer")
             }
             if (n < 108) {
-                r.spend(288, b, "Reader")
+                r.spend(927, b, "Reader")
                 fbeDefaults(v, 24)
                 r.leave()
                 return
@@ -1080,7 +1092,7 @@ open class Hostile(
                 throw e.at("Reader")
             }
             if (n < 112) {
-                r.spend(284, b, "Writer")
+                r.spend(923, b, "Writer")
                 fbeDefaults(v, 25)
                 r.leave()
                 return
@@ -1091,7 +1103,7 @@ open class Hostile(
                 throw e.at("Writer")
             }
             if (n < 116) {
-                r.spend(280, b, "Limits")
+                r.spend(919, b, "Limits")
                 fbeDefaults(v, 26)
                 r.leave()
                 return
@@ -1102,7 +1114,7 @@ open class Hostile(
                 throw e.at("Limits")
             }
             if (n < 120) {
-                r.spend(276, b, "DecodeError")
+                r.spend(915, b, "DecodeError")
                 fbeDefaults(v, 27)
                 r.leave()
                 return
@@ -1113,7 +1125,7 @@ open class Hostile(
                 throw e.at("DecodeError")
             }
             if (n < 124) {
-                r.spend(272, b, "DecodeException")
+                r.spend(911, b, "DecodeException")
                 fbeDefaults(v, 28)
                 r.leave()
                 return
@@ -1124,7 +1136,7 @@ open class Hostile(
                 throw e.at("DecodeException")
             }
             if (n < 128) {
-                r.spend(268, b, "Decimal")
+                r.spend(907, b, "Decimal")
                 fbeDefaults(v, 29)
                 r.leave()
                 return
@@ -1135,7 +1147,7 @@ open class Hostile(
                 throw e.at("Decimal")
             }
             if (n < 132) {
-                r.spend(264, b, "Uuid")
+                r.spend(903, b, "Uuid")
                 fbeDefaults(v, 30)
                 r.leave()
                 return
@@ -1146,7 +1158,7 @@ open class Hostile(
                 throw e.at("Uuid")
             }
             if (n < 136) {
-                r.spend(260, b, "UUID")
+                r.spend(899, b, "UUID")
                 fbeDefaults(v, 31)
                 r.leave()
                 return
@@ -1157,7 +1169,7 @@ open class Hostile(
                 throw e.at("UUID")
             }
             if (n < 140) {
-                r.spend(256, b, "Timestamp")
+                r.spend(895, b, "Timestamp")
                 fbeDefaults(v, 32)
                 r.leave()
                 return
@@ -1168,7 +1180,7 @@ open class Hostile(
                 throw e.at("Timestamp")
             }
             if (n < 144) {
-                r.spend(252, b, "Sender")
+                r.spend(891, b, "Sender")
                 fbeDefaults(v, 33)
                 r.leave()
                 return
@@ -1179,7 +1191,7 @@ open class Hostile(
                 throw e.at("Sender")
             }
             if (n < 148) {
-                r.spend(248, b, "Receiver")
+                r.spend(887, b, "Receiver")
                 fbeDefaults(v, 34)
                 r.leave()
                 return
@@ -1190,7 +1202,7 @@ open class Hostile(
                 throw e.at("Receiver")
             }
             if (n < 152) {
-                r.spend(244, b, "Client")
+                r.spend(883, b, "Client")
                 fbeDefaults(v, 35)
                 r.leave()
                 return
@@ -1201,7 +1213,7 @@ open class Hostile(
                 throw e.at("Client")
             }
             if (n < 156) {
-                r.spend(240, b, "Proxy")
+                r.spend(879, b, "Proxy")
                 fbeDefaults(v, 36)
                 r.leave()
                 return
@@ -1212,7 +1224,7 @@ open class Hostile(
                 throw e.at("Proxy")
             }
             if (n < 160) {
-                r.spend(236, b, "Handler")
+                r.spend(875, b, "Handler")
                 fbeDefaults(v, 37)
                 r.leave()
                 return
@@ -1223,7 +1235,7 @@ open class Hostile(
                 throw e.at("Handler")
             }
             if (n < 164) {
-                r.spend(232, b, "fbe")
+                r.spend(871, b, "fbe")
                 fbeDefaults(v, 38)
                 r.leave()
                 return
@@ -1234,7 +1246,7 @@ open class Hostile(
                 throw e.at("fbe")
             }
             if (n < 168) {
-                r.spend(228, b, "FBE")
+                r.spend(867, b, "FBE")
                 fbeDefaults(v, 39)
                 r.leave()
                 return
@@ -1245,7 +1257,7 @@ open class Hostile(
                 throw e.at("FBE")
             }
             if (n < 172) {
-                r.spend(224, b, "std")
+                r.spend(863, b, "std")
                 fbeDefaults(v, 40)
                 r.leave()
                 return
@@ -1256,7 +1268,7 @@ open class Hostile(
                 throw e.at("std")
             }
             if (n < 176) {
-                r.spend(220, b, "Companion")
+                r.spend(859, b, "Companion")
                 fbeDefaults(v, 41)
                 r.leave()
                 return
@@ -1267,7 +1279,7 @@ open class Hostile(
                 throw e.at("Companion")
             }
             if (n < 180) {
-                r.spend(216, b, "Any")
+                r.spend(855, b, "Any")
                 fbeDefaults(v, 42)
                 r.leave()
                 return
@@ -1278,7 +1290,7 @@ open class Hostile(
                 throw e.at("Any")
             }
             if (n < 184) {
-                r.spend(212, b, "Self")
+                r.spend(851, b, "Self")
                 fbeDefaults(v, 43)
                 r.leave()
                 return
@@ -1289,7 +1301,7 @@ open class Hostile(
                 throw e.at("Self")
             }
             if (n < 188) {
-                r.spend(208, b, "self")
+                r.spend(847, b, "self")
                 fbeDefaults(v, 44)
                 r.leave()
                 return
@@ -1300,7 +1312,7 @@ open class Hostile(
                 throw e.at("self")
             }
             if (n < 192) {
-                r.spend(204, b, "None")
+                r.spend(843, b, "None")
                 fbeDefaults(v, 45)
                 r.leave()
                 return
@@ -1311,7 +1323,7 @@ open class Hostile(
                 throw e.at("None")
             }
             if (n < 196) {
-                r.spend(200, b, "Option")
+                r.spend(839, b, "Option")
                 fbeDefaults(v, 46)
                 r.leave()
                 return
@@ -1322,7 +1334,7 @@ open class Hostile(
                 throw e.at("Option")
             }
             if (n < 200) {
-                r.spend(196, b, "Result")
+                r.spend(835, b, "Result")
                 fbeDefaults(v, 47)
                 r.leave()
                 return
@@ -1333,7 +1345,7 @@ open class Hostile(
                 throw e.at("Result")
             }
             if (n < 204) {
-                r.spend(192, b, "Vec")
+                r.spend(831, b, "Vec")
                 fbeDefaults(v, 48)
                 r.leave()
                 return
@@ -1344,7 +1356,7 @@ open class Hostile(
                 throw e.at("Vec")
             }
             if (n < 208) {
-                r.spend(188, b, "Box")
+                r.spend(827, b, "Box")
                 fbeDefaults(v, 49)
                 r.leave()
                 return
@@ -1355,7 +1367,7 @@ open class Hostile(
                 throw e.at("Box")
             }
             if (n < 212) {
-                r.spend(184, b, "Error")
+                r.spend(823, b, "Error")
                 fbeDefaults(v, 50)
                 r.leave()
                 return
@@ -1366,7 +1378,7 @@ open class Hostile(
                 throw e.at("Error")
             }
             if (n < 216) {
-                r.spend(180, b, "Exception")
+                r.spend(819, b, "Exception")
                 fbeDefaults(v, 51)
                 r.leave()
                 return
@@ -1377,7 +1389,7 @@ open class Hostile(
                 throw e.at("Exception")
             }
             if (n < 220) {
-                r.spend(176, b, "Text")
+                r.spend(815, b, "Text")
                 fbeDefaults(v, 52)
                 r.leave()
                 return
@@ -1388,7 +1400,7 @@ open class Hostile(
                 throw e.at("Text")
             }
             if (n < 224) {
-                r.spend(172, b, "JsonWriter")
+                r.spend(811, b, "JsonWriter")
                 fbeDefaults(v, 53)
                 r.leave()
                 return
@@ -1399,7 +1411,7 @@ open class Hostile(
                 throw e.at("JsonWriter")
             }
             if (n < 228) {
-                r.spend(168, b, "int32_t")
+                r.spend(807, b, "int32_t")
                 fbeDefaults(v, 54)
                 r.leave()
                 return
@@ -1410,7 +1422,7 @@ open class Hostile(
                 throw e.at("int32_t")
             }
             if (n < 232) {
-                r.spend(164, b, "size_t")
+                r.spend(803, b, "size_t")
                 fbeDefaults(v, 55)
                 r.leave()
                 return
@@ -1421,7 +1433,7 @@ open class Hostile(
                 throw e.at("size_t")
             }
             if (n < 236) {
-                r.spend(160, b, "list")
+                r.spend(799, b, "list")
                 fbeDefaults(v, 56)
                 r.leave()
                 return
@@ -1432,7 +1444,7 @@ open class Hostile(
                 throw e.at("list")
             }
             if (n < 240) {
-                r.spend(156, b, "object")
+                r.spend(795, b, "object")
                 fbeDefaults(v, 57)
                 r.leave()
                 return
@@ -1443,7 +1455,7 @@ open class Hostile(
                 throw e.at("object")
             }
             if (n < 244) {
-                r.spend(152, b, "v")
+                r.spend(791, b, "v")
                 fbeDefaults(v, 58)
                 r.leave()
                 return
@@ -1454,7 +1466,7 @@ open class Hostile(
                 throw e.at("v")
             }
             if (n < 248) {
-                r.spend(148, b, "r")
+                r.spend(787, b, "r")
                 fbeDefaults(v, 59)
                 r.leave()
                 return
@@ -1465,7 +1477,7 @@ open class Hostile(
                 throw e.at("r")
             }
             if (n < 252) {
-                r.spend(144, b, "w")
+                r.spend(783, b, "w")
                 fbeDefaults(v, 60)
                 r.leave()
                 return
@@ -1476,7 +1488,7 @@ open class Hostile(
                 throw e.at("w")
             }
             if (n < 256) {
-                r.spend(140, b, "SideBuy")
+                r.spend(779, b, "SideBuy")
                 fbeDefaults(v, 61)
                 r.leave()
                 return
@@ -1487,7 +1499,7 @@ open class Hostile(
                 throw e.at("SideBuy")
             }
             if (n < 260) {
-                r.spend(136, b, "OrderKey")
+                r.spend(775, b, "OrderKey")
                 fbeDefaults(v, 62)
                 r.leave()
                 return
@@ -1498,7 +1510,7 @@ open class Hostile(
                 throw e.at("OrderKey")
             }
             if (n < 264) {
-                r.spend(132, b, "textOfside")
+                r.spend(771, b, "textOfside")
                 fbeDefaults(v, 63)
                 r.leave()
                 return
@@ -1509,7 +1521,7 @@ open class Hostile(
                 throw e.at("textOfside")
             }
             if (n < 268) {
-                r.spend(128, b, "DECIMAL_1")
+                r.spend(767, b, "DECIMAL_1")
                 fbeDefaults(v, 64)
                 r.leave()
                 return
@@ -1520,7 +1532,7 @@ open class Hostile(
                 throw e.at("DECIMAL_1")
             }
             if (n < 272) {
-                r.spend(124, b, "OrderModel")
+                r.spend(763, b, "OrderModel")
                 fbeDefaults(v, 65)
                 r.leave()
                 return
@@ -1531,7 +1543,7 @@ open class Hostile(
                 throw e.at("OrderModel")
             }
             if (n < 276) {
-                r.spend(120, b, "OrderFinal")
+                r.spend(759, b, "OrderFinal")
                 fbeDefaults(v, 66)
                 r.leave()
                 return
@@ -1542,7 +1554,7 @@ open class Hostile(
                 throw e.at("OrderFinal")
             }
             if (n < 280) {
-                r.spend(116, b, "NewOrder")
+                r.spend(755, b, "NewOrder")
                 fbeDefaults(v, 67)
                 r.leave()
                 return
@@ -1553,7 +1565,7 @@ open class Hostile(
                 throw e.at("NewOrder")
             }
             if (n < 284) {
-                r.spend(112, b, "VerifyFBEOrder")
+                r.spend(751, b, "VerifyFBEOrder")
                 fbeDefaults(v, 68)
                 r.leave()
                 return
@@ -1564,7 +1576,7 @@ open class Hostile(
                 throw e.at("VerifyFBEOrder")
             }
             if (n < 288) {
-                r.spend(108, b, "fbe_vr_Order")
+                r.spend(747, b, "fbe_vr_Order")
                 fbeDefaults(v, 69)
                 r.leave()
                 return
@@ -1575,7 +1587,7 @@ open class Hostile(
                 throw e.at("fbe_vr_Order")
             }
             if (n < 292) {
-                r.spend(104, b, "e1")
+                r.spend(743, b, "e1")
                 fbeDefaults(v, 70)
                 r.leave()
                 return
@@ -1586,7 +1598,7 @@ open class Hostile(
                 throw e.at("e1")
             }
             if (n < 296) {
-                r.spend(100, b, "i2")
+                r.spend(739, b, "i2")
                 fbeDefaults(v, 71)
                 r.leave()
                 return
@@ -1597,7 +1609,7 @@ open class Hostile(
                 throw e.at("i2")
             }
             if (n < 300) {
-                r.spend(96, b, "o3")
+                r.spend(735, b, "o3")
                 fbeDefaults(v, 72)
                 r.leave()
                 return
@@ -1608,7 +1620,7 @@ open class Hostile(
                 throw e.at("o3")
             }
             if (n < 304) {
-                r.spend(92, b, "Fbe")
+                r.spend(731, b, "Fbe")
                 fbeDefaults(v, 73)
                 r.leave()
                 return
@@ -1619,7 +1631,7 @@ open class Hostile(
                 throw e.at("Fbe")
             }
             if (n < 308) {
-                r.spend(88, b, "FINGERPRINT")
+                r.spend(727, b, "FINGERPRINT")
                 fbeDefaults(v, 74)
                 r.leave()
                 return
@@ -1630,7 +1642,7 @@ open class Hostile(
                 throw e.at("FINGERPRINT")
             }
             if (n < 312) {
-                r.spend(84, b, "FBE_FINGERPRINT")
+                r.spend(723, b, "FBE_FINGERPRINT")
                 fbeDefaults(v, 75)
                 r.leave()
                 return
@@ -1641,7 +1653,7 @@ open class Hostile(
                 throw e.at("FBE_FINGERPRINT")
             }
             if (n < 316) {
-                r.spend(80, b, "FBEFingerprint")
+                r.spend(719, b, "FBEFingerprint")
                 fbeDefaults(v, 76)
                 r.leave()
                 return
@@ -1652,7 +1664,7 @@ open class Hostile(
                 throw e.at("FBEFingerprint")
             }
             if (n < 320) {
-                r.spend(76, b, "Case")
+                r.spend(715, b, "Case")
                 fbeDefaults(v, 77)
                 r.leave()
                 return
@@ -1663,7 +1675,7 @@ open class Hostile(
                 throw e.at("Case")
             }
             if (n < 324) {
-                r.spend(44, b, "Imported")
+                r.spend(683, b, "Imported")
                 fbeDefaults(v, 78)
                 r.leave()
                 return
@@ -1674,7 +1686,7 @@ open class Hostile(
                 throw e.at("Imported")
             }
             if (n < 328) {
-                r.spend(34, b, "Derived")
+                r.spend(673, b, "Derived")
                 fbeDefaults(v, 79)
                 r.leave()
                 return
@@ -1685,7 +1697,7 @@ open class Hostile(
                 throw e.at("Derived")
             }
             if (n < 332) {
-                r.spend(16, b, "Listed")
+                r.spend(655, b, "Listed")
                 fbeDefaults(v, 80)
                 r.leave()
                 return
@@ -1696,11 +1708,23 @@ open class Hostile(
                 throw e.at("Listed")
             }
             if (n < 336) {
+                r.spend(639, b, "Letters")
                 fbeDefaults(v, 81)
                 r.leave()
                 return
             }
             v.Letters_ = Letters(r.i32(b + 332))
+            if (n < 340) {
+                r.spend(639, b, "Shadows")
+                fbeDefaults(v, 82)
+                r.leave()
+                return
+            }
+            try {
+                Shadows.fbeRead(r, b, b + 336, v.Shadows_)
+            } catch (e: DecodeException) {
+                throw e.at("Shadows")
+            }
             r.leave()
         }
 
@@ -1711,10 +1735,10 @@ open class Hostile(
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            val b = r.struct(base, slot, 83, 4)
+            val b = r.struct(base, slot, 84, 4)
             val n = r.i32(b)
             if (n < 12) {
-                r.spend(3010, b, "Order")
+                r.spend(3649, b, "Order")
                 r.leave()
                 return
             }
@@ -1724,7 +1748,7 @@ open class Hostile(
                 throw e.at("Order")
             }
             if (n < 16) {
-                r.spend(2998, b, "CppWords")
+                r.spend(3637, b, "CppWords")
                 r.leave()
                 return
             }
@@ -1734,7 +1758,7 @@ open class Hostile(
                 throw e.at("CppWords")
             }
             if (n < 20) {
-                r.spend(2379, b, "PythonWords")
+                r.spend(3018, b, "PythonWords")
                 r.leave()
                 return
             }
@@ -1744,7 +1768,7 @@ open class Hostile(
                 throw e.at("PythonWords")
             }
             if (n < 24) {
-                r.spend(2140, b, "GoWords")
+                r.spend(2779, b, "GoWords")
                 r.leave()
                 return
             }
@@ -1754,7 +1778,7 @@ open class Hostile(
                 throw e.at("GoWords")
             }
             if (n < 28) {
-                r.spend(1938, b, "JavaWords")
+                r.spend(2577, b, "JavaWords")
                 r.leave()
                 return
             }
@@ -1764,7 +1788,7 @@ open class Hostile(
                 throw e.at("JavaWords")
             }
             if (n < 32) {
-                r.spend(1756, b, "KotlinWords")
+                r.spend(2395, b, "KotlinWords")
                 r.leave()
                 return
             }
@@ -1774,7 +1798,7 @@ open class Hostile(
                 throw e.at("KotlinWords")
             }
             if (n < 36) {
-                r.spend(1549, b, "JsWords")
+                r.spend(2188, b, "JsWords")
                 r.leave()
                 return
             }
@@ -1784,7 +1808,7 @@ open class Hostile(
                 throw e.at("JsWords")
             }
             if (n < 40) {
-                r.spend(1326, b, "RustWords")
+                r.spend(1965, b, "RustWords")
                 r.leave()
                 return
             }
@@ -1794,7 +1818,7 @@ open class Hostile(
                 throw e.at("RustWords")
             }
             if (n < 44) {
-                r.spend(1131, b, "CSharpWords")
+                r.spend(1770, b, "CSharpWords")
                 r.leave()
                 return
             }
@@ -1804,7 +1828,7 @@ open class Hostile(
                 throw e.at("CSharpWords")
             }
             if (n < 48) {
-                r.spend(981, b, "RubyWords")
+                r.spend(1620, b, "RubyWords")
                 r.leave()
                 return
             }
@@ -1814,7 +1838,7 @@ open class Hostile(
                 throw e.at("RubyWords")
             }
             if (n < 52) {
-                r.spend(883, b, "CppMembers")
+                r.spend(1522, b, "CppMembers")
                 r.leave()
                 return
             }
@@ -1824,7 +1848,7 @@ open class Hostile(
                 throw e.at("CppMembers")
             }
             if (n < 56) {
-                r.spend(835, b, "PythonMembers")
+                r.spend(1474, b, "PythonMembers")
                 r.leave()
                 return
             }
@@ -1834,7 +1858,7 @@ open class Hostile(
                 throw e.at("PythonMembers")
             }
             if (n < 60) {
-                r.spend(739, b, "GoMembers")
+                r.spend(1378, b, "GoMembers")
                 r.leave()
                 return
             }
@@ -1844,7 +1868,7 @@ open class Hostile(
                 throw e.at("GoMembers")
             }
             if (n < 64) {
-                r.spend(610, b, "JvmMembers")
+                r.spend(1249, b, "JvmMembers")
                 r.leave()
                 return
             }
@@ -1854,7 +1878,7 @@ open class Hostile(
                 throw e.at("JvmMembers")
             }
             if (n < 68) {
-                r.spend(473, b, "JsMembers")
+                r.spend(1112, b, "JsMembers")
                 r.leave()
                 return
             }
@@ -1864,7 +1888,7 @@ open class Hostile(
                 throw e.at("JsMembers")
             }
             if (n < 72) {
-                r.spend(462, b, "RuntimeNames")
+                r.spend(1101, b, "RuntimeNames")
                 r.leave()
                 return
             }
@@ -1874,7 +1898,7 @@ open class Hostile(
                 throw e.at("RuntimeNames")
             }
             if (n < 76) {
-                r.spend(320, b, "class")
+                r.spend(959, b, "class")
                 r.leave()
                 return
             }
@@ -1884,7 +1908,7 @@ open class Hostile(
                 throw e.at("class")
             }
             if (n < 80) {
-                r.spend(316, b, "Object")
+                r.spend(955, b, "Object")
                 r.leave()
                 return
             }
@@ -1894,7 +1918,7 @@ open class Hostile(
                 throw e.at("Object")
             }
             if (n < 84) {
-                r.spend(312, b, "String")
+                r.spend(951, b, "String")
                 r.leave()
                 return
             }
@@ -1904,7 +1928,7 @@ open class Hostile(
                 throw e.at("String")
             }
             if (n < 88) {
-                r.spend(308, b, "List")
+                r.spend(947, b, "List")
                 r.leave()
                 return
             }
@@ -1914,7 +1938,7 @@ open class Hostile(
                 throw e.at("List")
             }
             if (n < 92) {
-                r.spend(304, b, "Map")
+                r.spend(943, b, "Map")
                 r.leave()
                 return
             }
@@ -1924,7 +1948,7 @@ open class Hostile(
                 throw e.at("Map")
             }
             if (n < 96) {
-                r.spend(300, b, "Model")
+                r.spend(939, b, "Model")
                 r.leave()
                 return
             }
@@ -1934,7 +1958,7 @@ open class Hostile(
                 throw e.at("Model")
             }
             if (n < 100) {
-                r.spend(296, b, "FinalModel")
+                r.spend(935, b, "FinalModel")
                 r.leave()
                 return
             }
@@ -1944,7 +1968,7 @@ open class Hostile(
                 throw e.at("FinalModel")
             }
             if (n < 104) {
-                r.spend(292, b, "Buffer")
+                r.spend(931, b, "Buffer")
                 r.leave()
                 return
             }
@@ -1954,7 +1978,7 @@ open class Hostile(
                 throw e.at("Buffer")
             }
             if (n < 108) {
-                r.spend(288, b, "Reader")
+                r.spend(927, b, "Reader")
                 r.leave()
                 return
             }
@@ -1964,7 +1988,7 @@ open class Hostile(
                 throw e.at("Reader")
             }
             if (n < 112) {
-                r.spend(284, b, "Writer")
+                r.spend(923, b, "Writer")
                 r.leave()
                 return
             }
@@ -1974,7 +1998,7 @@ open class Hostile(
                 throw e.at("Writer")
             }
             if (n < 116) {
-                r.spend(280, b, "Limits")
+                r.spend(919, b, "Limits")
                 r.leave()
                 return
             }
@@ -1984,7 +2008,7 @@ open class Hostile(
                 throw e.at("Limits")
             }
             if (n < 120) {
-                r.spend(276, b, "DecodeError")
+                r.spend(915, b, "DecodeError")
                 r.leave()
                 return
             }
@@ -1994,7 +2018,7 @@ open class Hostile(
                 throw e.at("DecodeError")
             }
             if (n < 124) {
-                r.spend(272, b, "DecodeException")
+                r.spend(911, b, "DecodeException")
                 r.leave()
                 return
             }
@@ -2004,7 +2028,7 @@ open class Hostile(
                 throw e.at("DecodeException")
             }
             if (n < 128) {
-                r.spend(268, b, "Decimal")
+                r.spend(907, b, "Decimal")
                 r.leave()
                 return
             }
@@ -2014,7 +2038,7 @@ open class Hostile(
                 throw e.at("Decimal")
             }
             if (n < 132) {
-                r.spend(264, b, "Uuid")
+                r.spend(903, b, "Uuid")
                 r.leave()
                 return
             }
@@ -2024,7 +2048,7 @@ open class Hostile(
                 throw e.at("Uuid")
             }
             if (n < 136) {
-                r.spend(260, b, "UUID")
+                r.spend(899, b, "UUID")
                 r.leave()
                 return
             }
@@ -2034,7 +2058,7 @@ open class Hostile(
                 throw e.at("UUID")
             }
             if (n < 140) {
-                r.spend(256, b, "Timestamp")
+                r.spend(895, b, "Timestamp")
                 r.leave()
                 return
             }
@@ -2044,7 +2068,7 @@ open class Hostile(
                 throw e.at("Timestamp")
             }
             if (n < 144) {
-                r.spend(252, b, "Sender")
+                r.spend(891, b, "Sender")
                 r.leave()
                 return
             }
@@ -2054,7 +2078,7 @@ open class Hostile(
                 throw e.at("Sender")
             }
             if (n < 148) {
-                r.spend(248, b, "Receiver")
+                r.spend(887, b, "Receiver")
                 r.leave()
                 return
             }
@@ -2064,7 +2088,7 @@ open class Hostile(
                 throw e.at("Receiver")
             }
             if (n < 152) {
-                r.spend(244, b, "Client")
+                r.spend(883, b, "Client")
                 r.leave()
                 return
             }
@@ -2074,7 +2098,7 @@ open class Hostile(
                 throw e.at("Client")
             }
             if (n < 156) {
-                r.spend(240, b, "Proxy")
+                r.spend(879, b, "Proxy")
                 r.leave()
                 return
             }
@@ -2084,7 +2108,7 @@ open class Hostile(
                 throw e.at("Proxy")
             }
             if (n < 160) {
-                r.spend(236, b, "Handler")
+                r.spend(875, b, "Handler")
                 r.leave()
                 return
             }
@@ -2094,7 +2118,7 @@ open class Hostile(
                 throw e.at("Handler")
             }
             if (n < 164) {
-                r.spend(232, b, "fbe")
+                r.spend(871, b, "fbe")
                 r.leave()
                 return
             }
@@ -2104,7 +2128,7 @@ open class Hostile(
                 throw e.at("fbe")
             }
             if (n < 168) {
-                r.spend(228, b, "FBE")
+                r.spend(867, b, "FBE")
                 r.leave()
                 return
             }
@@ -2114,7 +2138,7 @@ open class Hostile(
                 throw e.at("FBE")
             }
             if (n < 172) {
-                r.spend(224, b, "std")
+                r.spend(863, b, "std")
                 r.leave()
                 return
             }
@@ -2124,7 +2148,7 @@ open class Hostile(
                 throw e.at("std")
             }
             if (n < 176) {
-                r.spend(220, b, "Companion")
+                r.spend(859, b, "Companion")
                 r.leave()
                 return
             }
@@ -2134,7 +2158,7 @@ open class Hostile(
                 throw e.at("Companion")
             }
             if (n < 180) {
-                r.spend(216, b, "Any")
+                r.spend(855, b, "Any")
                 r.leave()
                 return
             }
@@ -2144,7 +2168,7 @@ open class Hostile(
                 throw e.at("Any")
             }
             if (n < 184) {
-                r.spend(212, b, "Self")
+                r.spend(851, b, "Self")
                 r.leave()
                 return
             }
@@ -2154,7 +2178,7 @@ open class Hostile(
                 throw e.at("Self")
             }
             if (n < 188) {
-                r.spend(208, b, "self")
+                r.spend(847, b, "self")
                 r.leave()
                 return
             }
@@ -2164,7 +2188,7 @@ open class Hostile(
                 throw e.at("self")
             }
             if (n < 192) {
-                r.spend(204, b, "None")
+                r.spend(843, b, "None")
                 r.leave()
                 return
             }
@@ -2174,7 +2198,7 @@ open class Hostile(
                 throw e.at("None")
             }
             if (n < 196) {
-                r.spend(200, b, "Option")
+                r.spend(839, b, "Option")
                 r.leave()
                 return
             }
@@ -2184,7 +2208,7 @@ open class Hostile(
                 throw e.at("Option")
             }
             if (n < 200) {
-                r.spend(196, b, "Result")
+                r.spend(835, b, "Result")
                 r.leave()
                 return
             }
@@ -2194,7 +2218,7 @@ open class Hostile(
                 throw e.at("Result")
             }
             if (n < 204) {
-                r.spend(192, b, "Vec")
+                r.spend(831, b, "Vec")
                 r.leave()
                 return
             }
@@ -2204,7 +2228,7 @@ open class Hostile(
                 throw e.at("Vec")
             }
             if (n < 208) {
-                r.spend(188, b, "Box")
+                r.spend(827, b, "Box")
                 r.leave()
                 return
             }
@@ -2214,7 +2238,7 @@ open class Hostile(
                 throw e.at("Box")
             }
             if (n < 212) {
-                r.spend(184, b, "Error")
+                r.spend(823, b, "Error")
                 r.leave()
                 return
             }
@@ -2224,7 +2248,7 @@ open class Hostile(
                 throw e.at("Error")
             }
             if (n < 216) {
-                r.spend(180, b, "Exception")
+                r.spend(819, b, "Exception")
                 r.leave()
                 return
             }
@@ -2234,7 +2258,7 @@ open class Hostile(
                 throw e.at("Exception")
             }
             if (n < 220) {
-                r.spend(176, b, "Text")
+                r.spend(815, b, "Text")
                 r.leave()
                 return
             }
@@ -2244,7 +2268,7 @@ open class Hostile(
                 throw e.at("Text")
             }
             if (n < 224) {
-                r.spend(172, b, "JsonWriter")
+                r.spend(811, b, "JsonWriter")
                 r.leave()
                 return
             }
@@ -2254,7 +2278,7 @@ open class Hostile(
                 throw e.at("JsonWriter")
             }
             if (n < 228) {
-                r.spend(168, b, "int32_t")
+                r.spend(807, b, "int32_t")
                 r.leave()
                 return
             }
@@ -2264,7 +2288,7 @@ open class Hostile(
                 throw e.at("int32_t")
             }
             if (n < 232) {
-                r.spend(164, b, "size_t")
+                r.spend(803, b, "size_t")
                 r.leave()
                 return
             }
@@ -2274,7 +2298,7 @@ open class Hostile(
                 throw e.at("size_t")
             }
             if (n < 236) {
-                r.spend(160, b, "list")
+                r.spend(799, b, "list")
                 r.leave()
                 return
             }
@@ -2284,7 +2308,7 @@ open class Hostile(
                 throw e.at("list")
             }
             if (n < 240) {
-                r.spend(156, b, "object")
+                r.spend(795, b, "object")
                 r.leave()
                 return
             }
@@ -2294,7 +2318,7 @@ open class Hostile(
                 throw e.at("object")
             }
             if (n < 244) {
-                r.spend(152, b, "v")
+                r.spend(791, b, "v")
                 r.leave()
                 return
             }
@@ -2304,7 +2328,7 @@ open class Hostile(
                 throw e.at("v")
             }
             if (n < 248) {
-                r.spend(148, b, "r")
+                r.spend(787, b, "r")
                 r.leave()
                 return
             }
@@ -2314,7 +2338,7 @@ open class Hostile(
                 throw e.at("r")
             }
             if (n < 252) {
-                r.spend(144, b, "w")
+                r.spend(783, b, "w")
                 r.leave()
                 return
             }
@@ -2324,7 +2348,7 @@ open class Hostile(
                 throw e.at("w")
             }
             if (n < 256) {
-                r.spend(140, b, "SideBuy")
+                r.spend(779, b, "SideBuy")
                 r.leave()
                 return
             }
@@ -2334,7 +2358,7 @@ open class Hostile(
                 throw e.at("SideBuy")
             }
             if (n < 260) {
-                r.spend(136, b, "OrderKey")
+                r.spend(775, b, "OrderKey")
                 r.leave()
                 return
             }
@@ -2344,7 +2368,7 @@ open class Hostile(
                 throw e.at("OrderKey")
             }
             if (n < 264) {
-                r.spend(132, b, "textOfside")
+                r.spend(771, b, "textOfside")
                 r.leave()
                 return
             }
@@ -2354,7 +2378,7 @@ open class Hostile(
                 throw e.at("textOfside")
             }
             if (n < 268) {
-                r.spend(128, b, "DECIMAL_1")
+                r.spend(767, b, "DECIMAL_1")
                 r.leave()
                 return
             }
@@ -2364,7 +2388,7 @@ open class Hostile(
                 throw e.at("DECIMAL_1")
             }
             if (n < 272) {
-                r.spend(124, b, "OrderModel")
+                r.spend(763, b, "OrderModel")
                 r.leave()
                 return
             }
@@ -2374,7 +2398,7 @@ open class Hostile(
                 throw e.at("OrderModel")
             }
             if (n < 276) {
-                r.spend(120, b, "OrderFinal")
+                r.spend(759, b, "OrderFinal")
                 r.leave()
                 return
             }
@@ -2384,7 +2408,7 @@ open class Hostile(
                 throw e.at("OrderFinal")
             }
             if (n < 280) {
-                r.spend(116, b, "NewOrder")
+                r.spend(755, b, "NewOrder")
                 r.leave()
                 return
             }
@@ -2394,7 +2418,7 @@ open class Hostile(
                 throw e.at("NewOrder")
             }
             if (n < 284) {
-                r.spend(112, b, "VerifyFBEOrder")
+                r.spend(751, b, "VerifyFBEOrder")
                 r.leave()
                 return
             }
@@ -2404,7 +2428,7 @@ open class Hostile(
                 throw e.at("VerifyFBEOrder")
             }
             if (n < 288) {
-                r.spend(108, b, "fbe_vr_Order")
+                r.spend(747, b, "fbe_vr_Order")
                 r.leave()
                 return
             }
@@ -2414,7 +2438,7 @@ open class Hostile(
                 throw e.at("fbe_vr_Order")
             }
             if (n < 292) {
-                r.spend(104, b, "e1")
+                r.spend(743, b, "e1")
                 r.leave()
                 return
             }
@@ -2424,7 +2448,7 @@ open class Hostile(
                 throw e.at("e1")
             }
             if (n < 296) {
-                r.spend(100, b, "i2")
+                r.spend(739, b, "i2")
                 r.leave()
                 return
             }
@@ -2434,7 +2458,7 @@ open class Hostile(
                 throw e.at("i2")
             }
             if (n < 300) {
-                r.spend(96, b, "o3")
+                r.spend(735, b, "o3")
                 r.leave()
                 return
             }
@@ -2444,7 +2468,7 @@ open class Hostile(
                 throw e.at("o3")
             }
             if (n < 304) {
-                r.spend(92, b, "Fbe")
+                r.spend(731, b, "Fbe")
                 r.leave()
                 return
             }
@@ -2454,7 +2478,7 @@ open class Hostile(
                 throw e.at("Fbe")
             }
             if (n < 308) {
-                r.spend(88, b, "FINGERPRINT")
+                r.spend(727, b, "FINGERPRINT")
                 r.leave()
                 return
             }
@@ -2464,7 +2488,7 @@ open class Hostile(
                 throw e.at("FINGERPRINT")
             }
             if (n < 312) {
-                r.spend(84, b, "FBE_FINGERPRINT")
+                r.spend(723, b, "FBE_FINGERPRINT")
                 r.leave()
                 return
             }
@@ -2474,7 +2498,7 @@ open class Hostile(
                 throw e.at("FBE_FINGERPRINT")
             }
             if (n < 316) {
-                r.spend(80, b, "FBEFingerprint")
+                r.spend(719, b, "FBEFingerprint")
                 r.leave()
                 return
             }
@@ -2484,7 +2508,7 @@ open class Hostile(
                 throw e.at("FBEFingerprint")
             }
             if (n < 320) {
-                r.spend(76, b, "Case")
+                r.spend(715, b, "Case")
                 r.leave()
                 return
             }
@@ -2494,7 +2518,7 @@ open class Hostile(
                 throw e.at("Case")
             }
             if (n < 324) {
-                r.spend(44, b, "Imported")
+                r.spend(683, b, "Imported")
                 r.leave()
                 return
             }
@@ -2504,7 +2528,7 @@ open class Hostile(
                 throw e.at("Imported")
             }
             if (n < 328) {
-                r.spend(34, b, "Derived")
+                r.spend(673, b, "Derived")
                 r.leave()
                 return
             }
@@ -2514,7 +2538,7 @@ open class Hostile(
                 throw e.at("Derived")
             }
             if (n < 332) {
-                r.spend(16, b, "Listed")
+                r.spend(655, b, "Listed")
                 r.leave()
                 return
             }
@@ -2522,6 +2546,21 @@ open class Hostile(
                 Listed.fbeVerify(r, b, b + 328)
             } catch (e: DecodeException) {
                 throw e.at("Listed")
+            }
+            if (n < 336) {
+                r.spend(639, b, "Letters")
+                r.leave()
+                return
+            }
+            if (n < 340) {
+                r.spend(639, b, "Shadows")
+                r.leave()
+                return
+            }
+            try {
+                Shadows.fbeVerify(r, b, b + 336)
+            } catch (e: DecodeException) {
+                throw e.at("Shadows")
             }
             r.leave()
         }
@@ -2977,6 +3016,11 @@ open class Hostile(
                 throw e.at("Listed")
             }
             w.appendI32(v.Letters_.value)
+            try {
+                Shadows.fbeWriteFinal(w, v.Shadows_)
+            } catch (e: EncodeException) {
+                throw e.at("Shadows")
+            }
         }
 
         /**
@@ -3393,6 +3437,11 @@ open class Hostile(
                 throw e.at("Listed")
             }
             v.Letters_ = Letters(r.finalI32("Letters"))
+            try {
+                Shadows.fbeReadFinal(r, v.Shadows_)
+            } catch (e: DecodeException) {
+                throw e.at("Shadows")
+            }
             r.leave()
         }
 
@@ -3810,6 +3859,11 @@ open class Hostile(
                 throw e.at("Listed")
             }
             r.fixed(4, "Letters")
+            try {
+                Shadows.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("Shadows")
+            }
             r.leave()
         }
 
@@ -3828,7 +3882,7 @@ open class Hostile(
             limits: Limits = Limits.DEFAULT,
         ): Hostile {
             try {
-                val r = Reader.finalRoot(data, offset, length, 83, limits)
+                val r = Reader.finalRoot(data, offset, length, 84, limits)
                 val v = Hostile()
                 fbeReadFinal(r, v)
                 r.endFinal()
@@ -3850,7 +3904,7 @@ open class Hostile(
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
             try {
-                val r = Reader.finalRoot(data, offset, length, 83, limits)
+                val r = Reader.finalRoot(data, offset, length, 84, limits)
                 fbeVerifyFinal(r)
                 r.endFinal()
             } catch (e: DecodeException) {
@@ -4348,6 +4402,12 @@ open class Hostile(
             }
             j.raw(",\"Letters\":")
             j.i64(v.Letters_.value.toLong())
+            j.raw(",\"Shadows\":")
+            try {
+                Shadows.fbeWriteJson(j, v.Shadows_)
+            } catch (e: EncodeException) {
+                throw e.at("Shadows")
+            }
             j.raw('}')
         }
 
@@ -4440,6 +4500,7 @@ open class Hostile(
             var seen79 = false
             var seen80 = false
             var seen81 = false
+            var seen82 = false
             while (true) {
                 val name = r.member() ?: break
                 when (name) {
@@ -5094,6 +5155,14 @@ open class Hostile(
                     "Letters" -> {
                         v.Letters_ = Letters(r.integer(-2147483648L, 2147483647L, "Letters").toInt())
                     }
+                    "Shadows" -> {
+                        seen82 = true
+                        try {
+                            Shadows.fbeReadJson(r, v.Shadows_)
+                        } catch (e: DecodeException) {
+                            throw e.at("Shadows")
+                        }
+                    }
                     else -> r.skip()
                 }
             }
@@ -5178,6 +5247,7 @@ open class Hostile(
             if (!seen79) r.spend(10, "Imported")
             if (!seen80) r.spend(18, "Derived")
             if (!seen81) r.spend(16, "Listed")
+            if (!seen82) r.spend(639, "Shadows")
             r.leave()
         }
 
@@ -5369,6 +5439,8 @@ open class Hostile(
             Listed.fbeText(t, v.Listed_)
             t.append(",Letters=")
             t.append(v.Letters_)
+            t.append(",Shadows=")
+            Shadows.fbeText(t, v.Shadows_)
             t.append(')')
         }
     }

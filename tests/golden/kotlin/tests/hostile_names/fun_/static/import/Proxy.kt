@@ -24,7 +24,7 @@ open class Proxy(private val handler: ProxyHandler) : FrameReceiver(false) {
                 self.verifyFbe(frame, offset, size, limits)
                 handler.onSelfFrame_(frame, offset, size)
             }
-            83 -> {
+            84 -> {
                 Hostile.verifyFbe(frame, offset, size, limits)
                 handler.onHostileFrame(frame, offset, size)
             }

@@ -20,7 +20,7 @@ interface ProxyHandler {
     /** A frame of import.self (type id 45). */
     fun onSelfFrame_(frame: ByteArray, offset: Int, size: Int) = onFrame(self.TYPE_ID, frame, offset, size)
 
-    /** A frame of import.Hostile (type id 83). */
+    /** A frame of import.Hostile (type id 84). */
     fun onHostileFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Hostile.TYPE_ID, frame, offset, size)
 
     /** A frame of market.Failure (type id 502). */

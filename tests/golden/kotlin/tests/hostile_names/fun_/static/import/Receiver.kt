@@ -18,7 +18,7 @@ open class Receiver(private val handler: Handler) : FrameReceiver(false) {
         when (typeId) {
             44 -> handler.onReceive(Self.fromFbe(frame, offset, size, limits))
             45 -> handler.onReceive(self.fromFbe(frame, offset, size, limits))
-            83 -> handler.onReceive(Hostile.fromFbe(frame, offset, size, limits))
+            84 -> handler.onReceive(Hostile.fromFbe(frame, offset, size, limits))
             502 -> handler.onReceive(org.example.market.Failure.fromFbe(frame, offset, size, limits))
             else -> return false
         }
