@@ -88,6 +88,7 @@ from .buffer import (
     write_string,
 )
 from .errors import DecodeError, EncodeError, FrameError
+from .final import integer_code
 from .limits import MAX_DEPTH, Limits
 from .model import decode_final, decode_versioned
 from .protocol import MIN_FINAL_FRAME, MIN_VERSIONED_FRAME, frame_type
@@ -244,10 +245,11 @@ def _same(v: Any) -> Any:
     return v
 
 
-def _integer(name: str, fmt: str) -> Primitive:
+def _integer(name: str) -> Primitive:
     info = ir.PRIMITIVES[name]
     assert info.range is not None
     lo, hi = info.range
+    fmt = "B" if name == "bool" else integer_code(lo, hi)
     wide = name in ("int64", "uint64", "timestamp")        # beyond a JSON double: text in descriptions
     return Primitive(
         name, info, 0, _check_int(name, lo, hi), _struct.Struct("<" + fmt), _same, _same,
@@ -262,14 +264,13 @@ def _integer(name: str, fmt: str) -> Primitive:
 
 
 def _primitives() -> dict[str, Primitive]:
-    out = {name: _integer(name, fmt) for name, fmt in (
-        ("byte", "B"), ("wchar", "I"), ("int8", "b"), ("uint8", "B"), ("int16", "h"), ("uint16", "H"),
-        ("int32", "i"), ("uint32", "I"), ("int64", "q"), ("uint64", "Q"), ("timestamp", "Q"))}
+    out = {name: _integer(name) for name in (
+        "byte", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "timestamp")}
     out["wchar"] = replace(out["wchar"], text=_text.fmt_wchar)
-    char = _integer("char", "B")
+    char = _integer("char")
     out["char"] = replace(char, json=jsonfmt.json_char, from_json=jsonfmt.get_char, json_key=jsonfmt.json_char_key,
                            from_json_key=jsonfmt.key_char, text=_text.fmt_char)
-    boolean = _integer("bool", "B")
+    boolean = _integer("bool")
     out["bool"] = replace(boolean, zero=False, from_raw=bool, json=jsonfmt.json_bool, from_json=jsonfmt.get_bool,
                            json_key=lambda v: '"1"' if v else '"0"', from_json_key=jsonfmt.key_bool,
                            text=_text.fmt_bool, undescribe=bool)

@@ -76,10 +76,14 @@ def _format(spec: tuple[Any, ...]) -> str:
         element, length = _format(spec[1]), spec[2]
         return f"{length}{element}" if len(element) == 1 else f"{16 * length}s"
     if kind == "int":
-        lo, hi = spec[2], spec[3]
-        code = _INTEGER_CODES[hi - lo]
-        return code if lo < 0 else code.upper()
+        return integer_code(spec[2], spec[3])
     return _CODES[spec[1] if kind == "float" else kind]
+
+
+def integer_code(lo: int, hi: int) -> str:
+    """struct's code of a wire integer whose whole range is lo..hi (fbe.dynamic's integers too)."""
+    code = _INTEGER_CODES[hi - lo]
+    return code if lo < 0 else code.upper()
 
 
 class _Writer:
