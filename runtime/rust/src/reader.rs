@@ -145,11 +145,21 @@ impl<'a> Reader<'a> {
     /// type id, a size that fits the buffer) and starts reading its fields at position 8.
     #[inline(always)]
     pub fn final_root(data: &'a [u8], type_id: u32, limits: &Limits) -> Result<Self> {
-        match data.first_chunk::<8>().map(|h| (get_u32(h, 0) as usize, get_u32(h, 4))) {
-            Some((size, tid)) if size >= 8 && tid == type_id && size <= data.len() => {
-                Ok(Self::start(&data[..size], limits))
-            }
-            _ => Err(Self::final_root_error(data, type_id)),
+        // an early return per check: as one match guard of the three, LLVM set a flag for each
+        // and tested them after (docs/rust.md, "Performance")
+        let Some(header) = data.first_chunk::<8>() else {
+            return Err(Self::final_root_error(data, type_id));
+        };
+        let size = get_u32(header, 0) as usize;
+        if size < 8 {
+            return Err(Self::final_root_error(data, type_id));
+        }
+        if get_u32(header, 4) != type_id {
+            return Err(Self::final_root_error(data, type_id));
+        }
+        match data.get(..size) {
+            Some(root) => Ok(Self::start(root, limits)),
+            None => Err(Self::final_root_error(data, type_id)),
         }
     }
 
@@ -708,16 +718,30 @@ impl<'a> Reader<'a> {
     /// checks of a versioned string's block, in their order, on the bytes after the cursor.
     #[inline(always)]
     fn final_payload(&mut self, what: &str, field: &str) -> Result<&'a [u8]> {
-        let Some((length, rest)) = self.rest.split_first_chunk() else {
-            return Err(Self::size_beyond(what, field, self.pos()));
+        // one error branch, its message worked out out of line (with two, LLVM computed the
+        // position they share before the checks)
+        let claimed = self.rest.split_first_chunk().and_then(|(length, rest)| {
+            let n = u32::from_le_bytes(*length) as usize;
+            rest.split_at_checked(n)
+        });
+        let Some((b, rest)) = claimed else {
+            return Err(Self::payload_beyond(what, field, self.data.len(), self.rest));
         };
-        let n = u32::from_le_bytes(*length) as usize;
-        let Some((b, rest)) = rest.split_at_checked(n) else {
-            return Err(Self::length_beyond(what, n, field, self.pos()));
-        };
-        self.charge(n, self.data.len() - self.rest.len(), field)?;
+        self.charge(b.len(), self.data.len() - self.rest.len(), field)?;
         self.rest = rest;
         Ok(b)
+    }
+
+    /// Why [`Reader::final_payload`] refused the bytes `rest` after the cursor (of a root of
+    /// `size` bytes): its length, or the bytes it counts, beyond them.
+    #[cold]
+    #[inline(never)]
+    fn payload_beyond(what: &str, field: &str, size: usize, rest: &[u8]) -> DecodeError {
+        let at = size - rest.len();
+        match rest.first_chunk::<4>() {
+            Some(length) => Self::length_beyond(what, u32::from_le_bytes(*length) as usize, field, at),
+            None => Self::size_beyond(what, field, at),
+        }
     }
 
     /// A length and the bytes of a string at the cursor.
@@ -738,16 +762,32 @@ impl<'a> Reader<'a> {
     /// a versioned collection's count, in their order, on the bytes after the cursor.
     #[inline]
     pub fn final_count(&mut self, item: usize, cost: usize, field: &str) -> Result<usize> {
-        let Some((count, rest)) = self.rest.split_first_chunk() else {
-            return Err(Self::size_beyond("collection", field, self.pos()));
+        // one error branch, as final_payload's
+        let counted = self.rest.split_first_chunk().and_then(|(count, rest)| {
+            let n = u32::from_le_bytes(*count) as usize;
+            n.checked_mul(item).is_some_and(|bytes| bytes <= rest.len()).then_some((n, rest))
+        });
+        let Some((n, rest)) = counted else {
+            return Err(Self::count_beyond(field, self.data.len(), self.rest));
         };
-        let n = u32::from_le_bytes(*count) as usize;
-        if n.checked_mul(item).is_none_or(|bytes| bytes > rest.len()) {
-            return Err(Self::at_error(format_args!("count {n} exceeds the buffer"), field, self.pos()));
-        }
         self.charge(n.saturating_mul(cost), self.data.len() - self.rest.len(), field)?;
         self.rest = rest;
         Ok(n)
+    }
+
+    /// Why [`Reader::final_count`] refused the bytes `rest` after the cursor (of a root of `size`
+    /// bytes): its count beyond them, or more elements than they hold.
+    #[cold]
+    #[inline(never)]
+    fn count_beyond(field: &str, size: usize, rest: &[u8]) -> DecodeError {
+        let at = size - rest.len();
+        match rest.first_chunk::<4>() {
+            Some(count) => {
+                let n = u32::from_le_bytes(*count);
+                Self::at_error(format_args!("count {n} exceeds the buffer"), field, at)
+            }
+            None => Self::size_beyond("collection", field, at),
+        }
     }
 
     /// An optional's presence byte at the cursor.

@@ -167,6 +167,10 @@ fn final_roots_name_the_first_missing_field() {
     assert!(r.final_has("flag").unwrap_err().to_string().starts_with("optional flag beyond the end"));
     let mut r = Reader::final_root(&root, 5, &lim).unwrap();
     assert_eq!(r.final_count(2, 2, "items").unwrap_err().to_string(), "count 1 exceeds the buffer (items, offset 8)");
+    let mut r = Reader::final_root(&root, 5, &lim).unwrap();
+    r.fixed(4, "id").unwrap();
+    let e = r.final_count(1, 1, "items").unwrap_err();
+    assert_eq!(e.to_string(), "collection size beyond the end of the buffer (items, offset 12)");
     // a string at 8: the length 1 (the i32), its byte the 2 at 12
     let mut r = Reader::final_root(&root, 5, &lim).unwrap();
     assert_eq!(r.final_string("name").unwrap(), [2]);
