@@ -17,11 +17,13 @@ import {
   elementsInOrder,
   fromBase64,
   JsonReader,
+  type JsonObject,
   entriesInOrder,
   keyOf,
   keysOf,
   limits,
   Reader,
+  readJsonField,
   repeated,
   sortedKeys,
   Uuid,
@@ -316,4 +318,25 @@ test("the whole document: lone surrogates anywhere, strings as their bytes, stri
   for (const bad of ["A", "QQ", "QQ=", "QR==", "QUJ=", "Q Q==", "QQ\n==", "QQ==QQ==", "-_8=", "====", "Q===", "QQ==@", "@@@@"]) {
     assert.throws(() => fromBase64(bad, "b"), /^DecodeError: invalid base64 \(b\)$/, bad);
   }
+});
+
+test("JSON: a collection's struct item that is refused is named by its index or its key", () => {
+  // a struct class as generated code hands it to the walk: its reader refuses an item whose "ok" is false
+  const Item = {
+    fbeName: "t.Item",
+    fbeFields: () => [],
+    fbeReadJson(_r: JsonReader, x: unknown): unknown {
+      if ((x as { ok: boolean }).ok) return x;
+      throw new DecodeError("refused", "ok");
+    },
+  };
+  const r = JsonReader.parse('{"v":[{"ok":true},{"ok":false}],"m":{"a":{"ok":true},"b":{"ok":false}}}');
+  const o = r.root as JsonObject;
+  const refused = (path: string) => (e: unknown) => e instanceof DecodeError && e.path === path;
+  assert.throws(() => readJsonField(r, "v", ["vector", ["struct", "t.Item", Item], 0], o["v"], undefined),
+    refused("v[1].ok"));
+  assert.throws(() => readJsonField(r, "v", ["set", ["optional", ["struct", "t.Item", Item]], 0], o["v"], undefined),
+    refused("v[1].ok"));
+  assert.throws(() => readJsonField(r, "m", ["map", "string", ["struct", "t.Item", Item], 0], o["m"], undefined),
+    refused("m[b].ok"));
 });
