@@ -463,16 +463,18 @@ fn root_size(size: usize) -> Result<(usize, u32), EncodeError> {
 }
 
 /// Copies a string's or bytes' `src` into `dst` of the same length: a few fixed-size moves up to
-/// 16 bytes, `memcpy` beyond. Its lengths are told apart below 8 first, so that every length up
-/// to 16 takes two compares (symbols, codes and names are mostly this short).
+/// 16 bytes, `memcpy` beyond. Its lengths are told apart below 4 first, so that every length from
+/// 2 to 7 takes two compares (currency and country codes, symbols, short names), 8 to 16 three.
 #[inline(always)]
 pub(crate) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
     let dst = &mut dst[..n];
-    if n < 8 {
-        copy_below_8(dst, src);
+    if n < 4 {
+        copy_below_4(dst, src);
+    } else if n < 8 {
+        copy_two_parts::<4>(dst, src);
     } else if n <= 16 {
-        copy_8_to_16(dst, src);
+        copy_two_parts::<8>(dst, src);
     } else {
         dst.copy_from_slice(src);
     }
@@ -486,33 +488,31 @@ pub(crate) fn copy_short(dst: &mut [u8], src: &[u8]) {
     debug_assert!(n <= 16 && dst.len() == n);
     let dst = &mut dst[..n];
     if n >= 8 {
-        copy_8_to_16(dst, src);
+        copy_two_parts::<8>(dst, src);
+    } else if n >= 4 {
+        copy_two_parts::<4>(dst, src);
     } else {
-        copy_below_8(dst, src);
+        copy_below_4(dst, src);
     }
 }
 
-/// Copies 8 to 16 bytes into `dst` of their length as two overlapping 8-byte parts.
+/// Copies `K` to `2K` bytes into `dst` of their length as two overlapping `K`-byte parts.
 #[inline(always)]
-fn copy_8_to_16(dst: &mut [u8], src: &[u8]) {
+fn copy_two_parts<const K: usize>(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
-    debug_assert!((8..=16).contains(&n) && dst.len() == n);
-    dst[..8].copy_from_slice(&src[..8]);
-    dst[n - 8..].copy_from_slice(&src[n - 8..]);
+    debug_assert!((K..=2 * K).contains(&n) && dst.len() == n);
+    dst[..K].copy_from_slice(&src[..K]);
+    dst[n - K..].copy_from_slice(&src[n - K..]);
 }
 
-/// Copies 0 to 7 bytes into `dst` of their length: two overlapping 4-byte parts, two
-/// overlapping 2-byte parts for 2 or 3 (a currency code), or the one byte.
+/// Copies 0 to 3 bytes into `dst` of their length: two overlapping 2-byte parts for 2 or 3 (a
+/// currency code), or the one byte.
 #[inline(always)]
-fn copy_below_8(dst: &mut [u8], src: &[u8]) {
+fn copy_below_4(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
-    debug_assert!(n < 8 && dst.len() == n);
-    if n >= 4 {
-        dst[..4].copy_from_slice(&src[..4]);
-        dst[n - 4..].copy_from_slice(&src[n - 4..]);
-    } else if n >= 2 {
-        dst[..2].copy_from_slice(&src[..2]);
-        dst[n - 2..].copy_from_slice(&src[n - 2..]);
+    debug_assert!(n < 4 && dst.len() == n);
+    if n >= 2 {
+        copy_two_parts::<2>(dst, src);
     } else if n == 1 {
         dst[0] = src[0];
     }
