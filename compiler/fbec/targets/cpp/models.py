@@ -2,12 +2,12 @@
 the final (compact) model (docs/format.md 4), one walk over the plan's structs each (`generate`).
 
 The versioned model: per struct, a specialisation of the runtime's `FBE::VBody<T>` with its table
-`fields` (each own field's data member, offset from the IR and name: the runtime's
-`detail::VFields<T>`, its base, writes over it: `extra`, the bytes of out-of-line data, and `write`,
-the field slots in allocation order, docs/format.md 3.5) and two straight-line functions:
+`fields` (each own field's data member, offset from the IR and name), over which its base, the runtime's
+`detail::VFields<T, inlined>`, writes and verifies: `extra`, the bytes of out-of-line data, `write`, the
+field slots in allocation order (docs/format.md 3.5), and `verify`, the fields that can fail, in order
+(docs/format.md 5.1; FBE_INLINE for the structs `common.inlined_structs` picks). The generator prints
 
-* `read`   - each field at its offset (docs/format.md 3.6);
-* `verify` - the fields that can fail, in order (docs/format.md 5.1).
+* `read`   - each field at its offset (docs/format.md 3.6), scalars loaded before any is stored;
 * `cost`   - what a value costs the decode budget (docs/limits.md 3).
 
 A body shorter than the schema's (an older writer's) takes the runtime's out-of-line
@@ -38,7 +38,7 @@ from itertools import groupby
 from typing import Any
 
 from fbec.model import ir, plan
-from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, Struct, StructRef, Type
+from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, StructRef, Type
 from fbec.model.plan import FieldPlan, Run, Step, StructPlan
 from fbec.targets.base import Options
 
@@ -102,14 +102,14 @@ def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
     comment = f"{s.qualified}: type {s.type_id}, body {s.body_size} bytes"
-    # extra and write: the runtime's detail::VFields over `fields`. fixed_fields: no field (inherited ones
-    # included) points out of the body, so a vector of such structs may take VSequence's packed path
-    with specialisation(w, f"VBody<{t}> : detail::VFields<{t}>", comment, [
+    # extra, write and verify (FBE_INLINE when inlined): the runtime's detail::VFields over `fields`.
+    # fixed_fields: no field (inherited ones included) points out of the body, so a vector of such structs
+    # may take VSequence's packed path
+    inlined = str(s.qualified in m.inlined).lower()
+    with specialisation(w, f"VBody<{t}> : detail::VFields<{t}, {inlined}>", comment, [
             ("uint32_t type_id", s.type_id), ("uint32_t body_size", s.body_size), ("bool fixed_fields", p.fixed),
-            ("bool inlined", s.qualified in m.inlined), ("uint64_t cost", s.decode_cost)]):
+            ("uint64_t cost", s.decode_cost)]):
         w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
-        w.line("template <class D>")
-        w.line("static bool verify(D& d, std::size_t body, uint32_t size);")
         if s.base:
             w.line(f"using base = {qualified(s.base)};")
         w.line(f'static constexpr const char* name = "{s.qualified}";')
@@ -141,30 +141,22 @@ def _field_ends(w: CppWriter, m: Walk, p: StructPlan) -> None:
         w.line(line)
 
 
-def _body_start(w: CppWriter, s: Struct, verb: str, decoder: str, args: str) -> bool:
-    """The start of read or verify (`verb`, its arguments after the body and size `args`): a body shorter than
-    this schema's (an older writer) takes the runtime's out-of-line path (FBE::detail::read_older or
-    verify_older, on the `decoder`), then the base's fields. False for a struct without fields, whose function
-    returns true at once."""
-    if not (s.base or s.fields):
-        w.line("return true;")
-        return False
-    older = f"FBE::detail::{verb}_older<{qualified(s.qualified)}>(c, body, size{args})"
-    guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart(decoder, older))
-    if s.base:
-        guard(w, f"!{verb}_body<{qualified(s.base)}>(d, body, size{args})")
-    return True
-
-
 def _read(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
     args = f"Decoder& d, std::size_t body, uint32_t size, {t}& value"
     with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::read({args})"):
+        if not (s.base or s.fields):
+            w.line("return true;")
+            return
+        # a body shorter than this schema's (an older writer's): the runtime's out-of-line read_older; then
+        # the base's fields
+        older = f"FBE::detail::read_older<{t}>(c, body, size, value)"
+        guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart("Decoder", older))
+        if s.base:
+            guard(w, f"!read_body<{qualified(s.base)}>(d, body, size, value)")
         # the rest is straight-line code for the whole body (enter() checked that it lies in the
         # buffer): every field at its offset, no size checks
-        if not _body_start(w, s, "read", "Decoder", ", value"):
-            return
         for unchecked, group in groupby(s.fields, lambda f: ir.is_scalar(f.type) and not ir.is_decimal(f.type)):
             fields = list(group)
             if unchecked and len(fields) > 1:     # consecutive scalars: read_scalars
@@ -176,20 +168,6 @@ def _read(w: CppWriter, m: Walk, p: StructPlan) -> None:
                     w.line(f"{codec};")
                 else:
                     guard(w, f"!{codec}", fail_in(f))
-        w.line("return true;")
-
-
-def _verify(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    s = p.struct
-    t = qualified(s.qualified)
-    checked = [f for f in p.own_fields if not ir.reads_unchecked(f.type)]
-    w.line("template <class D>")
-    with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::verify(D& d, std::size_t body, uint32_t size)"):
-        # fixed-size fields always pass
-        if not _body_start(w, s, "verify", "D", ""):
-            return
-        for f in checked:
-            guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
         w.line("return true;")
 
 
@@ -416,6 +394,6 @@ def _verify_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
 # Per model: the declaration of a struct's body, then the parts that define its functions.
 Part = Callable[[CppWriter, Walk, StructPlan], None]
 PARTS: dict[bool, tuple[Part, tuple[Part, ...]]] = {
-    False: (_declaration, (_read, _verify)),
+    False: (_declaration, (_read,)),
     True: (_declaration_final, (_read_final, _verify_final)),
 }

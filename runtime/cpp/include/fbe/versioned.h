@@ -294,19 +294,19 @@ public:
 
 //! Specialised by generated code for every struct:
 //!   static constexpr uint32_t type_id, body_size;
-//!   static constexpr bool inlined;                  // read/verify are FBE_INLINE
 //!   static constexpr bool fixed_fields;             // no field points out of the body
 //!   static bool read(Decoder&, std::size_t body, uint32_t size, T&);
-//!   template <class D> static bool verify(D&, std::size_t body, uint32_t size);
 //!   using base = B;                                 // a derived struct's base
 //!   static constexpr const char* name;              // the struct's schema name
 //!   static constexpr auto fields;                   // its own fields: a tuple of detail::Slot
-//! and extra(const T&) (out-of-line bytes of the fields) and write(Encoder&,
-//! std::size_t body, const T&) from its base detail::VFields<T>, over
-//! `fields`. A struct with fields also has field_ends, the table of the
-//! fields an older writer's shorter body may lack: its read and verify take
-//! detail::read_older/verify_older (below) for such a body. verify() and the
-//! codecs' verify() take any decoder D: Decoder, or ExactDecoder for the exact count.
+//! and from its base detail::VFields<T, Inlined>, over `fields`: extra(const T&)
+//! (out-of-line bytes of the fields), write(Encoder&, std::size_t body, const T&),
+//! template <class D> verify(D&, std::size_t body, uint32_t size), and the
+//! constant `inlined` (read/verify are FBE_INLINE). A struct with fields also
+//! has field_ends, the table of the fields an older writer's shorter body may
+//! lack: its read and verify take detail::read_older/verify_older (below) for
+//! such a body. verify() and the codecs' verify() take any decoder D: Decoder,
+//! or ExactDecoder for the exact count.
 template <typename T>
 struct VBody;
 
@@ -978,10 +978,69 @@ struct BaseOf<Body, std::void_t<typename Body::base>> {
     using type = typename Body::base;
 };
 
-//! The writer of a struct's body over its table VBody<T>::fields (the generated VBody<T> derives from it): the
-//! base's fields first, then each own field's slot at its offset, in order (docs/format.md 3.5).
+template <typename T, class D>
+FBE_NOINLINE bool verify_older(D& d, std::size_t body, uint32_t size);     // (below)
+
+//! The number of a struct's own fields (VBody<T>::fields).
 template <typename T>
-struct VFields {
+constexpr std::size_t field_count = std::tuple_size_v<std::decay_t<decltype(VBody<T>::fields)>>;
+
+//! The own fields of verify_fields from the I-th on, in order: each whose codec checks something (not
+//! `fixed`), named after the struct and field when it fails.
+template <typename T, std::size_t I, class D>
+FBE_INLINE bool verify_from(D& d, std::size_t body) {
+    if constexpr (I == field_count<T>) {
+        return true;
+    } else {
+        constexpr auto& slot = std::get<I>(VBody<T>::fields);
+        using C = CodecOfSlot<decltype(slot)>;
+        if constexpr (!C::fixed)
+            if (!C::verify(d, body, body + slot.offset))
+                return d.fail_in(VBody<T>::name, slot.name);
+        return verify_from<T, I + 1>(d, body);
+    }
+}
+
+//! verify() of a struct's body over its table VBody<T>::fields (docs/format.md 5.1): an older writer's shorter
+//! body out of line (verify_older), else the base's fields, then its own (verify_from).
+template <typename T, class D>
+FBE_INLINE bool verify_fields(D& d, std::size_t body, uint32_t size) {
+    using B = typename BaseOf<VBody<T>>::type;
+    if constexpr (std::is_void_v<B> && field_count<T> == 0) {
+        return true;
+    } else {
+        if (FBE_UNLIKELY(size < VBody<T>::body_size))
+            return call_apart(d, [&](D& c) { return verify_older<T>(c, body, size); });
+        if constexpr (!std::is_void_v<B>)
+            if (!verify_body<B>(d, body, size))
+                return false;
+        return verify_from<T, 0>(d, body);
+    }
+}
+
+//! VBody<T>::verify through verify_fields: forced inline where the generator inlines the struct's readers
+//! (`inlined`, the cheap ones), an ordinary inline function otherwise.
+template <typename T, bool Inlined>
+struct VVerify {
+    static constexpr bool inlined = false;
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size) {
+        return verify_fields<T>(d, body, size);
+    }
+};
+template <typename T>
+struct VVerify<T, true> {
+    static constexpr bool inlined = true;
+    template <class D>
+    FBE_INLINE static bool verify(D& d, std::size_t body, uint32_t size) {
+        return verify_fields<T>(d, body, size);
+    }
+};
+
+//! The writer and verify of a struct's body over its table VBody<T>::fields (the generated VBody<T> derives
+//! from it): the base's fields first, then each own field's slot at its offset, in order (docs/format.md 3.5).
+template <typename T, bool Inlined>
+struct VFields : VVerify<T, Inlined> {
     //! The bytes of out-of-line data of the fields.
     static std::size_t extra(const T& value) noexcept {
         return std::apply([&](const auto&... slot) {

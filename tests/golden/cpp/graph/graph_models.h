@@ -12,16 +12,13 @@ namespace FBE {
 
 // graph.Node: type 1, body 28 bytes
 template <>
-struct VBody<::graph::Node> : detail::VFields<::graph::Node>
+struct VBody<::graph::Node> : detail::VFields<::graph::Node, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 20;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "graph.Node";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::graph::Node::id, 8, "id"),
@@ -35,16 +32,13 @@ struct VBody<::graph::Node> : detail::VFields<::graph::Node>
 
 // graph.Edge: type 2, body 20 bytes
 template <>
-struct VBody<::graph::Edge> : detail::VFields<::graph::Edge>
+struct VBody<::graph::Edge> : detail::VFields<::graph::Edge, true>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "graph.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::graph::Edge::source, 8, "source"),
@@ -57,16 +51,13 @@ struct VBody<::graph::Edge> : detail::VFields<::graph::Edge>
 
 // graph.Graph: type 3, body 16 bytes
 template <>
-struct VBody<::graph::Graph> : detail::VFields<::graph::Graph>
+struct VBody<::graph::Graph> : detail::VFields<::graph::Graph, true>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "graph.Graph";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::graph::Graph::nodes, 8, "nodes"),
@@ -89,18 +80,6 @@ FBE_INLINE bool VBody<::graph::Node>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::graph::Node>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::graph::Node>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("graph.Node", "name");
-    if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 24))
-        return d.fail_in("graph.Node", "out_edges");
-    return true;
-}
-
 FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value)
 {
     if (FBE_UNLIKELY(size < 20))
@@ -114,14 +93,6 @@ FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::graph::Edge>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::graph::Edge>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::graph::Graph>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value)
 {
     if (FBE_UNLIKELY(size < 16))
@@ -129,18 +100,6 @@ FBE_INLINE bool VBody<::graph::Graph>::read(Decoder& d, std::size_t body, uint32
     if (!VCodec<std::vector<::graph::Node>>::read(d, body, body + 8, value.nodes))
         return d.fail_in("graph.Graph", "nodes");
     if (!VCodec<std::vector<::graph::Edge>>::read(d, body, body + 12, value.edges))
-        return d.fail_in("graph.Graph", "edges");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::graph::Graph>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::graph::Graph>(c, body, size); });
-    if (!VCodec<std::vector<::graph::Node>>::verify(d, body, body + 8))
-        return d.fail_in("graph.Graph", "nodes");
-    if (!VCodec<std::vector<::graph::Edge>>::verify(d, body, body + 12))
         return d.fail_in("graph.Graph", "edges");
     return true;
 }

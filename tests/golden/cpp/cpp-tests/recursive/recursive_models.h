@@ -12,16 +12,13 @@ namespace FBE {
 
 // recursive.Node: type 1, body 20 bytes
 template <>
-struct VBody<::recursive::Node> : detail::VFields<::recursive::Node>
+struct VBody<::recursive::Node> : detail::VFields<::recursive::Node, false>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 12;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "recursive.Node";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::recursive::Node::id, 8, "id"),
@@ -40,18 +37,6 @@ inline bool VBody<::recursive::Node>::read(Decoder& d, std::size_t body, uint32_
     if (!VCodec<std::string>::read(d, body, body + 12, value.label))
         return d.fail_in("recursive.Node", "label");
     if (!VCodec<std::vector<::recursive::Node>>::read(d, body, body + 16, value.children))
-        return d.fail_in("recursive.Node", "children");
-    return true;
-}
-
-template <class D>
-inline bool VBody<::recursive::Node>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::recursive::Node>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("recursive.Node", "label");
-    if (!VCodec<std::vector<::recursive::Node>>::verify(d, body, body + 16))
         return d.fail_in("recursive.Node", "children");
     return true;
 }

@@ -12,16 +12,13 @@ namespace FBE {
 
 // vectors.Edge: type 1, body 20 bytes
 template <>
-struct VBody<::vectors::Edge> : detail::VFields<::vectors::Edge>
+struct VBody<::vectors::Edge> : detail::VFields<::vectors::Edge, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "vectors.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Edge::source, 8, "source"),
@@ -34,16 +31,13 @@ struct VBody<::vectors::Edge> : detail::VFields<::vectors::Edge>
 
 // vectors.Point: type 2, body 19 bytes
 template <>
-struct VBody<::vectors::Point> : detail::VFields<::vectors::Point>
+struct VBody<::vectors::Point> : detail::VFields<::vectors::Point, true>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 19;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 11;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "vectors.Point";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Point::flag, 8, "flag"),
@@ -56,16 +50,13 @@ struct VBody<::vectors::Point> : detail::VFields<::vectors::Point>
 
 // vectors.Point3: type 3, body 27 bytes
 template <>
-struct VBody<::vectors::Point3> : detail::VFields<::vectors::Point3>
+struct VBody<::vectors::Point3> : detail::VFields<::vectors::Point3, true>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 27;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 19;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     using base = ::vectors::Point;
     static constexpr const char* name = "vectors.Point3";
     static constexpr auto fields = std::make_tuple(
@@ -77,16 +68,13 @@ struct VBody<::vectors::Point3> : detail::VFields<::vectors::Point3>
 
 // vectors.Named: type 4, body 16 bytes
 template <>
-struct VBody<::vectors::Named> : detail::VFields<::vectors::Named>
+struct VBody<::vectors::Named> : detail::VFields<::vectors::Named, true>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "vectors.Named";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Named::name, 8, "name"),
@@ -98,16 +86,13 @@ struct VBody<::vectors::Named> : detail::VFields<::vectors::Named>
 
 // vectors.Holder: type 10, body 32 bytes
 template <>
-struct VBody<::vectors::Holder> : detail::VFields<::vectors::Holder>
+struct VBody<::vectors::Holder> : detail::VFields<::vectors::Holder, true>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr uint32_t body_size = 32;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 24;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "vectors.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Holder::edges, 8, "edges"),
@@ -134,14 +119,6 @@ FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::vectors::Edge>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Edge>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value)
 {
     if (FBE_UNLIKELY(size < 19))
@@ -155,14 +132,6 @@ FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::vectors::Point>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 19))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Point>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::vectors::Point3>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value)
 {
     if (FBE_UNLIKELY(size < 27))
@@ -173,16 +142,6 @@ FBE_INLINE bool VBody<::vectors::Point3>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::vectors::Point3>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 27))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Point3>(c, body, size); });
-    if (!verify_body<::vectors::Point>(d, body, size))
-        return false;
-    return true;
-}
-
 FBE_INLINE bool VBody<::vectors::Named>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value)
 {
     if (FBE_UNLIKELY(size < 16))
@@ -190,18 +149,6 @@ FBE_INLINE bool VBody<::vectors::Named>::read(Decoder& d, std::size_t body, uint
     if (!VCodec<std::string>::read(d, body, body + 8, value.name))
         return d.fail_in("vectors.Named", "name");
     if (!VCodec<std::vector<int32_t>>::read(d, body, body + 12, value.values))
-        return d.fail_in("vectors.Named", "values");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::vectors::Named>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Named>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("vectors.Named", "name");
-    if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 12))
         return d.fail_in("vectors.Named", "values");
     return true;
 }
@@ -221,26 +168,6 @@ FBE_INLINE bool VBody<::vectors::Holder>::read(Decoder& d, std::size_t body, uin
     if (!VCodec<std::vector<double>>::read(d, body, body + 24, value.reals))
         return d.fail_in("vectors.Holder", "reals");
     if (!VCodec<std::vector<::vectors::Named>>::read(d, body, body + 28, value.named))
-        return d.fail_in("vectors.Holder", "named");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::vectors::Holder>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 32))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Holder>(c, body, size); });
-    if (!VCodec<std::vector<::vectors::Edge>>::verify(d, body, body + 8))
-        return d.fail_in("vectors.Holder", "edges");
-    if (!VCodec<std::vector<::vectors::Point3>>::verify(d, body, body + 12))
-        return d.fail_in("vectors.Holder", "points");
-    if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 16))
-        return d.fail_in("vectors.Holder", "ints");
-    if (!VCodec<std::vector<bool>>::verify(d, body, body + 20))
-        return d.fail_in("vectors.Holder", "switches");
-    if (!VCodec<std::vector<double>>::verify(d, body, body + 24))
-        return d.fail_in("vectors.Holder", "reals");
-    if (!VCodec<std::vector<::vectors::Named>>::verify(d, body, body + 28))
         return d.fail_in("vectors.Holder", "named");
     return true;
 }

@@ -12,16 +12,13 @@ namespace FBE {
 
 // vectors_new.Edge: type 1, body 24 bytes
 template <>
-struct VBody<::vectors_new::Edge> : detail::VFields<::vectors_new::Edge>
+struct VBody<::vectors_new::Edge> : detail::VFields<::vectors_new::Edge, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "vectors_new.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_new::Edge::source, 8, "source"),
@@ -35,16 +32,13 @@ struct VBody<::vectors_new::Edge> : detail::VFields<::vectors_new::Edge>
 
 // vectors_new.Holder: type 10, body 12 bytes
 template <>
-struct VBody<::vectors_new::Holder> : detail::VFields<::vectors_new::Holder>
+struct VBody<::vectors_new::Holder> : detail::VFields<::vectors_new::Holder, true>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "vectors_new.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_new::Holder::edges, 8, "edges"));
@@ -68,31 +62,11 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::vectors_new::Edge>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_new::Edge>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 20))
-        return d.fail_in("vectors_new.Edge", "note");
-    return true;
-}
-
 FBE_INLINE bool VBody<::vectors_new::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_new::Holder>(c, body, size, value); });
     if (!VCodec<std::vector<::vectors_new::Edge>>::read(d, body, body + 8, value.edges))
-        return d.fail_in("vectors_new.Holder", "edges");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::vectors_new::Holder>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_new::Holder>(c, body, size); });
-    if (!VCodec<std::vector<::vectors_new::Edge>>::verify(d, body, body + 8))
         return d.fail_in("vectors_new.Holder", "edges");
     return true;
 }

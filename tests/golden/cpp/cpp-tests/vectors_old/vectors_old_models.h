@@ -12,16 +12,13 @@ namespace FBE {
 
 // vectors_old.Edge: type 1, body 12 bytes
 template <>
-struct VBody<::vectors_old::Edge> : detail::VFields<::vectors_old::Edge>
+struct VBody<::vectors_old::Edge> : detail::VFields<::vectors_old::Edge, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "vectors_old.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_old::Edge::source, 8, "source"));
@@ -32,16 +29,13 @@ struct VBody<::vectors_old::Edge> : detail::VFields<::vectors_old::Edge>
 
 // vectors_old.Holder: type 10, body 12 bytes
 template <>
-struct VBody<::vectors_old::Holder> : detail::VFields<::vectors_old::Holder>
+struct VBody<::vectors_old::Holder> : detail::VFields<::vectors_old::Holder, true>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "vectors_old.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_old::Holder::edges, 8, "edges"));
@@ -58,29 +52,11 @@ FBE_INLINE bool VBody<::vectors_old::Edge>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::vectors_old::Edge>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_old::Edge>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::vectors_old::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_old::Holder>(c, body, size, value); });
     if (!VCodec<std::vector<::vectors_old::Edge>>::read(d, body, body + 8, value.edges))
-        return d.fail_in("vectors_old.Holder", "edges");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::vectors_old::Holder>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_old::Holder>(c, body, size); });
-    if (!VCodec<std::vector<::vectors_old::Edge>>::verify(d, body, body + 8))
         return d.fail_in("vectors_old.Holder", "edges");
     return true;
 }

@@ -12,16 +12,13 @@ namespace FBE {
 
 // enums.Enums: type 1, body 224 bytes
 template <>
-struct VBody<::enums::Enums> : detail::VFields<::enums::Enums>
+struct VBody<::enums::Enums> : detail::VFields<::enums::Enums, false>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 224;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 216;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "enums.Enums";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::enums::Enums::byte0, 8, "byte0"),
@@ -231,14 +228,6 @@ inline bool VBody<::enums::Enums>::read(Decoder& d, std::size_t body, uint32_t s
     value.uint64b3 = fbe_uint64b3;
     value.uint64b4 = fbe_uint64b4;
     value.uint64b5 = fbe_uint64b5;
-    return true;
-}
-
-template <class D>
-inline bool VBody<::enums::Enums>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 224))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::enums::Enums>(c, body, size); });
     return true;
 }
 

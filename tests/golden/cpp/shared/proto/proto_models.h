@@ -12,16 +12,13 @@ namespace FBE {
 
 // proto.Order: type 1, body 34 bytes
 template <>
-struct VBody<::proto::Order> : detail::VFields<::proto::Order>
+struct VBody<::proto::Order> : detail::VFields<::proto::Order, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 34;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 26;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "proto.Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::Order::id, 8, "id"),
@@ -37,16 +34,13 @@ struct VBody<::proto::Order> : detail::VFields<::proto::Order>
 
 // proto.Balance: type 2, body 20 bytes
 template <>
-struct VBody<::proto::Balance> : detail::VFields<::proto::Balance>
+struct VBody<::proto::Balance> : detail::VFields<::proto::Balance, true>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "proto.Balance";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::Balance::currency, 8, "currency"),
@@ -58,16 +52,13 @@ struct VBody<::proto::Balance> : detail::VFields<::proto::Balance>
 
 // proto.Account: type 3, body 30 bytes
 template <>
-struct VBody<::proto::Account> : detail::VFields<::proto::Account>
+struct VBody<::proto::Account> : detail::VFields<::proto::Account, true>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 30;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 14;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "proto.Account";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::Account::id, 8, "id"),
@@ -84,16 +75,13 @@ struct VBody<::proto::Account> : detail::VFields<::proto::Account>
 
 // proto.OrderMessage: type 1, body 12 bytes
 template <>
-struct VBody<::proto::OrderMessage> : detail::VFields<::proto::OrderMessage>
+struct VBody<::proto::OrderMessage> : detail::VFields<::proto::OrderMessage, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "proto.OrderMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::OrderMessage::body, 8, "body"));
@@ -104,16 +92,13 @@ struct VBody<::proto::OrderMessage> : detail::VFields<::proto::OrderMessage>
 
 // proto.BalanceMessage: type 2, body 12 bytes
 template <>
-struct VBody<::proto::BalanceMessage> : detail::VFields<::proto::BalanceMessage>
+struct VBody<::proto::BalanceMessage> : detail::VFields<::proto::BalanceMessage, true>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "proto.BalanceMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::BalanceMessage::body, 8, "body"));
@@ -124,16 +109,13 @@ struct VBody<::proto::BalanceMessage> : detail::VFields<::proto::BalanceMessage>
 
 // proto.AccountMessage: type 3, body 12 bytes
 template <>
-struct VBody<::proto::AccountMessage> : detail::VFields<::proto::AccountMessage>
+struct VBody<::proto::AccountMessage> : detail::VFields<::proto::AccountMessage, true>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "proto.AccountMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::AccountMessage::body, 8, "body"));
@@ -160,16 +142,6 @@ FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::proto::Order>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 34))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::Order>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("proto.Order", "symbol");
-    return true;
-}
-
 FBE_INLINE bool VBody<::proto::Balance>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value)
 {
     if (FBE_UNLIKELY(size < 20))
@@ -177,16 +149,6 @@ FBE_INLINE bool VBody<::proto::Balance>::read(Decoder& d, std::size_t body, uint
     if (!VCodec<std::string>::read(d, body, body + 8, value.currency))
         return d.fail_in("proto.Balance", "currency");
     VCodec<double>::read(d, body, body + 12, value.amount);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::proto::Balance>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::Balance>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("proto.Balance", "currency");
     return true;
 }
 
@@ -207,37 +169,11 @@ FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::proto::Account>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::Account>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("proto.Account", "name");
-    if (!VCodec<::proto::Balance>::verify(d, body, body + 17))
-        return d.fail_in("proto.Account", "wallet");
-    if (!VCodec<std::optional<::proto::Balance>>::verify(d, body, body + 21))
-        return d.fail_in("proto.Account", "asset");
-    if (!VCodec<std::vector<::proto::Order>>::verify(d, body, body + 26))
-        return d.fail_in("proto.Account", "orders");
-    return true;
-}
-
 FBE_INLINE bool VBody<::proto::OrderMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::OrderMessage>(c, body, size, value); });
     if (!VCodec<::proto::Order>::read(d, body, body + 8, value.body))
-        return d.fail_in("proto.OrderMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::proto::OrderMessage>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::OrderMessage>(c, body, size); });
-    if (!VCodec<::proto::Order>::verify(d, body, body + 8))
         return d.fail_in("proto.OrderMessage", "body");
     return true;
 }
@@ -251,31 +187,11 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::read(Decoder& d, std::size_t bod
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::proto::BalanceMessage>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::BalanceMessage>(c, body, size); });
-    if (!VCodec<::proto::Balance>::verify(d, body, body + 8))
-        return d.fail_in("proto.BalanceMessage", "body");
-    return true;
-}
-
 FBE_INLINE bool VBody<::proto::AccountMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::AccountMessage>(c, body, size, value); });
     if (!VCodec<::proto::Account>::read(d, body, body + 8, value.body))
-        return d.fail_in("proto.AccountMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::proto::AccountMessage>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::AccountMessage>(c, body, size); });
-    if (!VCodec<::proto::Account>::verify(d, body, body + 8))
         return d.fail_in("proto.AccountMessage", "body");
     return true;
 }

@@ -13,16 +13,13 @@ namespace FBE {
 
 // protoex.Order: type 1, body 50 bytes
 template <>
-struct VBody<::protoex::Order> : detail::VFields<::protoex::Order>
+struct VBody<::protoex::Order> : detail::VFields<::protoex::Order, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 50;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 42;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "protoex.Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::Order::id, 8, "id"),
@@ -40,16 +37,13 @@ struct VBody<::protoex::Order> : detail::VFields<::protoex::Order>
 
 // protoex.Balance: type 2, body 28 bytes
 template <>
-struct VBody<::protoex::Balance> : detail::VFields<::protoex::Balance>
+struct VBody<::protoex::Balance> : detail::VFields<::protoex::Balance, true>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 20;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     using base = ::proto::Balance;
     static constexpr const char* name = "protoex.Balance";
     static constexpr auto fields = std::make_tuple(
@@ -61,16 +55,13 @@ struct VBody<::protoex::Balance> : detail::VFields<::protoex::Balance>
 
 // protoex.Account: type 3, body 30 bytes
 template <>
-struct VBody<::protoex::Account> : detail::VFields<::protoex::Account>
+struct VBody<::protoex::Account> : detail::VFields<::protoex::Account, true>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 30;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 14;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "protoex.Account";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::Account::id, 8, "id"),
@@ -87,16 +78,13 @@ struct VBody<::protoex::Account> : detail::VFields<::protoex::Account>
 
 // protoex.OrderMessage: type 11, body 12 bytes
 template <>
-struct VBody<::protoex::OrderMessage> : detail::VFields<::protoex::OrderMessage>
+struct VBody<::protoex::OrderMessage> : detail::VFields<::protoex::OrderMessage, true>
 {
     static constexpr uint32_t type_id = 11;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "protoex.OrderMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::OrderMessage::body, 8, "body"));
@@ -107,16 +95,13 @@ struct VBody<::protoex::OrderMessage> : detail::VFields<::protoex::OrderMessage>
 
 // protoex.BalanceMessage: type 12, body 12 bytes
 template <>
-struct VBody<::protoex::BalanceMessage> : detail::VFields<::protoex::BalanceMessage>
+struct VBody<::protoex::BalanceMessage> : detail::VFields<::protoex::BalanceMessage, true>
 {
     static constexpr uint32_t type_id = 12;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "protoex.BalanceMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::BalanceMessage::body, 8, "body"));
@@ -127,16 +112,13 @@ struct VBody<::protoex::BalanceMessage> : detail::VFields<::protoex::BalanceMess
 
 // protoex.AccountMessage: type 13, body 12 bytes
 template <>
-struct VBody<::protoex::AccountMessage> : detail::VFields<::protoex::AccountMessage>
+struct VBody<::protoex::AccountMessage> : detail::VFields<::protoex::AccountMessage, true>
 {
     static constexpr uint32_t type_id = 13;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 1;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "protoex.AccountMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::AccountMessage::body, 8, "body"));
@@ -167,16 +149,6 @@ FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::protoex::Order>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 50))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::Order>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("protoex.Order", "symbol");
-    return true;
-}
-
 FBE_INLINE bool VBody<::protoex::Balance>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value)
 {
     if (FBE_UNLIKELY(size < 28))
@@ -184,16 +156,6 @@ FBE_INLINE bool VBody<::protoex::Balance>::read(Decoder& d, std::size_t body, ui
     if (!read_body<::proto::Balance>(d, body, size, value))
         return false;
     VCodec<double>::read(d, body, body + 20, value.locked);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::protoex::Balance>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::Balance>(c, body, size); });
-    if (!verify_body<::proto::Balance>(d, body, size))
-        return false;
     return true;
 }
 
@@ -214,37 +176,11 @@ FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, ui
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::protoex::Account>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::Account>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("protoex.Account", "name");
-    if (!VCodec<::protoex::Balance>::verify(d, body, body + 17))
-        return d.fail_in("protoex.Account", "wallet");
-    if (!VCodec<std::optional<::protoex::Balance>>::verify(d, body, body + 21))
-        return d.fail_in("protoex.Account", "asset");
-    if (!VCodec<std::vector<::protoex::Order>>::verify(d, body, body + 26))
-        return d.fail_in("protoex.Account", "orders");
-    return true;
-}
-
 FBE_INLINE bool VBody<::protoex::OrderMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::OrderMessage>(c, body, size, value); });
     if (!VCodec<::protoex::Order>::read(d, body, body + 8, value.body))
-        return d.fail_in("protoex.OrderMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::protoex::OrderMessage>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::OrderMessage>(c, body, size); });
-    if (!VCodec<::protoex::Order>::verify(d, body, body + 8))
         return d.fail_in("protoex.OrderMessage", "body");
     return true;
 }
@@ -258,31 +194,11 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::read(Decoder& d, std::size_t b
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::protoex::BalanceMessage>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::BalanceMessage>(c, body, size); });
-    if (!VCodec<::protoex::Balance>::verify(d, body, body + 8))
-        return d.fail_in("protoex.BalanceMessage", "body");
-    return true;
-}
-
 FBE_INLINE bool VBody<::protoex::AccountMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::AccountMessage>(c, body, size, value); });
     if (!VCodec<::protoex::Account>::read(d, body, body + 8, value.body))
-        return d.fail_in("protoex.AccountMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::protoex::AccountMessage>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::AccountMessage>(c, body, size); });
-    if (!VCodec<::protoex::Account>::verify(d, body, body + 8))
         return d.fail_in("protoex.AccountMessage", "body");
     return true;
 }

@@ -13,16 +13,13 @@ namespace FBE {
 
 // test.StructSimple: type 110, body 237 bytes
 template <>
-struct VBody<::test::StructSimple> : detail::VFields<::test::StructSimple>
+struct VBody<::test::StructSimple> : detail::VFields<::test::StructSimple, false>
 {
     static constexpr uint32_t type_id = 110;
     static constexpr uint32_t body_size = 237;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 217;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructSimple";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructSimple::id, 8, "id"),
@@ -91,16 +88,13 @@ struct VBody<::test::StructSimple> : detail::VFields<::test::StructSimple>
 
 // test.StructOptional: type 111, body 567 bytes
 template <>
-struct VBody<::test::StructOptional> : detail::VFields<::test::StructOptional>
+struct VBody<::test::StructOptional> : detail::VFields<::test::StructOptional, false>
 {
     static constexpr uint32_t type_id = 111;
     static constexpr uint32_t body_size = 567;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 283;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     using base = ::test::StructSimple;
     static constexpr const char* name = "test.StructOptional";
     static constexpr auto fields = std::make_tuple(
@@ -210,16 +204,13 @@ struct VBody<::test::StructOptional> : detail::VFields<::test::StructOptional>
 
 // test.StructNested: type 112, body 622 bytes
 template <>
-struct VBody<::test::StructNested> : detail::VFields<::test::StructNested>
+struct VBody<::test::StructNested> : detail::VFields<::test::StructNested, false>
 {
     static constexpr uint32_t type_id = 112;
     static constexpr uint32_t body_size = 622;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 306;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     using base = ::test::StructOptional;
     static constexpr const char* name = "test.StructNested";
     static constexpr auto fields = std::make_tuple(
@@ -246,16 +237,13 @@ struct VBody<::test::StructNested> : detail::VFields<::test::StructNested>
 
 // test.StructBytes: type 120, body 22 bytes
 template <>
-struct VBody<::test::StructBytes> : detail::VFields<::test::StructBytes>
+struct VBody<::test::StructBytes> : detail::VFields<::test::StructBytes, true>
 {
     static constexpr uint32_t type_id = 120;
     static constexpr uint32_t body_size = 22;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 6;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructBytes";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructBytes::f1, 8, "f1"),
@@ -268,16 +256,13 @@ struct VBody<::test::StructBytes> : detail::VFields<::test::StructBytes>
 
 // test.StructArray: type 125, body 92 bytes
 template <>
-struct VBody<::test::StructArray> : detail::VFields<::test::StructArray>
+struct VBody<::test::StructArray> : detail::VFields<::test::StructArray, false>
 {
     static constexpr uint32_t type_id = 125;
     static constexpr uint32_t body_size = 92;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 36;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructArray";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructArray::f1, 8, "f1"),
@@ -300,16 +285,13 @@ struct VBody<::test::StructArray> : detail::VFields<::test::StructArray>
 
 // test.StructVector: type 130, body 48 bytes
 template <>
-struct VBody<::test::StructVector> : detail::VFields<::test::StructVector>
+struct VBody<::test::StructVector> : detail::VFields<::test::StructVector, false>
 {
     static constexpr uint32_t type_id = 130;
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 40;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructVector";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructVector::f1, 8, "f1"),
@@ -329,16 +311,13 @@ struct VBody<::test::StructVector> : detail::VFields<::test::StructVector>
 
 // test.StructList: type 131, body 48 bytes
 template <>
-struct VBody<::test::StructList> : detail::VFields<::test::StructList>
+struct VBody<::test::StructList> : detail::VFields<::test::StructList, false>
 {
     static constexpr uint32_t type_id = 131;
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 40;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructList";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructList::f1, 8, "f1"),
@@ -358,16 +337,13 @@ struct VBody<::test::StructList> : detail::VFields<::test::StructList>
 
 // test.StructSet: type 132, body 24 bytes
 template <>
-struct VBody<::test::StructSet> : detail::VFields<::test::StructSet>
+struct VBody<::test::StructSet> : detail::VFields<::test::StructSet, false>
 {
     static constexpr uint32_t type_id = 132;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 16;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructSet";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructSet::f1, 8, "f1"),
@@ -381,16 +357,13 @@ struct VBody<::test::StructSet> : detail::VFields<::test::StructSet>
 
 // test.StructMap: type 140, body 48 bytes
 template <>
-struct VBody<::test::StructMap> : detail::VFields<::test::StructMap>
+struct VBody<::test::StructMap> : detail::VFields<::test::StructMap, false>
 {
     static constexpr uint32_t type_id = 140;
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 40;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructMap";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructMap::f1, 8, "f1"),
@@ -410,16 +383,13 @@ struct VBody<::test::StructMap> : detail::VFields<::test::StructMap>
 
 // test.StructHash: type 141, body 48 bytes
 template <>
-struct VBody<::test::StructHash> : detail::VFields<::test::StructHash>
+struct VBody<::test::StructHash> : detail::VFields<::test::StructHash, false>
 {
     static constexpr uint32_t type_id = 141;
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 40;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructHash";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructHash::f1, 8, "f1"),
@@ -439,16 +409,13 @@ struct VBody<::test::StructHash> : detail::VFields<::test::StructHash>
 
 // test.StructHashEx: type 142, body 16 bytes
 template <>
-struct VBody<::test::StructHashEx> : detail::VFields<::test::StructHashEx>
+struct VBody<::test::StructHashEx> : detail::VFields<::test::StructHashEx, false>
 {
     static constexpr uint32_t type_id = 142;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructHashEx";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructHashEx::f1, 8, "f1"),
@@ -460,16 +427,13 @@ struct VBody<::test::StructHashEx> : detail::VFields<::test::StructHashEx>
 
 // test.StructEmpty: type 143, body 8 bytes
 template <>
-struct VBody<::test::StructEmpty> : detail::VFields<::test::StructEmpty>
+struct VBody<::test::StructEmpty> : detail::VFields<::test::StructEmpty, true>
 {
     static constexpr uint32_t type_id = 143;
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 32;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructEmpty& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "test.StructEmpty";
     static constexpr auto fields = std::make_tuple();
 };
@@ -566,28 +530,6 @@ inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint
         return d.fail_in("test.StructSimple", "f42");
     VCodec<::proto::State>::read(d, body, body + 232, value.f43);
     if (!VCodec<::proto::Account>::read(d, body, body + 233, value.f44))
-        return d.fail_in("test.StructSimple", "f44");
-    return true;
-}
-
-template <class D>
-inline bool VBody<::test::StructSimple>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 237))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructSimple>(c, body, size); });
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 110))
-        return d.fail_in("test.StructSimple", "f29");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 126))
-        return d.fail_in("test.StructSimple", "f30");
-    if (!VCodec<std::string>::verify(d, body, body + 142))
-        return d.fail_in("test.StructSimple", "f31");
-    if (!VCodec<std::string>::verify(d, body, body + 146))
-        return d.fail_in("test.StructSimple", "f32");
-    if (!VCodec<::proto::Order>::verify(d, body, body + 224))
-        return d.fail_in("test.StructSimple", "f41");
-    if (!VCodec<::proto::Balance>::verify(d, body, body + 228))
-        return d.fail_in("test.StructSimple", "f42");
-    if (!VCodec<::proto::Account>::verify(d, body, body + 233))
         return d.fail_in("test.StructSimple", "f44");
     return true;
 }
@@ -733,148 +675,6 @@ inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, ui
     return true;
 }
 
-template <class D>
-inline bool VBody<::test::StructOptional>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 567))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructOptional>(c, body, size); });
-    if (!verify_body<::test::StructSimple>(d, body, size))
-        return false;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 237))
-        return d.fail_in("test.StructOptional", "f100");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 242))
-        return d.fail_in("test.StructOptional", "f101");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 247))
-        return d.fail_in("test.StructOptional", "f102");
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 252))
-        return d.fail_in("test.StructOptional", "f103");
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 257))
-        return d.fail_in("test.StructOptional", "f104");
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 262))
-        return d.fail_in("test.StructOptional", "f105");
-    if (!VCodec<std::optional<char>>::verify(d, body, body + 267))
-        return d.fail_in("test.StructOptional", "f106");
-    if (!VCodec<std::optional<char>>::verify(d, body, body + 272))
-        return d.fail_in("test.StructOptional", "f107");
-    if (!VCodec<std::optional<char>>::verify(d, body, body + 277))
-        return d.fail_in("test.StructOptional", "f108");
-    if (!VCodec<std::optional<wchar_t>>::verify(d, body, body + 282))
-        return d.fail_in("test.StructOptional", "f109");
-    if (!VCodec<std::optional<wchar_t>>::verify(d, body, body + 287))
-        return d.fail_in("test.StructOptional", "f110");
-    if (!VCodec<std::optional<wchar_t>>::verify(d, body, body + 292))
-        return d.fail_in("test.StructOptional", "f111");
-    if (!VCodec<std::optional<int8_t>>::verify(d, body, body + 297))
-        return d.fail_in("test.StructOptional", "f112");
-    if (!VCodec<std::optional<int8_t>>::verify(d, body, body + 302))
-        return d.fail_in("test.StructOptional", "f113");
-    if (!VCodec<std::optional<int8_t>>::verify(d, body, body + 307))
-        return d.fail_in("test.StructOptional", "f114");
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 312))
-        return d.fail_in("test.StructOptional", "f115");
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 317))
-        return d.fail_in("test.StructOptional", "f116");
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 322))
-        return d.fail_in("test.StructOptional", "f117");
-    if (!VCodec<std::optional<int16_t>>::verify(d, body, body + 327))
-        return d.fail_in("test.StructOptional", "f118");
-    if (!VCodec<std::optional<int16_t>>::verify(d, body, body + 332))
-        return d.fail_in("test.StructOptional", "f119");
-    if (!VCodec<std::optional<int16_t>>::verify(d, body, body + 337))
-        return d.fail_in("test.StructOptional", "f120");
-    if (!VCodec<std::optional<uint16_t>>::verify(d, body, body + 342))
-        return d.fail_in("test.StructOptional", "f121");
-    if (!VCodec<std::optional<uint16_t>>::verify(d, body, body + 347))
-        return d.fail_in("test.StructOptional", "f122");
-    if (!VCodec<std::optional<uint16_t>>::verify(d, body, body + 352))
-        return d.fail_in("test.StructOptional", "f123");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 357))
-        return d.fail_in("test.StructOptional", "f124");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 362))
-        return d.fail_in("test.StructOptional", "f125");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 367))
-        return d.fail_in("test.StructOptional", "f126");
-    if (!VCodec<std::optional<uint32_t>>::verify(d, body, body + 372))
-        return d.fail_in("test.StructOptional", "f127");
-    if (!VCodec<std::optional<uint32_t>>::verify(d, body, body + 377))
-        return d.fail_in("test.StructOptional", "f128");
-    if (!VCodec<std::optional<uint32_t>>::verify(d, body, body + 382))
-        return d.fail_in("test.StructOptional", "f129");
-    if (!VCodec<std::optional<int64_t>>::verify(d, body, body + 387))
-        return d.fail_in("test.StructOptional", "f130");
-    if (!VCodec<std::optional<int64_t>>::verify(d, body, body + 392))
-        return d.fail_in("test.StructOptional", "f131");
-    if (!VCodec<std::optional<int64_t>>::verify(d, body, body + 397))
-        return d.fail_in("test.StructOptional", "f132");
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 402))
-        return d.fail_in("test.StructOptional", "f133");
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 407))
-        return d.fail_in("test.StructOptional", "f134");
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 412))
-        return d.fail_in("test.StructOptional", "f135");
-    if (!VCodec<std::optional<float>>::verify(d, body, body + 417))
-        return d.fail_in("test.StructOptional", "f136");
-    if (!VCodec<std::optional<float>>::verify(d, body, body + 422))
-        return d.fail_in("test.StructOptional", "f137");
-    if (!VCodec<std::optional<float>>::verify(d, body, body + 427))
-        return d.fail_in("test.StructOptional", "f138");
-    if (!VCodec<std::optional<double>>::verify(d, body, body + 432))
-        return d.fail_in("test.StructOptional", "f139");
-    if (!VCodec<std::optional<double>>::verify(d, body, body + 437))
-        return d.fail_in("test.StructOptional", "f140");
-    if (!VCodec<std::optional<double>>::verify(d, body, body + 442))
-        return d.fail_in("test.StructOptional", "f141");
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 447))
-        return d.fail_in("test.StructOptional", "f142");
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 452))
-        return d.fail_in("test.StructOptional", "f143");
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 457))
-        return d.fail_in("test.StructOptional", "f144");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 462))
-        return d.fail_in("test.StructOptional", "f145");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 467))
-        return d.fail_in("test.StructOptional", "f146");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 472))
-        return d.fail_in("test.StructOptional", "f147");
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 477))
-        return d.fail_in("test.StructOptional", "f148");
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 482))
-        return d.fail_in("test.StructOptional", "f149");
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 487))
-        return d.fail_in("test.StructOptional", "f150");
-    if (!VCodec<std::optional<FBE::uuid_t>>::verify(d, body, body + 492))
-        return d.fail_in("test.StructOptional", "f151");
-    if (!VCodec<std::optional<FBE::uuid_t>>::verify(d, body, body + 497))
-        return d.fail_in("test.StructOptional", "f152");
-    if (!VCodec<std::optional<FBE::uuid_t>>::verify(d, body, body + 502))
-        return d.fail_in("test.StructOptional", "f153");
-    if (!VCodec<std::optional<::proto::OrderSide>>::verify(d, body, body + 507))
-        return d.fail_in("test.StructOptional", "f154");
-    if (!VCodec<std::optional<::proto::OrderSide>>::verify(d, body, body + 512))
-        return d.fail_in("test.StructOptional", "f155");
-    if (!VCodec<std::optional<::proto::OrderType>>::verify(d, body, body + 517))
-        return d.fail_in("test.StructOptional", "f156");
-    if (!VCodec<std::optional<::proto::OrderType>>::verify(d, body, body + 522))
-        return d.fail_in("test.StructOptional", "f157");
-    if (!VCodec<std::optional<::proto::Order>>::verify(d, body, body + 527))
-        return d.fail_in("test.StructOptional", "f158");
-    if (!VCodec<std::optional<::proto::Order>>::verify(d, body, body + 532))
-        return d.fail_in("test.StructOptional", "f159");
-    if (!VCodec<std::optional<::proto::Balance>>::verify(d, body, body + 537))
-        return d.fail_in("test.StructOptional", "f160");
-    if (!VCodec<std::optional<::proto::Balance>>::verify(d, body, body + 542))
-        return d.fail_in("test.StructOptional", "f161");
-    if (!VCodec<std::optional<::proto::State>>::verify(d, body, body + 547))
-        return d.fail_in("test.StructOptional", "f162");
-    if (!VCodec<std::optional<::proto::State>>::verify(d, body, body + 552))
-        return d.fail_in("test.StructOptional", "f163");
-    if (!VCodec<std::optional<::proto::Account>>::verify(d, body, body + 557))
-        return d.fail_in("test.StructOptional", "f164");
-    if (!VCodec<std::optional<::proto::Account>>::verify(d, body, body + 562))
-        return d.fail_in("test.StructOptional", "f165");
-    return true;
-}
-
 inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
 {
     if (FBE_UNLIKELY(size < 622))
@@ -904,32 +704,6 @@ inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-inline bool VBody<::test::StructNested>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 622))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructNested>(c, body, size); });
-    if (!verify_body<::test::StructOptional>(d, body, size))
-        return false;
-    if (!VCodec<std::optional<::test::EnumSimple>>::verify(d, body, body + 571))
-        return d.fail_in("test.StructNested", "f1001");
-    if (!VCodec<std::optional<::test::EnumTyped>>::verify(d, body, body + 577))
-        return d.fail_in("test.StructNested", "f1003");
-    if (!VCodec<std::optional<::test::FlagsSimple>>::verify(d, body, body + 586))
-        return d.fail_in("test.StructNested", "f1005");
-    if (!VCodec<std::optional<::test::FlagsTyped>>::verify(d, body, body + 599))
-        return d.fail_in("test.StructNested", "f1007");
-    if (!VCodec<::test::StructSimple>::verify(d, body, body + 604))
-        return d.fail_in("test.StructNested", "f1008");
-    if (!VCodec<std::optional<::test::StructSimple>>::verify(d, body, body + 608))
-        return d.fail_in("test.StructNested", "f1009");
-    if (!VCodec<::test::StructOptional>::verify(d, body, body + 613))
-        return d.fail_in("test.StructNested", "f1010");
-    if (!VCodec<std::optional<::test::StructOptional>>::verify(d, body, body + 617))
-        return d.fail_in("test.StructNested", "f1011");
-    return true;
-}
-
 FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value)
 {
     if (FBE_UNLIKELY(size < 22))
@@ -939,20 +713,6 @@ FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, u
     if (!VCodec<std::optional<FBE::buffer_t>>::read(d, body, body + 12, value.f2))
         return d.fail_in("test.StructBytes", "f2");
     if (!VCodec<std::optional<FBE::buffer_t>>::read(d, body, body + 17, value.f3))
-        return d.fail_in("test.StructBytes", "f3");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::test::StructBytes>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 22))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructBytes>(c, body, size); });
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 8))
-        return d.fail_in("test.StructBytes", "f1");
-    if (!VCodec<std::optional<FBE::buffer_t>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructBytes", "f2");
-    if (!VCodec<std::optional<FBE::buffer_t>>::verify(d, body, body + 17))
         return d.fail_in("test.StructBytes", "f3");
     return true;
 }
@@ -984,28 +744,6 @@ inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-template <class D>
-inline bool VBody<::test::StructArray>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 92))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructArray>(c, body, size); });
-    if (!VCodec<std::array<std::optional<uint8_t>, 2>>::verify(d, body, body + 10))
-        return d.fail_in("test.StructArray", "f2");
-    if (!VCodec<std::array<FBE::buffer_t, 2>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructArray", "f3");
-    if (!VCodec<std::array<std::optional<FBE::buffer_t>, 2>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructArray", "f4");
-    if (!VCodec<std::array<std::optional<::test::EnumSimple>, 2>>::verify(d, body, body + 46))
-        return d.fail_in("test.StructArray", "f6");
-    if (!VCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::verify(d, body, body + 64))
-        return d.fail_in("test.StructArray", "f8");
-    if (!VCodec<std::array<::test::StructSimple, 2>>::verify(d, body, body + 74))
-        return d.fail_in("test.StructArray", "f9");
-    if (!VCodec<std::array<std::optional<::test::StructSimple>, 2>>::verify(d, body, body + 82))
-        return d.fail_in("test.StructArray", "f10");
-    return true;
-}
-
 inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value)
 {
     if (FBE_UNLIKELY(size < 48))
@@ -1029,34 +767,6 @@ inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint
     if (!VCodec<std::vector<::test::StructSimple>>::read(d, body, body + 40, value.f9))
         return d.fail_in("test.StructVector", "f9");
     if (!VCodec<std::vector<std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructVector", "f10");
-    return true;
-}
-
-template <class D>
-inline bool VBody<::test::StructVector>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructVector>(c, body, size); });
-    if (!VCodec<std::vector<uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructVector", "f1");
-    if (!VCodec<std::vector<std::optional<uint8_t>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructVector", "f2");
-    if (!VCodec<std::vector<FBE::buffer_t>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructVector", "f3");
-    if (!VCodec<std::vector<std::optional<FBE::buffer_t>>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructVector", "f4");
-    if (!VCodec<std::vector<::test::EnumSimple>>::verify(d, body, body + 24))
-        return d.fail_in("test.StructVector", "f5");
-    if (!VCodec<std::vector<std::optional<::test::EnumSimple>>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructVector", "f6");
-    if (!VCodec<std::vector<::test::FlagsSimple>>::verify(d, body, body + 32))
-        return d.fail_in("test.StructVector", "f7");
-    if (!VCodec<std::vector<std::optional<::test::FlagsSimple>>>::verify(d, body, body + 36))
-        return d.fail_in("test.StructVector", "f8");
-    if (!VCodec<std::vector<::test::StructSimple>>::verify(d, body, body + 40))
-        return d.fail_in("test.StructVector", "f9");
-    if (!VCodec<std::vector<std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
         return d.fail_in("test.StructVector", "f10");
     return true;
 }
@@ -1088,34 +798,6 @@ inline bool VBody<::test::StructList>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-inline bool VBody<::test::StructList>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructList>(c, body, size); });
-    if (!VCodec<std::list<uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructList", "f1");
-    if (!VCodec<std::list<std::optional<uint8_t>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructList", "f2");
-    if (!VCodec<std::list<FBE::buffer_t>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructList", "f3");
-    if (!VCodec<std::list<std::optional<FBE::buffer_t>>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructList", "f4");
-    if (!VCodec<std::list<::test::EnumSimple>>::verify(d, body, body + 24))
-        return d.fail_in("test.StructList", "f5");
-    if (!VCodec<std::list<std::optional<::test::EnumSimple>>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructList", "f6");
-    if (!VCodec<std::list<::test::FlagsSimple>>::verify(d, body, body + 32))
-        return d.fail_in("test.StructList", "f7");
-    if (!VCodec<std::list<std::optional<::test::FlagsSimple>>>::verify(d, body, body + 36))
-        return d.fail_in("test.StructList", "f8");
-    if (!VCodec<std::list<::test::StructSimple>>::verify(d, body, body + 40))
-        return d.fail_in("test.StructList", "f9");
-    if (!VCodec<std::list<std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
-        return d.fail_in("test.StructList", "f10");
-    return true;
-}
-
 inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value)
 {
     if (FBE_UNLIKELY(size < 24))
@@ -1127,22 +809,6 @@ inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_
     if (!VCodec<std::set<::test::FlagsSimple>>::read(d, body, body + 16, value.f3))
         return d.fail_in("test.StructSet", "f3");
     if (!VCodec<std::set<::test::StructSimple>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructSet", "f4");
-    return true;
-}
-
-template <class D>
-inline bool VBody<::test::StructSet>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructSet>(c, body, size); });
-    if (!VCodec<std::set<uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructSet", "f1");
-    if (!VCodec<std::set<::test::EnumSimple>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructSet", "f2");
-    if (!VCodec<std::set<::test::FlagsSimple>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructSet", "f3");
-    if (!VCodec<std::set<::test::StructSimple>>::verify(d, body, body + 20))
         return d.fail_in("test.StructSet", "f4");
     return true;
 }
@@ -1174,34 +840,6 @@ inline bool VBody<::test::StructMap>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-template <class D>
-inline bool VBody<::test::StructMap>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructMap>(c, body, size); });
-    if (!VCodec<std::map<int32_t, uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructMap", "f1");
-    if (!VCodec<std::map<int32_t, std::optional<uint8_t>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructMap", "f2");
-    if (!VCodec<std::map<int32_t, FBE::buffer_t>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructMap", "f3");
-    if (!VCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructMap", "f4");
-    if (!VCodec<std::map<int32_t, ::test::EnumSimple>>::verify(d, body, body + 24))
-        return d.fail_in("test.StructMap", "f5");
-    if (!VCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructMap", "f6");
-    if (!VCodec<std::map<int32_t, ::test::FlagsSimple>>::verify(d, body, body + 32))
-        return d.fail_in("test.StructMap", "f7");
-    if (!VCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::verify(d, body, body + 36))
-        return d.fail_in("test.StructMap", "f8");
-    if (!VCodec<std::map<int32_t, ::test::StructSimple>>::verify(d, body, body + 40))
-        return d.fail_in("test.StructMap", "f9");
-    if (!VCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
-        return d.fail_in("test.StructMap", "f10");
-    return true;
-}
-
 inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value)
 {
     if (FBE_UNLIKELY(size < 48))
@@ -1229,34 +867,6 @@ inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-inline bool VBody<::test::StructHash>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructHash>(c, body, size); });
-    if (!VCodec<std::unordered_map<std::string, uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructHash", "f1");
-    if (!VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructHash", "f2");
-    if (!VCodec<std::unordered_map<std::string, FBE::buffer_t>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructHash", "f3");
-    if (!VCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructHash", "f4");
-    if (!VCodec<std::unordered_map<std::string, ::test::EnumSimple>>::verify(d, body, body + 24))
-        return d.fail_in("test.StructHash", "f5");
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructHash", "f6");
-    if (!VCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::verify(d, body, body + 32))
-        return d.fail_in("test.StructHash", "f7");
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::verify(d, body, body + 36))
-        return d.fail_in("test.StructHash", "f8");
-    if (!VCodec<std::unordered_map<std::string, ::test::StructSimple>>::verify(d, body, body + 40))
-        return d.fail_in("test.StructHash", "f9");
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
-        return d.fail_in("test.StructHash", "f10");
-    return true;
-}
-
 inline bool VBody<::test::StructHashEx>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value)
 {
     if (FBE_UNLIKELY(size < 16))
@@ -1268,25 +878,7 @@ inline bool VBody<::test::StructHashEx>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-inline bool VBody<::test::StructHashEx>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructHashEx>(c, body, size); });
-    if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructHashEx", "f1");
-    if (!VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructHashEx", "f2");
-    return true;
-}
-
 FBE_INLINE bool VBody<::test::StructEmpty>::read(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/, ::test::StructEmpty& /*value*/)
-{
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::test::StructEmpty>::verify(D& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
 {
     return true;
 }

@@ -12,16 +12,13 @@ namespace FBE {
 
 // chars.CharKeys: type 1, body 16 bytes
 template <>
-struct VBody<::chars::CharKeys> : detail::VFields<::chars::CharKeys>
+struct VBody<::chars::CharKeys> : detail::VFields<::chars::CharKeys, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "chars.CharKeys";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::chars::CharKeys::letters, 8, "letters"),
@@ -33,16 +30,13 @@ struct VBody<::chars::CharKeys> : detail::VFields<::chars::CharKeys>
 
 // chars.GradeKeys: type 2, body 16 bytes
 template <>
-struct VBody<::chars::GradeKeys> : detail::VFields<::chars::GradeKeys>
+struct VBody<::chars::GradeKeys> : detail::VFields<::chars::GradeKeys, true>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "chars.GradeKeys";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::chars::GradeKeys::grades, 8, "grades"),
@@ -63,18 +57,6 @@ FBE_INLINE bool VBody<::chars::CharKeys>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::chars::CharKeys>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::chars::CharKeys>(c, body, size); });
-    if (!VCodec<std::set<char>>::verify(d, body, body + 8))
-        return d.fail_in("chars.CharKeys", "letters");
-    if (!VCodec<std::map<char, int32_t>>::verify(d, body, body + 12))
-        return d.fail_in("chars.CharKeys", "countByLetter");
-    return true;
-}
-
 FBE_INLINE bool VBody<::chars::GradeKeys>::read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value)
 {
     if (FBE_UNLIKELY(size < 16))
@@ -82,18 +64,6 @@ FBE_INLINE bool VBody<::chars::GradeKeys>::read(Decoder& d, std::size_t body, ui
     if (!VCodec<std::set<::chars::Grade>>::read(d, body, body + 8, value.grades))
         return d.fail_in("chars.GradeKeys", "grades");
     if (!VCodec<std::map<::chars::Grade, int32_t>>::read(d, body, body + 12, value.countByGrade))
-        return d.fail_in("chars.GradeKeys", "countByGrade");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::chars::GradeKeys>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::chars::GradeKeys>(c, body, size); });
-    if (!VCodec<std::set<::chars::Grade>>::verify(d, body, body + 8))
-        return d.fail_in("chars.GradeKeys", "grades");
-    if (!VCodec<std::map<::chars::Grade, int32_t>>::verify(d, body, body + 12))
         return d.fail_in("chars.GradeKeys", "countByGrade");
     return true;
 }

@@ -12,16 +12,13 @@ namespace FBE {
 
 // decimals.Prices: type 1, body 89 bytes
 template <>
-struct VBody<::decimals::Prices> : detail::VFields<::decimals::Prices>
+struct VBody<::decimals::Prices> : detail::VFields<::decimals::Prices, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 89;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 77;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "decimals.Prices";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::decimals::Prices::price, 8, "price"),
@@ -62,34 +59,6 @@ FBE_INLINE bool VBody<::decimals::Prices>::read(Decoder& d, std::size_t body, ui
     if (!VCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::read(d, body, body + 81, value.priceByPrice))
         return d.fail_in("decimals.Prices", "priceByPrice");
     if (!VCodec<std::vector<std::optional<FBE::decimal_t>>>::read(d, body, body + 85, value.maybePrices))
-        return d.fail_in("decimals.Prices", "maybePrices");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::decimals::Prices>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 89))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::decimals::Prices>(c, body, size); });
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 8))
-        return d.fail_in("decimals.Prices", "price");
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 24))
-        return d.fail_in("decimals.Prices", "maybePrice");
-    if (!VCodec<std::array<FBE::decimal_t, 2>>::verify(d, body, body + 29))
-        return d.fail_in("decimals.Prices", "pair");
-    if (!VCodec<std::vector<FBE::decimal_t>>::verify(d, body, body + 61))
-        return d.fail_in("decimals.Prices", "priceVector");
-    if (!VCodec<std::list<FBE::decimal_t>>::verify(d, body, body + 65))
-        return d.fail_in("decimals.Prices", "priceList");
-    if (!VCodec<std::set<FBE::decimal_t>>::verify(d, body, body + 69))
-        return d.fail_in("decimals.Prices", "priceSet");
-    if (!VCodec<std::map<int32_t, FBE::decimal_t>>::verify(d, body, body + 73))
-        return d.fail_in("decimals.Prices", "priceById");
-    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::verify(d, body, body + 77))
-        return d.fail_in("decimals.Prices", "idByPrice");
-    if (!VCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::verify(d, body, body + 81))
-        return d.fail_in("decimals.Prices", "priceByPrice");
-    if (!VCodec<std::vector<std::optional<FBE::decimal_t>>>::verify(d, body, body + 85))
         return d.fail_in("decimals.Prices", "maybePrices");
     return true;
 }

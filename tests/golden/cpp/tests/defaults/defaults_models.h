@@ -12,16 +12,13 @@ namespace FBE {
 
 // defaults.Zeros: type 1, body 77 bytes
 template <>
-struct VBody<::defaults::Zeros> : detail::VFields<::defaults::Zeros>
+struct VBody<::defaults::Zeros> : detail::VFields<::defaults::Zeros, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 77;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 17;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "defaults.Zeros";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::defaults::Zeros::id, 8, "id"),
@@ -73,40 +70,6 @@ FBE_INLINE bool VBody<::defaults::Zeros>::read(Decoder& d, std::size_t body, uin
     if (!VCodec<std::optional<int32_t>>::read(d, body, body + 67, value.n))
         return d.fail_in("defaults.Zeros", "n");
     if (!VCodec<std::optional<int32_t>>::read(d, body, body + 72, value.absent))
-        return d.fail_in("defaults.Zeros", "absent");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::defaults::Zeros>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 77))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::defaults::Zeros>(c, body, size); });
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 12))
-        return d.fail_in("defaults.Zeros", "b");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 17))
-        return d.fail_in("defaults.Zeros", "i");
-    if (!VCodec<std::optional<int64_t>>::verify(d, body, body + 22))
-        return d.fail_in("defaults.Zeros", "l");
-    if (!VCodec<std::optional<float>>::verify(d, body, body + 27))
-        return d.fail_in("defaults.Zeros", "f");
-    if (!VCodec<std::optional<double>>::verify(d, body, body + 32))
-        return d.fail_in("defaults.Zeros", "d");
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 37))
-        return d.fail_in("defaults.Zeros", "m");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 42))
-        return d.fail_in("defaults.Zeros", "s");
-    if (!VCodec<std::optional<::defaults::Colour>>::verify(d, body, body + 47))
-        return d.fail_in("defaults.Zeros", "c");
-    if (!VCodec<std::optional<::defaults::Mode>>::verify(d, body, body + 52))
-        return d.fail_in("defaults.Zeros", "fl");
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 57))
-        return d.fail_in("defaults.Zeros", "t");
-    if (!VCodec<std::optional<FBE::uuid_t>>::verify(d, body, body + 62))
-        return d.fail_in("defaults.Zeros", "u");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 67))
-        return d.fail_in("defaults.Zeros", "n");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 72))
         return d.fail_in("defaults.Zeros", "absent");
     return true;
 }

@@ -13,16 +13,13 @@ namespace FBE {
 
 // everything.Counted: type 1001, body 12 bytes
 template <>
-struct VBody<::everything::Counted> : detail::VFields<::everything::Counted>
+struct VBody<::everything::Counted> : detail::VFields<::everything::Counted, true>
 {
     static constexpr uint32_t type_id = 1001;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Counted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Counted::a, 8, "a"));
@@ -33,16 +30,13 @@ struct VBody<::everything::Counted> : detail::VFields<::everything::Counted>
 
 // everything.Shifted: type 1020, body 12 bytes
 template <>
-struct VBody<::everything::Shifted> : detail::VFields<::everything::Shifted>
+struct VBody<::everything::Shifted> : detail::VFields<::everything::Shifted, true>
 {
     static constexpr uint32_t type_id = 1020;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Shifted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Shifted::a, 8, "a"));
@@ -53,16 +47,13 @@ struct VBody<::everything::Shifted> : detail::VFields<::everything::Shifted>
 
 // everything.AfterShift: type 1021, body 12 bytes
 template <>
-struct VBody<::everything::AfterShift> : detail::VFields<::everything::AfterShift>
+struct VBody<::everything::AfterShift> : detail::VFields<::everything::AfterShift, true>
 {
     static constexpr uint32_t type_id = 1021;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.AfterShift";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::AfterShift::a, 8, "a"));
@@ -73,16 +64,13 @@ struct VBody<::everything::AfterShift> : detail::VFields<::everything::AfterShif
 
 // everything.Fixed: type 7, body 12 bytes
 template <>
-struct VBody<::everything::Fixed> : detail::VFields<::everything::Fixed>
+struct VBody<::everything::Fixed> : detail::VFields<::everything::Fixed, true>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Fixed";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Fixed::a, 8, "a"));
@@ -93,16 +81,13 @@ struct VBody<::everything::Fixed> : detail::VFields<::everything::Fixed>
 
 // everything.Derived: type 7, body 16 bytes
 template <>
-struct VBody<::everything::Derived> : detail::VFields<::everything::Derived>
+struct VBody<::everything::Derived> : detail::VFields<::everything::Derived, true>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     using base = ::everything::Fixed;
     static constexpr const char* name = "everything.Derived";
     static constexpr auto fields = std::make_tuple(
@@ -114,16 +99,13 @@ struct VBody<::everything::Derived> : detail::VFields<::everything::Derived>
 
 // everything.ImportedBase: type 1022, body 24 bytes
 template <>
-struct VBody<::everything::ImportedBase> : detail::VFields<::everything::ImportedBase>
+struct VBody<::everything::ImportedBase> : detail::VFields<::everything::ImportedBase, true>
 {
     static constexpr uint32_t type_id = 1022;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     using base = ::market::Instrument;
     static constexpr const char* name = "everything.ImportedBase";
     static constexpr auto fields = std::make_tuple(
@@ -135,16 +117,13 @@ struct VBody<::everything::ImportedBase> : detail::VFields<::everything::Importe
 
 // everything.Note: type 1023, body 12 bytes
 template <>
-struct VBody<::everything::Note> : detail::VFields<::everything::Note>
+struct VBody<::everything::Note> : detail::VFields<::everything::Note, true>
 {
     static constexpr uint32_t type_id = 1023;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Note";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Note::text, 8, "text"));
@@ -155,16 +134,13 @@ struct VBody<::everything::Note> : detail::VFields<::everything::Note>
 
 // everything.Quiet: type 1024, body 16 bytes
 template <>
-struct VBody<::everything::Quiet> : detail::VFields<::everything::Quiet>
+struct VBody<::everything::Quiet> : detail::VFields<::everything::Quiet, true>
 {
     static constexpr uint32_t type_id = 1024;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Quiet";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Quiet::password, 8, "password"),
@@ -176,32 +152,26 @@ struct VBody<::everything::Quiet> : detail::VFields<::everything::Quiet>
 
 // everything.Empty: type 1025, body 8 bytes
 template <>
-struct VBody<::everything::Empty> : detail::VFields<::everything::Empty>
+struct VBody<::everything::Empty> : detail::VFields<::everything::Empty, true>
 {
     static constexpr uint32_t type_id = 1025;
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 32;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Empty& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Empty";
     static constexpr auto fields = std::make_tuple();
 };
 
 // everything.Everything: type 1026, body 310 bytes
 template <>
-struct VBody<::everything::Everything> : detail::VFields<::everything::Everything>
+struct VBody<::everything::Everything> : detail::VFields<::everything::Everything, false>
 {
     static constexpr uint32_t type_id = 1026;
     static constexpr uint32_t body_size = 310;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 258;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Everything";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Everything::id, 8, "id"),
@@ -290,16 +260,13 @@ struct VBody<::everything::Everything> : detail::VFields<::everything::Everythin
 
 // everything.PlaceOrder: type 1027, body 28 bytes
 template <>
-struct VBody<::everything::PlaceOrder> : detail::VFields<::everything::PlaceOrder>
+struct VBody<::everything::PlaceOrder> : detail::VFields<::everything::PlaceOrder, true>
 {
     static constexpr uint32_t type_id = 1027;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.PlaceOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::PlaceOrder::id, 8, "id"),
@@ -311,16 +278,13 @@ struct VBody<::everything::PlaceOrder> : detail::VFields<::everything::PlaceOrde
 
 // everything.Accepted: type 1028, body 24 bytes
 template <>
-struct VBody<::everything::Accepted> : detail::VFields<::everything::Accepted>
+struct VBody<::everything::Accepted> : detail::VFields<::everything::Accepted, true>
 {
     static constexpr uint32_t type_id = 1028;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Accepted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Accepted::id, 8, "id"));
@@ -331,16 +295,13 @@ struct VBody<::everything::Accepted> : detail::VFields<::everything::Accepted>
 
 // everything.Rejected: type 1029, body 28 bytes
 template <>
-struct VBody<::everything::Rejected> : detail::VFields<::everything::Rejected>
+struct VBody<::everything::Rejected> : detail::VFields<::everything::Rejected, true>
 {
     static constexpr uint32_t type_id = 1029;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 20;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Rejected";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Rejected::id, 8, "id"),
@@ -352,16 +313,13 @@ struct VBody<::everything::Rejected> : detail::VFields<::everything::Rejected>
 
 // everything.Ping: type 1030, body 16 bytes
 template <>
-struct VBody<::everything::Ping> : detail::VFields<::everything::Ping>
+struct VBody<::everything::Ping> : detail::VFields<::everything::Ping, true>
 {
     static constexpr uint32_t type_id = 1030;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Ping";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Ping::sequence, 8, "sequence"));
@@ -372,16 +330,13 @@ struct VBody<::everything::Ping> : detail::VFields<::everything::Ping>
 
 // everything.FixedKeywords: type 1031, body 17 bytes
 template <>
-struct VBody<::everything::FixedKeywords> : detail::VFields<::everything::FixedKeywords>
+struct VBody<::everything::FixedKeywords> : detail::VFields<::everything::FixedKeywords, true>
 {
     static constexpr uint32_t type_id = 1031;
     static constexpr uint32_t body_size = 17;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 9;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.FixedKeywords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::FixedKeywords::new_, 8, "new"),
@@ -394,16 +349,13 @@ struct VBody<::everything::FixedKeywords> : detail::VFields<::everything::FixedK
 
 // everything.Keywords: type 1032, body 42 bytes
 template <>
-struct VBody<::everything::Keywords> : detail::VFields<::everything::Keywords>
+struct VBody<::everything::Keywords> : detail::VFields<::everything::Keywords, true>
 {
     static constexpr uint32_t type_id = 1032;
     static constexpr uint32_t body_size = 42;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 30;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Keywords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Keywords::new_, 8, "new"),
@@ -422,16 +374,13 @@ struct VBody<::everything::Keywords> : detail::VFields<::everything::Keywords>
 
 // everything.Route: type 1033, body 24 bytes
 template <>
-struct VBody<::everything::Route> : detail::VFields<::everything::Route>
+struct VBody<::everything::Route> : detail::VFields<::everything::Route, true>
 {
     static constexpr uint32_t type_id = 1033;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 16;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Route";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Route::venue, 8, "venue"),
@@ -444,16 +393,13 @@ struct VBody<::everything::Route> : detail::VFields<::everything::Route>
 
 // everything.Routes: type 1034, body 20 bytes
 template <>
-struct VBody<::everything::Routes> : detail::VFields<::everything::Routes>
+struct VBody<::everything::Routes> : detail::VFields<::everything::Routes, true>
 {
     static constexpr uint32_t type_id = 1034;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "everything.Routes";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Routes::routes, 8, "routes"),
@@ -472,27 +418,11 @@ FBE_INLINE bool VBody<::everything::Counted>::read(Decoder& d, std::size_t body,
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::Counted>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Counted>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::Shifted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Shifted>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::everything::Shifted>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Shifted>(c, body, size); });
     return true;
 }
 
@@ -504,27 +434,11 @@ FBE_INLINE bool VBody<::everything::AfterShift>::read(Decoder& d, std::size_t bo
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::AfterShift>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::AfterShift>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::Fixed>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Fixed>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::everything::Fixed>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Fixed>(c, body, size); });
     return true;
 }
 
@@ -538,16 +452,6 @@ FBE_INLINE bool VBody<::everything::Derived>::read(Decoder& d, std::size_t body,
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::Derived>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Derived>(c, body, size); });
-    if (!verify_body<::everything::Fixed>(d, body, size))
-        return false;
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::ImportedBase>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value)
 {
     if (FBE_UNLIKELY(size < 24))
@@ -558,31 +462,11 @@ FBE_INLINE bool VBody<::everything::ImportedBase>::read(Decoder& d, std::size_t 
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::ImportedBase>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::ImportedBase>(c, body, size); });
-    if (!verify_body<::market::Instrument>(d, body, size))
-        return false;
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::Note>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Note>(c, body, size, value); });
     if (!VCodec<std::string>::read(d, body, body + 8, value.text))
-        return d.fail_in("everything.Note", "text");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::everything::Note>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Note>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("everything.Note", "text");
     return true;
 }
@@ -597,23 +481,7 @@ FBE_INLINE bool VBody<::everything::Quiet>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::Quiet>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Quiet>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("everything.Quiet", "password");
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::Empty>::read(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/, ::everything::Empty& /*value*/)
-{
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::everything::Empty>::verify(D& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
 {
     return true;
 }
@@ -732,68 +600,6 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-template <class D>
-inline bool VBody<::everything::Everything>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 310))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Everything>(c, body, size); });
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 61))
-        return d.fail_in("everything.Everything", "f15");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 77))
-        return d.fail_in("everything.Everything", "f16");
-    if (!VCodec<std::string>::verify(d, body, body + 93))
-        return d.fail_in("everything.Everything", "f17");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 177))
-        return d.fail_in("everything.Everything", "f24");
-    if (!VCodec<::everything::Counted>::verify(d, body, body + 192))
-        return d.fail_in("everything.Everything", "f29");
-    if (!VCodec<::market::Instrument>::verify(d, body, body + 196))
-        return d.fail_in("everything.Everything", "f30");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 200))
-        return d.fail_in("everything.Everything", "f31");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 205))
-        return d.fail_in("everything.Everything", "f32");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 210))
-        return d.fail_in("everything.Everything", "f33");
-    if (!VCodec<std::optional<::everything::EByte>>::verify(d, body, body + 215))
-        return d.fail_in("everything.Everything", "f34");
-    if (!VCodec<std::optional<::everything::Counted>>::verify(d, body, body + 220))
-        return d.fail_in("everything.Everything", "f35");
-    if (!VCodec<std::array<std::optional<std::string>, 2>>::verify(d, body, body + 237))
-        return d.fail_in("everything.Everything", "f37");
-    if (!VCodec<std::vector<double>>::verify(d, body, body + 247))
-        return d.fail_in("everything.Everything", "f38");
-    if (!VCodec<std::vector<std::optional<::everything::Counted>>>::verify(d, body, body + 251))
-        return d.fail_in("everything.Everything", "f39");
-    if (!VCodec<std::list<std::string>>::verify(d, body, body + 255))
-        return d.fail_in("everything.Everything", "f40");
-    if (!VCodec<std::set<int64_t>>::verify(d, body, body + 259))
-        return d.fail_in("everything.Everything", "f41");
-    if (!VCodec<std::set<::market::Instrument>>::verify(d, body, body + 263))
-        return d.fail_in("everything.Everything", "f42");
-    if (!VCodec<std::map<int32_t, std::string>>::verify(d, body, body + 267))
-        return d.fail_in("everything.Everything", "f43");
-    if (!VCodec<std::map<std::string, std::optional<::everything::Counted>>>::verify(d, body, body + 271))
-        return d.fail_in("everything.Everything", "f44");
-    if (!VCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::verify(d, body, body + 275))
-        return d.fail_in("everything.Everything", "f45");
-    if (!VCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::verify(d, body, body + 279))
-        return d.fail_in("everything.Everything", "f46");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 283))
-        return d.fail_in("everything.Everything", "f47");
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 289))
-        return d.fail_in("everything.Everything", "f48");
-    if (!VCodec<std::map<FBE::buffer_t, int32_t>>::verify(d, body, body + 294))
-        return d.fail_in("everything.Everything", "f49");
-    if (!VCodec<std::unordered_map<FBE::buffer_t, std::string>>::verify(d, body, body + 298))
-        return d.fail_in("everything.Everything", "f50");
-    if (!VCodec<std::set<FBE::decimal_t>>::verify(d, body, body + 302))
-        return d.fail_in("everything.Everything", "f51");
-    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::verify(d, body, body + 306))
-        return d.fail_in("everything.Everything", "f52");
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
 {
     if (FBE_UNLIKELY(size < 28))
@@ -804,29 +610,11 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t bo
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::PlaceOrder>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::PlaceOrder>(c, body, size); });
-    if (!VCodec<::market::Instrument>::verify(d, body, body + 24))
-        return d.fail_in("everything.PlaceOrder", "instrument");
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::Accepted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value)
 {
     if (FBE_UNLIKELY(size < 24))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Accepted>(c, body, size, value); });
     VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::everything::Accepted>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Accepted>(c, body, size); });
     return true;
 }
 
@@ -840,29 +628,11 @@ FBE_INLINE bool VBody<::everything::Rejected>::read(Decoder& d, std::size_t body
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::Rejected>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Rejected>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 24))
-        return d.fail_in("everything.Rejected", "reason");
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::Ping>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value)
 {
     if (FBE_UNLIKELY(size < 16))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Ping>(c, body, size, value); });
     VCodec<int64_t>::read(d, body, body + 8, value.sequence);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::everything::Ping>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Ping>(c, body, size); });
     return true;
 }
 
@@ -876,14 +646,6 @@ FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t
     value.new_ = fbe_new_;
     value.swap_ = fbe_swap_;
     value.default_ = fbe_default_;
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::everything::FixedKeywords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 17))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::FixedKeywords>(c, body, size); });
     return true;
 }
 
@@ -911,20 +673,6 @@ FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::Keywords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 42))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Keywords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("everything.Keywords", "class");
-    if (!VCodec<std::optional<::everything::Reserved>>::verify(d, body, body + 33))
-        return d.fail_in("everything.Keywords", "operator");
-    if (!VCodec<std::vector<::everything::FixedKeywords>>::verify(d, body, body + 38))
-        return d.fail_in("everything.Keywords", "this");
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::Route>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value)
 {
     if (FBE_UNLIKELY(size < 24))
@@ -938,16 +686,6 @@ FBE_INLINE bool VBody<::everything::Route>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::everything::Route>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Route>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("everything.Route", "venue");
-    return true;
-}
-
 FBE_INLINE bool VBody<::everything::Routes>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value)
 {
     if (FBE_UNLIKELY(size < 20))
@@ -957,20 +695,6 @@ FBE_INLINE bool VBody<::everything::Routes>::read(Decoder& d, std::size_t body, 
     if (!VCodec<std::map<::everything::Route, int32_t>>::read(d, body, body + 12, value.ranks))
         return d.fail_in("everything.Routes", "ranks");
     if (!VCodec<std::unordered_map<::everything::Route, std::string>>::read(d, body, body + 16, value.names))
-        return d.fail_in("everything.Routes", "names");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::everything::Routes>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Routes>(c, body, size); });
-    if (!VCodec<std::set<::everything::Route>>::verify(d, body, body + 8))
-        return d.fail_in("everything.Routes", "routes");
-    if (!VCodec<std::map<::everything::Route, int32_t>>::verify(d, body, body + 12))
-        return d.fail_in("everything.Routes", "ranks");
-    if (!VCodec<std::unordered_map<::everything::Route, std::string>>::verify(d, body, body + 16))
         return d.fail_in("everything.Routes", "names");
     return true;
 }

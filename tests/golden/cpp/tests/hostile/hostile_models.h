@@ -12,32 +12,26 @@ namespace FBE {
 
 // hostile.Empty: type 1, body 8 bytes
 template <>
-struct VBody<::hostile::Empty> : detail::VFields<::hostile::Empty>
+struct VBody<::hostile::Empty> : detail::VFields<::hostile::Empty, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 32;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empty& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "hostile.Empty";
     static constexpr auto fields = std::make_tuple();
 };
 
 // hostile.Empties: type 2, body 12 bytes
 template <>
-struct VBody<::hostile::Empties> : detail::VFields<::hostile::Empties>
+struct VBody<::hostile::Empties> : detail::VFields<::hostile::Empties, true>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "hostile.Empties";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Empties::items, 8, "items"));
@@ -48,16 +42,13 @@ struct VBody<::hostile::Empties> : detail::VFields<::hostile::Empties>
 
 // hostile.Wide: type 3, body 4000008 bytes
 template <>
-struct VBody<::hostile::Wide> : detail::VFields<::hostile::Wide>
+struct VBody<::hostile::Wide> : detail::VFields<::hostile::Wide, true>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 4000008;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4000000;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "hostile.Wide";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Wide::values, 8, "values"));
@@ -68,16 +59,13 @@ struct VBody<::hostile::Wide> : detail::VFields<::hostile::Wide>
 
 // hostile.Wides: type 4, body 12 bytes
 template <>
-struct VBody<::hostile::Wides> : detail::VFields<::hostile::Wides>
+struct VBody<::hostile::Wides> : detail::VFields<::hostile::Wides, true>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "hostile.Wides";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Wides::items, 8, "items"));
@@ -88,16 +76,13 @@ struct VBody<::hostile::Wides> : detail::VFields<::hostile::Wides>
 
 // hostile.Holder: type 5, body 21 bytes
 template <>
-struct VBody<::hostile::Holder> : detail::VFields<::hostile::Holder>
+struct VBody<::hostile::Holder> : detail::VFields<::hostile::Holder, true>
 {
     static constexpr uint32_t type_id = 5;
     static constexpr uint32_t body_size = 21;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 5;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "hostile.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Holder::wide, 8, "wide"),
@@ -113,27 +98,11 @@ FBE_INLINE bool VBody<::hostile::Empty>::read(Decoder& /*d*/, std::size_t /*body
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::hostile::Empty>::verify(D& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
-{
-    return true;
-}
-
 FBE_INLINE bool VBody<::hostile::Empties>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Empties>(c, body, size, value); });
     if (!VCodec<std::vector<::hostile::Empty>>::read(d, body, body + 8, value.items))
-        return d.fail_in("hostile.Empties", "items");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::hostile::Empties>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Empties>(c, body, size); });
-    if (!VCodec<std::vector<::hostile::Empty>>::verify(d, body, body + 8))
         return d.fail_in("hostile.Empties", "items");
     return true;
 }
@@ -147,29 +116,11 @@ FBE_INLINE bool VBody<::hostile::Wide>::read(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::hostile::Wide>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 4000008))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Wide>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::hostile::Wides>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Wides>(c, body, size, value); });
     if (!VCodec<std::vector<::hostile::Wide>>::read(d, body, body + 8, value.items))
-        return d.fail_in("hostile.Wides", "items");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::hostile::Wides>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Wides>(c, body, size); });
-    if (!VCodec<std::vector<::hostile::Wide>>::verify(d, body, body + 8))
         return d.fail_in("hostile.Wides", "items");
     return true;
 }
@@ -183,20 +134,6 @@ FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uin
     if (!VCodec<std::optional<::hostile::Wide>>::read(d, body, body + 12, value.maybe))
         return d.fail_in("hostile.Holder", "maybe");
     if (!VCodec<std::map<int32_t, ::hostile::Wide>>::read(d, body, body + 17, value.byId))
-        return d.fail_in("hostile.Holder", "byId");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::hostile::Holder>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 21))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Holder>(c, body, size); });
-    if (!VCodec<::hostile::Wide>::verify(d, body, body + 8))
-        return d.fail_in("hostile.Holder", "wide");
-    if (!VCodec<std::optional<::hostile::Wide>>::verify(d, body, body + 12))
-        return d.fail_in("hostile.Holder", "maybe");
-    if (!VCodec<std::map<int32_t, ::hostile::Wide>>::verify(d, body, body + 17))
         return d.fail_in("hostile.Holder", "byId");
     return true;
 }

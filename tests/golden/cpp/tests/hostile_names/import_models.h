@@ -13,16 +13,13 @@ namespace FBE {
 
 // import.Order: type 1, body 20 bytes
 template <>
-struct VBody<::import::Order> : detail::VFields<::import::Order>
+struct VBody<::import::Order> : detail::VFields<::import::Order, true>
 {
     static constexpr uint32_t type_id = 1;
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Order::side, 8, "side"),
@@ -35,16 +32,13 @@ struct VBody<::import::Order> : detail::VFields<::import::Order>
 
 // import.CppWords: type 2, body 703 bytes
 template <>
-struct VBody<::import::CppWords> : detail::VFields<::import::CppWords>
+struct VBody<::import::CppWords> : detail::VFields<::import::CppWords, false>
 {
     static constexpr uint32_t type_id = 2;
     static constexpr uint32_t body_size = 703;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 619;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.CppWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::CppWords::alignas_, 8, "alignas"),
@@ -169,16 +163,13 @@ struct VBody<::import::CppWords> : detail::VFields<::import::CppWords>
 
 // import.PythonWords: type 3, body 275 bytes
 template <>
-struct VBody<::import::PythonWords> : detail::VFields<::import::PythonWords>
+struct VBody<::import::PythonWords> : detail::VFields<::import::PythonWords, false>
 {
     static constexpr uint32_t type_id = 3;
     static constexpr uint32_t body_size = 275;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 239;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.PythonWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::PythonWords::False, 8, "False"),
@@ -233,16 +224,13 @@ struct VBody<::import::PythonWords> : detail::VFields<::import::PythonWords>
 
 // import.GoWords: type 4, body 234 bytes
 template <>
-struct VBody<::import::GoWords> : detail::VFields<::import::GoWords>
+struct VBody<::import::GoWords> : detail::VFields<::import::GoWords, true>
 {
     static constexpr uint32_t type_id = 4;
     static constexpr uint32_t body_size = 234;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 202;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.GoWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::GoWords::chan, 8, "chan"),
@@ -290,16 +278,13 @@ struct VBody<::import::GoWords> : detail::VFields<::import::GoWords>
 
 // import.JavaWords: type 5, body 210 bytes
 template <>
-struct VBody<::import::JavaWords> : detail::VFields<::import::JavaWords>
+struct VBody<::import::JavaWords> : detail::VFields<::import::JavaWords, true>
 {
     static constexpr uint32_t type_id = 5;
     static constexpr uint32_t body_size = 210;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 182;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.JavaWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JavaWords::abstract, 8, "abstract"),
@@ -341,16 +326,13 @@ struct VBody<::import::JavaWords> : detail::VFields<::import::JavaWords>
 
 // import.KotlinWords: type 6, body 243 bytes
 template <>
-struct VBody<::import::KotlinWords> : detail::VFields<::import::KotlinWords>
+struct VBody<::import::KotlinWords> : detail::VFields<::import::KotlinWords, false>
 {
     static constexpr uint32_t type_id = 6;
     static constexpr uint32_t body_size = 243;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 207;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.KotlinWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::KotlinWords::fun, 8, "fun"),
@@ -400,16 +382,13 @@ struct VBody<::import::KotlinWords> : detail::VFields<::import::KotlinWords>
 
 // import.JsWords: type 7, body 259 bytes
 template <>
-struct VBody<::import::JsWords> : detail::VFields<::import::JsWords>
+struct VBody<::import::JsWords> : detail::VFields<::import::JsWords, false>
 {
     static constexpr uint32_t type_id = 7;
     static constexpr uint32_t body_size = 259;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 223;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.JsWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JsWords::debugger, 8, "debugger"),
@@ -461,16 +440,13 @@ struct VBody<::import::JsWords> : detail::VFields<::import::JsWords>
 
 // import.RustWords: type 8, body 223 bytes
 template <>
-struct VBody<::import::RustWords> : detail::VFields<::import::RustWords>
+struct VBody<::import::RustWords> : detail::VFields<::import::RustWords, true>
 {
     static constexpr uint32_t type_id = 8;
     static constexpr uint32_t body_size = 223;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 195;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.RustWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::RustWords::crate, 8, "crate"),
@@ -515,16 +491,13 @@ struct VBody<::import::RustWords> : detail::VFields<::import::RustWords>
 
 // import.CSharpWords: type 9, body 178 bytes
 template <>
-struct VBody<::import::CSharpWords> : detail::VFields<::import::CSharpWords>
+struct VBody<::import::CSharpWords> : detail::VFields<::import::CSharpWords, true>
 {
     static constexpr uint32_t type_id = 9;
     static constexpr uint32_t body_size = 178;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 150;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.CSharpWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::CSharpWords::checked, 8, "checked"),
@@ -564,16 +537,13 @@ struct VBody<::import::CSharpWords> : detail::VFields<::import::CSharpWords>
 
 // import.RubyWords: type 10, body 118 bytes
 template <>
-struct VBody<::import::RubyWords> : detail::VFields<::import::RubyWords>
+struct VBody<::import::RubyWords> : detail::VFields<::import::RubyWords, true>
 {
     static constexpr uint32_t type_id = 10;
     static constexpr uint32_t body_size = 118;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 98;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.RubyWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::RubyWords::BEGIN, 8, "BEGIN"),
@@ -601,16 +571,13 @@ struct VBody<::import::RubyWords> : detail::VFields<::import::RubyWords>
 
 // import.CppMembers: type 11, body 64 bytes
 template <>
-struct VBody<::import::CppMembers> : detail::VFields<::import::CppMembers>
+struct VBody<::import::CppMembers> : detail::VFields<::import::CppMembers, true>
 {
     static constexpr uint32_t type_id = 11;
     static constexpr uint32_t body_size = 64;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 48;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.CppMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::CppMembers::swap_, 8, "swap"),
@@ -631,16 +598,13 @@ struct VBody<::import::CppMembers> : detail::VFields<::import::CppMembers>
 
 // import.PythonMembers: type 12, body 112 bytes
 template <>
-struct VBody<::import::PythonMembers> : detail::VFields<::import::PythonMembers>
+struct VBody<::import::PythonMembers> : detail::VFields<::import::PythonMembers, true>
 {
     static constexpr uint32_t type_id = 12;
     static constexpr uint32_t body_size = 112;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 96;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.PythonMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::PythonMembers::to_json, 8, "to_json"),
@@ -666,16 +630,13 @@ struct VBody<::import::PythonMembers> : detail::VFields<::import::PythonMembers>
 
 // import.GoMembers: type 13, body 153 bytes
 template <>
-struct VBody<::import::GoMembers> : detail::VFields<::import::GoMembers>
+struct VBody<::import::GoMembers> : detail::VFields<::import::GoMembers, true>
 {
     static constexpr uint32_t type_id = 13;
     static constexpr uint32_t body_size = 153;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 129;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.GoMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::GoMembers::FBEKey, 8, "FBEKey"),
@@ -710,16 +671,13 @@ struct VBody<::import::GoMembers> : detail::VFields<::import::GoMembers>
 
 // import.JvmMembers: type 14, body 161 bytes
 template <>
-struct VBody<::import::JvmMembers> : detail::VFields<::import::JvmMembers>
+struct VBody<::import::JvmMembers> : detail::VFields<::import::JvmMembers, true>
 {
     static constexpr uint32_t type_id = 14;
     static constexpr uint32_t body_size = 161;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 137;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.JvmMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JvmMembers::TYPE_ID, 8, "TYPE_ID"),
@@ -755,16 +713,13 @@ struct VBody<::import::JvmMembers> : detail::VFields<::import::JvmMembers>
 
 // import.JsMembers: type 15, body 23 bytes
 template <>
-struct VBody<::import::JsMembers> : detail::VFields<::import::JsMembers>
+struct VBody<::import::JsMembers> : detail::VFields<::import::JsMembers, true>
 {
     static constexpr uint32_t type_id = 15;
     static constexpr uint32_t body_size = 23;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 11;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.JsMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JsMembers::fbeKey, 8, "fbeKey"),
@@ -778,16 +733,13 @@ struct VBody<::import::JsMembers> : detail::VFields<::import::JsMembers>
 
 // import.RuntimeNames: type 16, body 170 bytes
 template <>
-struct VBody<::import::RuntimeNames> : detail::VFields<::import::RuntimeNames>
+struct VBody<::import::RuntimeNames> : detail::VFields<::import::RuntimeNames, true>
 {
     static constexpr uint32_t type_id = 16;
     static constexpr uint32_t body_size = 170;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 142;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.RuntimeNames";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::RuntimeNames::Buffer, 8, "Buffer"),
@@ -825,16 +777,13 @@ struct VBody<::import::RuntimeNames> : detail::VFields<::import::RuntimeNames>
 
 // import.class: type 17, body 12 bytes
 template <>
-struct VBody<::import::class_> : detail::VFields<::import::class_>
+struct VBody<::import::class_> : detail::VFields<::import::class_, true>
 {
     static constexpr uint32_t type_id = 17;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.class";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::class_::class__, 8, "class"));
@@ -845,16 +794,13 @@ struct VBody<::import::class_> : detail::VFields<::import::class_>
 
 // import.Object: type 18, body 12 bytes
 template <>
-struct VBody<::import::Object> : detail::VFields<::import::Object>
+struct VBody<::import::Object> : detail::VFields<::import::Object, true>
 {
     static constexpr uint32_t type_id = 18;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Object";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Object::Object_, 8, "Object"));
@@ -865,16 +811,13 @@ struct VBody<::import::Object> : detail::VFields<::import::Object>
 
 // import.String: type 19, body 12 bytes
 template <>
-struct VBody<::import::String> : detail::VFields<::import::String>
+struct VBody<::import::String> : detail::VFields<::import::String, true>
 {
     static constexpr uint32_t type_id = 19;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.String";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::String::String_, 8, "String"));
@@ -885,16 +828,13 @@ struct VBody<::import::String> : detail::VFields<::import::String>
 
 // import.List: type 20, body 12 bytes
 template <>
-struct VBody<::import::List> : detail::VFields<::import::List>
+struct VBody<::import::List> : detail::VFields<::import::List, true>
 {
     static constexpr uint32_t type_id = 20;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::List& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.List";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::List::List_, 8, "List"));
@@ -905,16 +845,13 @@ struct VBody<::import::List> : detail::VFields<::import::List>
 
 // import.Map: type 21, body 12 bytes
 template <>
-struct VBody<::import::Map> : detail::VFields<::import::Map>
+struct VBody<::import::Map> : detail::VFields<::import::Map, true>
 {
     static constexpr uint32_t type_id = 21;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Map";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Map::Map_, 8, "Map"));
@@ -925,16 +862,13 @@ struct VBody<::import::Map> : detail::VFields<::import::Map>
 
 // import.Model: type 22, body 12 bytes
 template <>
-struct VBody<::import::Model> : detail::VFields<::import::Model>
+struct VBody<::import::Model> : detail::VFields<::import::Model, true>
 {
     static constexpr uint32_t type_id = 22;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Model";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Model::Model_, 8, "Model"));
@@ -945,16 +879,13 @@ struct VBody<::import::Model> : detail::VFields<::import::Model>
 
 // import.FinalModel: type 23, body 12 bytes
 template <>
-struct VBody<::import::FinalModel> : detail::VFields<::import::FinalModel>
+struct VBody<::import::FinalModel> : detail::VFields<::import::FinalModel, true>
 {
     static constexpr uint32_t type_id = 23;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.FinalModel";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FinalModel::FinalModel_, 8, "FinalModel"));
@@ -965,16 +896,13 @@ struct VBody<::import::FinalModel> : detail::VFields<::import::FinalModel>
 
 // import.Buffer: type 24, body 12 bytes
 template <>
-struct VBody<::import::Buffer> : detail::VFields<::import::Buffer>
+struct VBody<::import::Buffer> : detail::VFields<::import::Buffer, true>
 {
     static constexpr uint32_t type_id = 24;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Buffer";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Buffer::Buffer_, 8, "Buffer"));
@@ -985,16 +913,13 @@ struct VBody<::import::Buffer> : detail::VFields<::import::Buffer>
 
 // import.Reader: type 25, body 12 bytes
 template <>
-struct VBody<::import::Reader> : detail::VFields<::import::Reader>
+struct VBody<::import::Reader> : detail::VFields<::import::Reader, true>
 {
     static constexpr uint32_t type_id = 25;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Reader";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Reader::Reader_, 8, "Reader"));
@@ -1005,16 +930,13 @@ struct VBody<::import::Reader> : detail::VFields<::import::Reader>
 
 // import.Writer: type 26, body 12 bytes
 template <>
-struct VBody<::import::Writer> : detail::VFields<::import::Writer>
+struct VBody<::import::Writer> : detail::VFields<::import::Writer, true>
 {
     static constexpr uint32_t type_id = 26;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Writer";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Writer::Writer_, 8, "Writer"));
@@ -1025,16 +947,13 @@ struct VBody<::import::Writer> : detail::VFields<::import::Writer>
 
 // import.Limits: type 27, body 12 bytes
 template <>
-struct VBody<::import::Limits> : detail::VFields<::import::Limits>
+struct VBody<::import::Limits> : detail::VFields<::import::Limits, true>
 {
     static constexpr uint32_t type_id = 27;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Limits";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Limits::Limits_, 8, "Limits"));
@@ -1045,16 +964,13 @@ struct VBody<::import::Limits> : detail::VFields<::import::Limits>
 
 // import.DecodeError: type 28, body 12 bytes
 template <>
-struct VBody<::import::DecodeError> : detail::VFields<::import::DecodeError>
+struct VBody<::import::DecodeError> : detail::VFields<::import::DecodeError, true>
 {
     static constexpr uint32_t type_id = 28;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.DecodeError";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DecodeError::DecodeError_, 8, "DecodeError"));
@@ -1065,16 +981,13 @@ struct VBody<::import::DecodeError> : detail::VFields<::import::DecodeError>
 
 // import.DecodeException: type 29, body 12 bytes
 template <>
-struct VBody<::import::DecodeException> : detail::VFields<::import::DecodeException>
+struct VBody<::import::DecodeException> : detail::VFields<::import::DecodeException, true>
 {
     static constexpr uint32_t type_id = 29;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.DecodeException";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DecodeException::DecodeException_, 8, "DecodeException"));
@@ -1085,16 +998,13 @@ struct VBody<::import::DecodeException> : detail::VFields<::import::DecodeExcept
 
 // import.Decimal: type 30, body 12 bytes
 template <>
-struct VBody<::import::Decimal> : detail::VFields<::import::Decimal>
+struct VBody<::import::Decimal> : detail::VFields<::import::Decimal, true>
 {
     static constexpr uint32_t type_id = 30;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Decimal";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Decimal::Decimal_, 8, "Decimal"));
@@ -1105,16 +1015,13 @@ struct VBody<::import::Decimal> : detail::VFields<::import::Decimal>
 
 // import.Uuid: type 31, body 12 bytes
 template <>
-struct VBody<::import::Uuid> : detail::VFields<::import::Uuid>
+struct VBody<::import::Uuid> : detail::VFields<::import::Uuid, true>
 {
     static constexpr uint32_t type_id = 31;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Uuid";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Uuid::Uuid_, 8, "Uuid"));
@@ -1125,16 +1032,13 @@ struct VBody<::import::Uuid> : detail::VFields<::import::Uuid>
 
 // import.UUID: type 32, body 12 bytes
 template <>
-struct VBody<::import::UUID> : detail::VFields<::import::UUID>
+struct VBody<::import::UUID> : detail::VFields<::import::UUID, true>
 {
     static constexpr uint32_t type_id = 32;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.UUID";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::UUID::UUID_, 8, "UUID"));
@@ -1145,16 +1049,13 @@ struct VBody<::import::UUID> : detail::VFields<::import::UUID>
 
 // import.Timestamp: type 33, body 12 bytes
 template <>
-struct VBody<::import::Timestamp> : detail::VFields<::import::Timestamp>
+struct VBody<::import::Timestamp> : detail::VFields<::import::Timestamp, true>
 {
     static constexpr uint32_t type_id = 33;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Timestamp";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Timestamp::Timestamp_, 8, "Timestamp"));
@@ -1165,16 +1066,13 @@ struct VBody<::import::Timestamp> : detail::VFields<::import::Timestamp>
 
 // import.Sender: type 34, body 12 bytes
 template <>
-struct VBody<::import::Sender> : detail::VFields<::import::Sender>
+struct VBody<::import::Sender> : detail::VFields<::import::Sender, true>
 {
     static constexpr uint32_t type_id = 34;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Sender";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Sender::Sender_, 8, "Sender"));
@@ -1185,16 +1083,13 @@ struct VBody<::import::Sender> : detail::VFields<::import::Sender>
 
 // import.Receiver: type 35, body 12 bytes
 template <>
-struct VBody<::import::Receiver> : detail::VFields<::import::Receiver>
+struct VBody<::import::Receiver> : detail::VFields<::import::Receiver, true>
 {
     static constexpr uint32_t type_id = 35;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Receiver";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Receiver::Receiver_, 8, "Receiver"));
@@ -1205,16 +1100,13 @@ struct VBody<::import::Receiver> : detail::VFields<::import::Receiver>
 
 // import.Client: type 36, body 12 bytes
 template <>
-struct VBody<::import::Client> : detail::VFields<::import::Client>
+struct VBody<::import::Client> : detail::VFields<::import::Client, true>
 {
     static constexpr uint32_t type_id = 36;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Client";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Client::Client_, 8, "Client"));
@@ -1225,16 +1117,13 @@ struct VBody<::import::Client> : detail::VFields<::import::Client>
 
 // import.Proxy: type 37, body 12 bytes
 template <>
-struct VBody<::import::Proxy> : detail::VFields<::import::Proxy>
+struct VBody<::import::Proxy> : detail::VFields<::import::Proxy, true>
 {
     static constexpr uint32_t type_id = 37;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Proxy";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Proxy::Proxy_, 8, "Proxy"));
@@ -1245,16 +1134,13 @@ struct VBody<::import::Proxy> : detail::VFields<::import::Proxy>
 
 // import.Handler: type 38, body 12 bytes
 template <>
-struct VBody<::import::Handler> : detail::VFields<::import::Handler>
+struct VBody<::import::Handler> : detail::VFields<::import::Handler, true>
 {
     static constexpr uint32_t type_id = 38;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Handler";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Handler::Handler_, 8, "Handler"));
@@ -1265,16 +1151,13 @@ struct VBody<::import::Handler> : detail::VFields<::import::Handler>
 
 // import.fbe: type 39, body 12 bytes
 template <>
-struct VBody<::import::fbe> : detail::VFields<::import::fbe>
+struct VBody<::import::fbe> : detail::VFields<::import::fbe, true>
 {
     static constexpr uint32_t type_id = 39;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.fbe";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::fbe::fbe_, 8, "fbe"));
@@ -1285,16 +1168,13 @@ struct VBody<::import::fbe> : detail::VFields<::import::fbe>
 
 // import.FBE: type 40, body 12 bytes
 template <>
-struct VBody<::import::FBE_> : detail::VFields<::import::FBE_>
+struct VBody<::import::FBE_> : detail::VFields<::import::FBE_, true>
 {
     static constexpr uint32_t type_id = 40;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.FBE";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBE_::FBE__, 8, "FBE"));
@@ -1305,16 +1185,13 @@ struct VBody<::import::FBE_> : detail::VFields<::import::FBE_>
 
 // import.std: type 41, body 12 bytes
 template <>
-struct VBody<::import::std_> : detail::VFields<::import::std_>
+struct VBody<::import::std_> : detail::VFields<::import::std_, true>
 {
     static constexpr uint32_t type_id = 41;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.std";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::std_::std__, 8, "std"));
@@ -1325,16 +1202,13 @@ struct VBody<::import::std_> : detail::VFields<::import::std_>
 
 // import.Companion: type 42, body 12 bytes
 template <>
-struct VBody<::import::Companion> : detail::VFields<::import::Companion>
+struct VBody<::import::Companion> : detail::VFields<::import::Companion, true>
 {
     static constexpr uint32_t type_id = 42;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Companion";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Companion::Companion_, 8, "Companion"));
@@ -1345,16 +1219,13 @@ struct VBody<::import::Companion> : detail::VFields<::import::Companion>
 
 // import.Any: type 43, body 12 bytes
 template <>
-struct VBody<::import::Any> : detail::VFields<::import::Any>
+struct VBody<::import::Any> : detail::VFields<::import::Any, true>
 {
     static constexpr uint32_t type_id = 43;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Any";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Any::Any_, 8, "Any"));
@@ -1365,16 +1236,13 @@ struct VBody<::import::Any> : detail::VFields<::import::Any>
 
 // import.Self: type 44, body 12 bytes
 template <>
-struct VBody<::import::Self> : detail::VFields<::import::Self>
+struct VBody<::import::Self> : detail::VFields<::import::Self, true>
 {
     static constexpr uint32_t type_id = 44;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Self";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Self::Self_, 8, "Self"));
@@ -1385,16 +1253,13 @@ struct VBody<::import::Self> : detail::VFields<::import::Self>
 
 // import.self: type 45, body 12 bytes
 template <>
-struct VBody<::import::self> : detail::VFields<::import::self>
+struct VBody<::import::self> : detail::VFields<::import::self, true>
 {
     static constexpr uint32_t type_id = 45;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.self";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::self::self_, 8, "self"));
@@ -1405,16 +1270,13 @@ struct VBody<::import::self> : detail::VFields<::import::self>
 
 // import.None: type 46, body 12 bytes
 template <>
-struct VBody<::import::None> : detail::VFields<::import::None>
+struct VBody<::import::None> : detail::VFields<::import::None, true>
 {
     static constexpr uint32_t type_id = 46;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::None& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.None";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::None::None_, 8, "None"));
@@ -1425,16 +1287,13 @@ struct VBody<::import::None> : detail::VFields<::import::None>
 
 // import.Option: type 47, body 12 bytes
 template <>
-struct VBody<::import::Option> : detail::VFields<::import::Option>
+struct VBody<::import::Option> : detail::VFields<::import::Option, true>
 {
     static constexpr uint32_t type_id = 47;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Option";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Option::Option_, 8, "Option"));
@@ -1445,16 +1304,13 @@ struct VBody<::import::Option> : detail::VFields<::import::Option>
 
 // import.Result: type 48, body 12 bytes
 template <>
-struct VBody<::import::Result> : detail::VFields<::import::Result>
+struct VBody<::import::Result> : detail::VFields<::import::Result, true>
 {
     static constexpr uint32_t type_id = 48;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Result";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Result::Result_, 8, "Result"));
@@ -1465,16 +1321,13 @@ struct VBody<::import::Result> : detail::VFields<::import::Result>
 
 // import.Vec: type 49, body 12 bytes
 template <>
-struct VBody<::import::Vec> : detail::VFields<::import::Vec>
+struct VBody<::import::Vec> : detail::VFields<::import::Vec, true>
 {
     static constexpr uint32_t type_id = 49;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Vec";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Vec::Vec_, 8, "Vec"));
@@ -1485,16 +1338,13 @@ struct VBody<::import::Vec> : detail::VFields<::import::Vec>
 
 // import.Box: type 50, body 12 bytes
 template <>
-struct VBody<::import::Box> : detail::VFields<::import::Box>
+struct VBody<::import::Box> : detail::VFields<::import::Box, true>
 {
     static constexpr uint32_t type_id = 50;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Box";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Box::Box_, 8, "Box"));
@@ -1505,16 +1355,13 @@ struct VBody<::import::Box> : detail::VFields<::import::Box>
 
 // import.Error: type 51, body 12 bytes
 template <>
-struct VBody<::import::Error> : detail::VFields<::import::Error>
+struct VBody<::import::Error> : detail::VFields<::import::Error, true>
 {
     static constexpr uint32_t type_id = 51;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Error";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Error::Error_, 8, "Error"));
@@ -1525,16 +1372,13 @@ struct VBody<::import::Error> : detail::VFields<::import::Error>
 
 // import.Exception: type 52, body 12 bytes
 template <>
-struct VBody<::import::Exception> : detail::VFields<::import::Exception>
+struct VBody<::import::Exception> : detail::VFields<::import::Exception, true>
 {
     static constexpr uint32_t type_id = 52;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Exception";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Exception::Exception_, 8, "Exception"));
@@ -1545,16 +1389,13 @@ struct VBody<::import::Exception> : detail::VFields<::import::Exception>
 
 // import.Text: type 53, body 12 bytes
 template <>
-struct VBody<::import::Text> : detail::VFields<::import::Text>
+struct VBody<::import::Text> : detail::VFields<::import::Text, true>
 {
     static constexpr uint32_t type_id = 53;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Text";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Text::Text_, 8, "Text"));
@@ -1565,16 +1406,13 @@ struct VBody<::import::Text> : detail::VFields<::import::Text>
 
 // import.JsonWriter: type 54, body 12 bytes
 template <>
-struct VBody<::import::JsonWriter> : detail::VFields<::import::JsonWriter>
+struct VBody<::import::JsonWriter> : detail::VFields<::import::JsonWriter, true>
 {
     static constexpr uint32_t type_id = 54;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.JsonWriter";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JsonWriter::JsonWriter_, 8, "JsonWriter"));
@@ -1585,16 +1423,13 @@ struct VBody<::import::JsonWriter> : detail::VFields<::import::JsonWriter>
 
 // import.int32_t: type 55, body 12 bytes
 template <>
-struct VBody<::import::int32_t_> : detail::VFields<::import::int32_t_>
+struct VBody<::import::int32_t_> : detail::VFields<::import::int32_t_, true>
 {
     static constexpr uint32_t type_id = 55;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.int32_t";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::int32_t_::int32_t__, 8, "int32_t"));
@@ -1605,16 +1440,13 @@ struct VBody<::import::int32_t_> : detail::VFields<::import::int32_t_>
 
 // import.size_t: type 56, body 12 bytes
 template <>
-struct VBody<::import::size_t_> : detail::VFields<::import::size_t_>
+struct VBody<::import::size_t_> : detail::VFields<::import::size_t_, true>
 {
     static constexpr uint32_t type_id = 56;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.size_t";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::size_t_::size_t__, 8, "size_t"));
@@ -1625,16 +1457,13 @@ struct VBody<::import::size_t_> : detail::VFields<::import::size_t_>
 
 // import.list: type 57, body 12 bytes
 template <>
-struct VBody<::import::list> : detail::VFields<::import::list>
+struct VBody<::import::list> : detail::VFields<::import::list, true>
 {
     static constexpr uint32_t type_id = 57;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.list";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::list::list_, 8, "list"));
@@ -1645,16 +1474,13 @@ struct VBody<::import::list> : detail::VFields<::import::list>
 
 // import.object: type 58, body 12 bytes
 template <>
-struct VBody<::import::object> : detail::VFields<::import::object>
+struct VBody<::import::object> : detail::VFields<::import::object, true>
 {
     static constexpr uint32_t type_id = 58;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::object& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.object";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::object::object_, 8, "object"));
@@ -1665,16 +1491,13 @@ struct VBody<::import::object> : detail::VFields<::import::object>
 
 // import.v: type 59, body 12 bytes
 template <>
-struct VBody<::import::v> : detail::VFields<::import::v>
+struct VBody<::import::v> : detail::VFields<::import::v, true>
 {
     static constexpr uint32_t type_id = 59;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.v";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::v::v_, 8, "v"));
@@ -1685,16 +1508,13 @@ struct VBody<::import::v> : detail::VFields<::import::v>
 
 // import.r: type 60, body 12 bytes
 template <>
-struct VBody<::import::r> : detail::VFields<::import::r>
+struct VBody<::import::r> : detail::VFields<::import::r, true>
 {
     static constexpr uint32_t type_id = 60;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::r& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.r";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::r::r_, 8, "r"));
@@ -1705,16 +1525,13 @@ struct VBody<::import::r> : detail::VFields<::import::r>
 
 // import.w: type 61, body 12 bytes
 template <>
-struct VBody<::import::w> : detail::VFields<::import::w>
+struct VBody<::import::w> : detail::VFields<::import::w, true>
 {
     static constexpr uint32_t type_id = 61;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.w";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::w::w_, 8, "w"));
@@ -1725,16 +1542,13 @@ struct VBody<::import::w> : detail::VFields<::import::w>
 
 // import.SideBuy: type 62, body 12 bytes
 template <>
-struct VBody<::import::SideBuy> : detail::VFields<::import::SideBuy>
+struct VBody<::import::SideBuy> : detail::VFields<::import::SideBuy, true>
 {
     static constexpr uint32_t type_id = 62;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.SideBuy";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::SideBuy::SideBuy_, 8, "SideBuy"));
@@ -1745,16 +1559,13 @@ struct VBody<::import::SideBuy> : detail::VFields<::import::SideBuy>
 
 // import.OrderKey: type 63, body 12 bytes
 template <>
-struct VBody<::import::OrderKey> : detail::VFields<::import::OrderKey>
+struct VBody<::import::OrderKey> : detail::VFields<::import::OrderKey, true>
 {
     static constexpr uint32_t type_id = 63;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.OrderKey";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderKey::OrderKey_, 8, "OrderKey"));
@@ -1765,16 +1576,13 @@ struct VBody<::import::OrderKey> : detail::VFields<::import::OrderKey>
 
 // import.textOfside: type 64, body 12 bytes
 template <>
-struct VBody<::import::textOfside> : detail::VFields<::import::textOfside>
+struct VBody<::import::textOfside> : detail::VFields<::import::textOfside, true>
 {
     static constexpr uint32_t type_id = 64;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.textOfside";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::textOfside::textOfside_, 8, "textOfside"));
@@ -1785,16 +1593,13 @@ struct VBody<::import::textOfside> : detail::VFields<::import::textOfside>
 
 // import.DECIMAL_1: type 65, body 12 bytes
 template <>
-struct VBody<::import::DECIMAL_1> : detail::VFields<::import::DECIMAL_1>
+struct VBody<::import::DECIMAL_1> : detail::VFields<::import::DECIMAL_1, true>
 {
     static constexpr uint32_t type_id = 65;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.DECIMAL_1";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DECIMAL_1::DECIMAL_1_, 8, "DECIMAL_1"));
@@ -1805,16 +1610,13 @@ struct VBody<::import::DECIMAL_1> : detail::VFields<::import::DECIMAL_1>
 
 // import.OrderModel: type 66, body 12 bytes
 template <>
-struct VBody<::import::OrderModel> : detail::VFields<::import::OrderModel>
+struct VBody<::import::OrderModel> : detail::VFields<::import::OrderModel, true>
 {
     static constexpr uint32_t type_id = 66;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.OrderModel";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderModel::OrderModel_, 8, "OrderModel"));
@@ -1825,16 +1627,13 @@ struct VBody<::import::OrderModel> : detail::VFields<::import::OrderModel>
 
 // import.OrderFinal: type 67, body 12 bytes
 template <>
-struct VBody<::import::OrderFinal> : detail::VFields<::import::OrderFinal>
+struct VBody<::import::OrderFinal> : detail::VFields<::import::OrderFinal, true>
 {
     static constexpr uint32_t type_id = 67;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.OrderFinal";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderFinal::OrderFinal_, 8, "OrderFinal"));
@@ -1845,16 +1644,13 @@ struct VBody<::import::OrderFinal> : detail::VFields<::import::OrderFinal>
 
 // import.NewOrder: type 68, body 12 bytes
 template <>
-struct VBody<::import::NewOrder> : detail::VFields<::import::NewOrder>
+struct VBody<::import::NewOrder> : detail::VFields<::import::NewOrder, true>
 {
     static constexpr uint32_t type_id = 68;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.NewOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::NewOrder::NewOrder_, 8, "NewOrder"));
@@ -1865,16 +1661,13 @@ struct VBody<::import::NewOrder> : detail::VFields<::import::NewOrder>
 
 // import.VerifyFBEOrder: type 69, body 12 bytes
 template <>
-struct VBody<::import::VerifyFBEOrder> : detail::VFields<::import::VerifyFBEOrder>
+struct VBody<::import::VerifyFBEOrder> : detail::VFields<::import::VerifyFBEOrder, true>
 {
     static constexpr uint32_t type_id = 69;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.VerifyFBEOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::VerifyFBEOrder::VerifyFBEOrder_, 8, "VerifyFBEOrder"));
@@ -1885,16 +1678,13 @@ struct VBody<::import::VerifyFBEOrder> : detail::VFields<::import::VerifyFBEOrde
 
 // import.fbe_vr_Order: type 70, body 12 bytes
 template <>
-struct VBody<::import::fbe_vr_Order> : detail::VFields<::import::fbe_vr_Order>
+struct VBody<::import::fbe_vr_Order> : detail::VFields<::import::fbe_vr_Order, true>
 {
     static constexpr uint32_t type_id = 70;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.fbe_vr_Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::fbe_vr_Order::fbe_vr_Order_, 8, "fbe_vr_Order"));
@@ -1905,16 +1695,13 @@ struct VBody<::import::fbe_vr_Order> : detail::VFields<::import::fbe_vr_Order>
 
 // import.e1: type 71, body 12 bytes
 template <>
-struct VBody<::import::e1> : detail::VFields<::import::e1>
+struct VBody<::import::e1> : detail::VFields<::import::e1, true>
 {
     static constexpr uint32_t type_id = 71;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.e1";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::e1::e1_, 8, "e1"));
@@ -1925,16 +1712,13 @@ struct VBody<::import::e1> : detail::VFields<::import::e1>
 
 // import.i2: type 72, body 12 bytes
 template <>
-struct VBody<::import::i2> : detail::VFields<::import::i2>
+struct VBody<::import::i2> : detail::VFields<::import::i2, true>
 {
     static constexpr uint32_t type_id = 72;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.i2";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::i2::i2_, 8, "i2"));
@@ -1945,16 +1729,13 @@ struct VBody<::import::i2> : detail::VFields<::import::i2>
 
 // import.o3: type 73, body 12 bytes
 template <>
-struct VBody<::import::o3> : detail::VFields<::import::o3>
+struct VBody<::import::o3> : detail::VFields<::import::o3, true>
 {
     static constexpr uint32_t type_id = 73;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.o3";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::o3::o3_, 8, "o3"));
@@ -1965,16 +1746,13 @@ struct VBody<::import::o3> : detail::VFields<::import::o3>
 
 // import.Fbe: type 74, body 12 bytes
 template <>
-struct VBody<::import::Fbe> : detail::VFields<::import::Fbe>
+struct VBody<::import::Fbe> : detail::VFields<::import::Fbe, true>
 {
     static constexpr uint32_t type_id = 74;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Fbe";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Fbe::Fbe_, 8, "Fbe"));
@@ -1985,16 +1763,13 @@ struct VBody<::import::Fbe> : detail::VFields<::import::Fbe>
 
 // import.FINGERPRINT: type 75, body 12 bytes
 template <>
-struct VBody<::import::FINGERPRINT> : detail::VFields<::import::FINGERPRINT>
+struct VBody<::import::FINGERPRINT> : detail::VFields<::import::FINGERPRINT, true>
 {
     static constexpr uint32_t type_id = 75;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.FINGERPRINT";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FINGERPRINT::FINGERPRINT_, 8, "FINGERPRINT"));
@@ -2005,16 +1780,13 @@ struct VBody<::import::FINGERPRINT> : detail::VFields<::import::FINGERPRINT>
 
 // import.FBE_FINGERPRINT: type 76, body 12 bytes
 template <>
-struct VBody<::import::FBE_FINGERPRINT> : detail::VFields<::import::FBE_FINGERPRINT>
+struct VBody<::import::FBE_FINGERPRINT> : detail::VFields<::import::FBE_FINGERPRINT, true>
 {
     static constexpr uint32_t type_id = 76;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.FBE_FINGERPRINT";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBE_FINGERPRINT::FBE_FINGERPRINT_, 8, "FBE_FINGERPRINT"));
@@ -2025,16 +1797,13 @@ struct VBody<::import::FBE_FINGERPRINT> : detail::VFields<::import::FBE_FINGERPR
 
 // import.FBEFingerprint: type 77, body 12 bytes
 template <>
-struct VBody<::import::FBEFingerprint> : detail::VFields<::import::FBEFingerprint>
+struct VBody<::import::FBEFingerprint> : detail::VFields<::import::FBEFingerprint, true>
 {
     static constexpr uint32_t type_id = 77;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.FBEFingerprint";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBEFingerprint::FBEFingerprint_, 8, "FBEFingerprint"));
@@ -2045,16 +1814,13 @@ struct VBody<::import::FBEFingerprint> : detail::VFields<::import::FBEFingerprin
 
 // import.Case: type 78, body 40 bytes
 template <>
-struct VBody<::import::Case> : detail::VFields<::import::Case>
+struct VBody<::import::Case> : detail::VFields<::import::Case, true>
 {
     static constexpr uint32_t type_id = 78;
     static constexpr uint32_t body_size = 40;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 32;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Case";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Case::name, 8, "name"),
@@ -2072,16 +1838,13 @@ struct VBody<::import::Case> : detail::VFields<::import::Case>
 
 // import.Imported: type 79, body 14 bytes
 template <>
-struct VBody<::import::Imported> : detail::VFields<::import::Imported>
+struct VBody<::import::Imported> : detail::VFields<::import::Imported, true>
 {
     static constexpr uint32_t type_id = 79;
     static constexpr uint32_t body_size = 14;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 2;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Imported";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Imported::market, 8, "market"),
@@ -2094,16 +1857,13 @@ struct VBody<::import::Imported> : detail::VFields<::import::Imported>
 
 // import.symbol: type 80, body 12 bytes
 template <>
-struct VBody<::import::symbol> : detail::VFields<::import::symbol>
+struct VBody<::import::symbol> : detail::VFields<::import::symbol, true>
 {
     static constexpr uint32_t type_id = 80;
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.symbol";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::symbol::digits, 8, "digits"));
@@ -2114,16 +1874,13 @@ struct VBody<::import::symbol> : detail::VFields<::import::symbol>
 
 // import.Listed: type 81, body 24 bytes
 template <>
-struct VBody<::import::Listed> : detail::VFields<::import::Listed>
+struct VBody<::import::Listed> : detail::VFields<::import::Listed, true>
 {
     static constexpr uint32_t type_id = 81;
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 12;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     using base = ::market::Instrument;
     static constexpr const char* name = "import.Listed";
     static constexpr auto fields = std::make_tuple(
@@ -2136,16 +1893,13 @@ struct VBody<::import::Listed> : detail::VFields<::import::Listed>
 
 // import.Derived: type 82, body 26 bytes
 template <>
-struct VBody<::import::Derived> : detail::VFields<::import::Derived>
+struct VBody<::import::Derived> : detail::VFields<::import::Derived, true>
 {
     static constexpr uint32_t type_id = 82;
     static constexpr uint32_t body_size = 26;
     static constexpr bool fixed_fields = true;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 18;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     using base = ::import::Order;
     static constexpr const char* name = "import.Derived";
     static constexpr auto fields = std::make_tuple(
@@ -2158,16 +1912,13 @@ struct VBody<::import::Derived> : detail::VFields<::import::Derived>
 
 // import.Shadows: type 83, body 635 bytes
 template <>
-struct VBody<::import::Shadows> : detail::VFields<::import::Shadows>
+struct VBody<::import::Shadows> : detail::VFields<::import::Shadows, false>
 {
     static constexpr uint32_t type_id = 83;
     static constexpr uint32_t body_size = 635;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 615;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Shadows& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Shadows";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Shadows::ints, 8, "ints"),
@@ -2306,16 +2057,13 @@ struct VBody<::import::Shadows> : detail::VFields<::import::Shadows>
 
 // import.Hostile: type 84, body 340 bytes
 template <>
-struct VBody<::import::Hostile> : detail::VFields<::import::Hostile>
+struct VBody<::import::Hostile> : detail::VFields<::import::Hostile, false>
 {
     static constexpr uint32_t type_id = 84;
     static constexpr uint32_t body_size = 340;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = false;
     static constexpr uint64_t cost = 4;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "import.Hostile";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Hostile::Order, 8, "Order"),
@@ -2447,14 +2195,6 @@ FBE_INLINE bool VBody<::import::Order>::read(Decoder& d, std::size_t body, uint3
     value.side = fbe_side;
     value.s = fbe_s;
     value.range = fbe_range;
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Order>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Order>(c, body, size); });
     return true;
 }
 
@@ -2695,114 +2435,6 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-inline bool VBody<::import::CppWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 703))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::CppWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.CppWords", "and");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.CppWords", "and_eq");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.CppWords", "break");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.CppWords", "case");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.CppWords", "catch");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.CppWords", "char8_t");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.CppWords", "char16_t");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.CppWords", "const");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.CppWords", "constinit");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.CppWords", "const_cast");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.CppWords", "decltype");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.CppWords", "default");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.CppWords", "delete");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.CppWords", "do");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.CppWords", "dynamic_cast");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.CppWords", "final");
-    if (!VCodec<std::string>::verify(d, body, body + 234))
-        return d.fail_in("import.CppWords", "goto");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
-        return d.fail_in("import.CppWords", "if");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 271))
-        return d.fail_in("import.CppWords", "module");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 275))
-        return d.fail_in("import.CppWords", "mutable");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 280))
-        return d.fail_in("import.CppWords", "namespace");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 284))
-        return d.fail_in("import.CppWords", "new");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 288))
-        return d.fail_in("import.CppWords", "noexcept");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 333))
-        return d.fail_in("import.CppWords", "or");
-    if (!VCodec<std::string>::verify(d, body, body + 344))
-        return d.fail_in("import.CppWords", "private");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 348))
-        return d.fail_in("import.CppWords", "protected");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 381))
-        return d.fail_in("import.CppWords", "return");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 385))
-        return d.fail_in("import.CppWords", "short");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 390))
-        return d.fail_in("import.CppWords", "signed");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 394))
-        return d.fail_in("import.CppWords", "sizeof");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 398))
-        return d.fail_in("import.CppWords", "static");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 443))
-        return d.fail_in("import.CppWords", "this");
-    if (!VCodec<std::string>::verify(d, body, body + 454))
-        return d.fail_in("import.CppWords", "try");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 458))
-        return d.fail_in("import.CppWords", "typedef");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 491))
-        return d.fail_in("import.CppWords", "using");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 495))
-        return d.fail_in("import.CppWords", "virtual");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 500))
-        return d.fail_in("import.CppWords", "void");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 504))
-        return d.fail_in("import.CppWords", "volatile");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 508))
-        return d.fail_in("import.CppWords", "wchar_t");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 553))
-        return d.fail_in("import.CppWords", "errno");
-    if (!VCodec<std::string>::verify(d, body, body + 564))
-        return d.fail_in("import.CppWords", "stdin");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 568))
-        return d.fail_in("import.CppWords", "stdout");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 601))
-        return d.fail_in("import.CppWords", "int8_t");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 605))
-        return d.fail_in("import.CppWords", "uint8_t");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 610))
-        return d.fail_in("import.CppWords", "int16_t");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 614))
-        return d.fail_in("import.CppWords", "uint16_t");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 618))
-        return d.fail_in("import.CppWords", "int32_t");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 663))
-        return d.fail_in("import.CppWords", "ptrdiff_t");
-    if (!VCodec<std::string>::verify(d, body, body + 674))
-        return d.fail_in("import.CppWords", "unix");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 678))
-        return d.fail_in("import.CppWords", "BUFSIZ");
-    return true;
-}
-
 inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value)
 {
     if (FBE_UNLIKELY(size < 275))
@@ -2900,52 +2532,6 @@ inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-template <class D>
-inline bool VBody<::import::PythonWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 275))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::PythonWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.PythonWords", "True");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.PythonWords", "as");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.PythonWords", "elif");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.PythonWords", "except");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.PythonWords", "finally");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.PythonWords", "from");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.PythonWords", "global");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.PythonWords", "pass");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.PythonWords", "yield");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.PythonWords", "_");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.PythonWords", "len");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.PythonWords", "list");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.PythonWords", "dict");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.PythonWords", "set");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.PythonWords", "str");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.PythonWords", "staticmethod");
-    if (!VCodec<std::string>::verify(d, body, body + 234))
-        return d.fail_in("import.PythonWords", "Any");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
-        return d.fail_in("import.PythonWords", "ClassVar");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 271))
-        return d.fail_in("import.PythonWords", "VERSION");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value)
 {
     if (FBE_UNLIKELY(size < 234))
@@ -3029,46 +2615,6 @@ FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::GoWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 234))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::GoWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.GoWords", "fallthrough");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.GoWords", "func");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.GoWords", "range");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.GoWords", "select");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.GoWords", "type");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.GoWords", "var");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.GoWords", "any");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.GoWords", "iota");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.GoWords", "append");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.GoWords", "copy");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.GoWords", "real");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.GoWords", "imag");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.GoWords", "close");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.GoWords", "min");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.GoWords", "max");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.GoWords", "complex64");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value)
 {
     if (FBE_UNLIKELY(size < 210))
@@ -3136,44 +2682,6 @@ FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, u
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.Map))
         return d.fail_in("import.JavaWords", "Map");
     VCodec<FBE::uuid_t>::read(d, body, body + 194, value.Set);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::JavaWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 210))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JavaWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.JavaWords", "extends");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.JavaWords", "implements");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.JavaWords", "throws");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.JavaWords", "transient");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.JavaWords", "record");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.JavaWords", "sealed");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.JavaWords", "permits");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.JavaWords", "to");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.JavaWords", "transitive");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.JavaWords", "Object");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.JavaWords", "System");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.JavaWords", "Override");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.JavaWords", "Class");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.JavaWords", "List");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.JavaWords", "Map");
     return true;
 }
 
@@ -3260,50 +2768,6 @@ inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uin
     if (!VCodec<std::string>::read(d, body, body + 234, value.Int))
         return d.fail_in("import.KotlinWords", "Int");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.Array))
-        return d.fail_in("import.KotlinWords", "Array");
-    return true;
-}
-
-template <class D>
-inline bool VBody<::import::KotlinWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 243))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::KotlinWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.KotlinWords", "typeof");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.KotlinWords", "val");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.KotlinWords", "field");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.KotlinWords", "file");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.KotlinWords", "get");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.KotlinWords", "init");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.KotlinWords", "param");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.KotlinWords", "actual");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.KotlinWords", "crossinline");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.KotlinWords", "data");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.KotlinWords", "internal");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.KotlinWords", "lateinit");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.KotlinWords", "noinline");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.KotlinWords", "out");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.KotlinWords", "reified");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.KotlinWords", "Companion");
-    if (!VCodec<std::string>::verify(d, body, body + 234))
-        return d.fail_in("import.KotlinWords", "Int");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
         return d.fail_in("import.KotlinWords", "Array");
     return true;
 }
@@ -3399,50 +2863,6 @@ inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-template <class D>
-inline bool VBody<::import::JsWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 259))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JsWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.JsWords", "let");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.JsWords", "of");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.JsWords", "bigint");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.JsWords", "symbol");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.JsWords", "undefined");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.JsWords", "NaN");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.JsWords", "Infinity");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.JsWords", "Boolean");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.JsWords", "JSON");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.JsWords", "Promise");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.JsWords", "eval");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.JsWords", "require");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.JsWords", "prototype");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.JsWords", "__proto__");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.JsWords", "toString");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.JsWords", "toLocaleString");
-    if (!VCodec<std::string>::verify(d, body, body + 234))
-        return d.fail_in("import.JsWords", "infer");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
-        return d.fail_in("import.JsWords", "asserts");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value)
 {
     if (FBE_UNLIKELY(size < 223))
@@ -3520,44 +2940,6 @@ FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::RustWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 223))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::RustWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.RustWords", "fn");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.RustWords", "impl");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.RustWords", "pub");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.RustWords", "ref");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.RustWords", "Self");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.RustWords", "trait");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.RustWords", "unsafe");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.RustWords", "priv");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.RustWords", "macro_rules");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.RustWords", "Option");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.RustWords", "Vec");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.RustWords", "Box");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.RustWords", "Clone");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.RustWords", "Copy");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.RustWords", "Default");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value)
 {
     if (FBE_UNLIKELY(size < 178))
@@ -3625,42 +3007,6 @@ FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body,
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::CSharpWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 178))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::CSharpWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.CSharpWords", "fixed");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.CSharpWords", "foreach");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.CSharpWords", "stackalloc");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.CSharpWords", "ulong");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.CSharpWords", "unchecked");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.CSharpWords", "ushort");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.CSharpWords", "add");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.CSharpWords", "group");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.CSharpWords", "nameof");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.CSharpWords", "on");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.CSharpWords", "required");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.CSharpWords", "scoped");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.CSharpWords", "managed");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.CSharpWords", "notnull");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value)
 {
     if (FBE_UNLIKELY(size < 118))
@@ -3704,30 +3050,6 @@ FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::RubyWords>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 118))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::RubyWords>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.RubyWords", "begin");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.RubyWords", "elsif");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.RubyWords", "rescue");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.RubyWords", "retry");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.RubyWords", "then");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.RubyWords", "undef");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.RubyWords", "unless");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.RubyWords", "initialize");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value)
 {
     if (FBE_UNLIKELY(size < 64))
@@ -3753,24 +3075,6 @@ FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, 
     if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.model))
         return d.fail_in("import.CppMembers", "model");
     if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.reset))
-        return d.fail_in("import.CppMembers", "reset");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::CppMembers>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 64))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::CppMembers>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.CppMembers", "fbe");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.CppMembers", "Model");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.CppMembers", "offset");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.CppMembers", "model");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
         return d.fail_in("import.CppMembers", "reset");
     return true;
 }
@@ -3811,28 +3115,6 @@ FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t bod
     value.__hash___ = fbe___hash___;
     value.__eq___ = fbe___eq___;
     value.__private_ = fbe___private_;
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::PythonMembers>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 112))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::PythonMembers>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.PythonMembers", "to_fbe");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.PythonMembers", "from_fbe");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.PythonMembers", "fbe_size");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.PythonMembers", "__init__");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.PythonMembers", "__slots__");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.PythonMembers", "__class__");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.PythonMembers", "__dict__");
     return true;
 }
 
@@ -3890,34 +3172,6 @@ FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, u
     value.TypeID = fbe_TypeID;
     value.Verify = fbe_Verify;
     value.VerifyFinal = fbe_VerifyFinal;
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::GoMembers>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 153))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::GoMembers>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.GoMembers", "Reset");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.GoMembers", "MarshalFBE");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.GoMembers", "FBERead");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.GoMembers", "MarshalFinal");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.GoMembers", "UnmarshalFinal");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.GoMembers", "AppendFinal");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.GoMembers", "ReadFinal");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.GoMembers", "AppendJSON");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.GoMembers", "FBEReadJSON");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.GoMembers", "FBEWriteText");
     return true;
 }
 
@@ -3980,34 +3234,6 @@ FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::JvmMembers>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 161))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JvmMembers>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.JvmMembers", "toFbe");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.JvmMembers", "fromFbe");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.JvmMembers", "fromFinal");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.JvmMembers", "readFinal");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.JvmMembers", "writeFinal");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.JvmMembers", "verifyFinal");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.JvmMembers", "toJson");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.JvmMembers", "getClass");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.JvmMembers", "wait");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.JvmMembers", "notify");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value)
 {
     if (FBE_UNLIKELY(size < 23))
@@ -4019,18 +3245,6 @@ FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, u
     if (!VCodec<std::string>::read(d, body, body + 14, value.toText))
         return d.fail_in("import.JsMembers", "toText");
     if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.verify))
-        return d.fail_in("import.JsMembers", "verify");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::JsMembers>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 23))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JsMembers>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.JsMembers", "toText");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
         return d.fail_in("import.JsMembers", "verify");
     return true;
 }
@@ -4098,51 +3312,11 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::RuntimeNames>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 170))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::RuntimeNames>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.RuntimeNames", "ReadBuffer");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.RuntimeNames", "Reader");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.RuntimeNames", "UUID");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.RuntimeNames", "Timestamp");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.RuntimeNames", "JsonWriter");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.RuntimeNames", "JsonReader");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.RuntimeNames", "DecodeError");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.RuntimeNames", "Receiver");
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.RuntimeNames", "Handler");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.RuntimeNames", "Text");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.RuntimeNames", "Utf8");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.RuntimeNames", "Requests");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::class_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::class_>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.class__);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::class_>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::class_>(c, body, size); });
     return true;
 }
 
@@ -4154,27 +3328,11 @@ FBE_INLINE bool VBody<::import::Object>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Object>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Object>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::String>::read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::String>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.String_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::String>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::String>(c, body, size); });
     return true;
 }
 
@@ -4186,27 +3344,11 @@ FBE_INLINE bool VBody<::import::List>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::List>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::List>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Map>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Map>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Map_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Map>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Map>(c, body, size); });
     return true;
 }
 
@@ -4218,27 +3360,11 @@ FBE_INLINE bool VBody<::import::Model>::read(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Model>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Model>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::FinalModel>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FinalModel>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.FinalModel_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::FinalModel>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FinalModel>(c, body, size); });
     return true;
 }
 
@@ -4250,27 +3376,11 @@ FBE_INLINE bool VBody<::import::Buffer>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Buffer>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Buffer>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Reader>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Reader>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Reader_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Reader>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Reader>(c, body, size); });
     return true;
 }
 
@@ -4282,27 +3392,11 @@ FBE_INLINE bool VBody<::import::Writer>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Writer>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Writer>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Limits>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Limits>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Limits_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Limits>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Limits>(c, body, size); });
     return true;
 }
 
@@ -4314,27 +3408,11 @@ FBE_INLINE bool VBody<::import::DecodeError>::read(Decoder& d, std::size_t body,
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::DecodeError>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::DecodeError>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::DecodeException>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::DecodeException>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.DecodeException_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::DecodeException>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::DecodeException>(c, body, size); });
     return true;
 }
 
@@ -4346,27 +3424,11 @@ FBE_INLINE bool VBody<::import::Decimal>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Decimal>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Decimal>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Uuid>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Uuid>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Uuid_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Uuid>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Uuid>(c, body, size); });
     return true;
 }
 
@@ -4378,27 +3440,11 @@ FBE_INLINE bool VBody<::import::UUID>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::UUID>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::UUID>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Timestamp>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Timestamp>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Timestamp_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Timestamp>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Timestamp>(c, body, size); });
     return true;
 }
 
@@ -4410,27 +3456,11 @@ FBE_INLINE bool VBody<::import::Sender>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Sender>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Sender>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Receiver>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Receiver>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Receiver_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Receiver>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Receiver>(c, body, size); });
     return true;
 }
 
@@ -4442,27 +3472,11 @@ FBE_INLINE bool VBody<::import::Client>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Client>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Client>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Proxy>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Proxy>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Proxy_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Proxy>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Proxy>(c, body, size); });
     return true;
 }
 
@@ -4474,27 +3488,11 @@ FBE_INLINE bool VBody<::import::Handler>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Handler>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Handler>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::fbe>::read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::fbe>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.fbe_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::fbe>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::fbe>(c, body, size); });
     return true;
 }
 
@@ -4506,27 +3504,11 @@ FBE_INLINE bool VBody<::import::FBE_>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::FBE_>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FBE_>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::std_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::std_>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.std__);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::std_>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::std_>(c, body, size); });
     return true;
 }
 
@@ -4538,27 +3520,11 @@ FBE_INLINE bool VBody<::import::Companion>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Companion>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Companion>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Any>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Any>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Any_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Any>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Any>(c, body, size); });
     return true;
 }
 
@@ -4570,27 +3536,11 @@ FBE_INLINE bool VBody<::import::Self>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Self>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Self>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::self>::read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::self>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.self_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::self>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::self>(c, body, size); });
     return true;
 }
 
@@ -4602,27 +3552,11 @@ FBE_INLINE bool VBody<::import::None>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::None>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::None>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Option>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Option>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Option_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Option>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Option>(c, body, size); });
     return true;
 }
 
@@ -4634,27 +3568,11 @@ FBE_INLINE bool VBody<::import::Result>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Result>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Result>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Vec>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Vec>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Vec_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Vec>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Vec>(c, body, size); });
     return true;
 }
 
@@ -4666,27 +3584,11 @@ FBE_INLINE bool VBody<::import::Box>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Box>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Box>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Error>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Error>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Error_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Error>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Error>(c, body, size); });
     return true;
 }
 
@@ -4698,27 +3600,11 @@ FBE_INLINE bool VBody<::import::Exception>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Exception>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Exception>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Text>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Text>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Text_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Text>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Text>(c, body, size); });
     return true;
 }
 
@@ -4730,27 +3616,11 @@ FBE_INLINE bool VBody<::import::JsonWriter>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::JsonWriter>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JsonWriter>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::int32_t_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::int32_t_>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.int32_t__);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::int32_t_>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::int32_t_>(c, body, size); });
     return true;
 }
 
@@ -4762,27 +3632,11 @@ FBE_INLINE bool VBody<::import::size_t_>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::size_t_>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::size_t_>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::list>::read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::list>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.list_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::list>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::list>(c, body, size); });
     return true;
 }
 
@@ -4794,27 +3648,11 @@ FBE_INLINE bool VBody<::import::object>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::object>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::object>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::v>::read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::v>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.v_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::v>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::v>(c, body, size); });
     return true;
 }
 
@@ -4826,27 +3664,11 @@ FBE_INLINE bool VBody<::import::r>::read(Decoder& d, std::size_t body, uint32_t 
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::r>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::r>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::w>::read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::w>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.w_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::w>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::w>(c, body, size); });
     return true;
 }
 
@@ -4858,27 +3680,11 @@ FBE_INLINE bool VBody<::import::SideBuy>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::SideBuy>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::SideBuy>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::OrderKey>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::OrderKey>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.OrderKey_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::OrderKey>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::OrderKey>(c, body, size); });
     return true;
 }
 
@@ -4890,27 +3696,11 @@ FBE_INLINE bool VBody<::import::textOfside>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::textOfside>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::textOfside>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::DECIMAL_1>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::DECIMAL_1>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.DECIMAL_1_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::DECIMAL_1>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::DECIMAL_1>(c, body, size); });
     return true;
 }
 
@@ -4922,27 +3712,11 @@ FBE_INLINE bool VBody<::import::OrderModel>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::OrderModel>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::OrderModel>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::OrderFinal>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::OrderFinal>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.OrderFinal_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::OrderFinal>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::OrderFinal>(c, body, size); });
     return true;
 }
 
@@ -4954,27 +3728,11 @@ FBE_INLINE bool VBody<::import::NewOrder>::read(Decoder& d, std::size_t body, ui
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::NewOrder>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::NewOrder>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::VerifyFBEOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::VerifyFBEOrder>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.VerifyFBEOrder_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::VerifyFBEOrder>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::VerifyFBEOrder>(c, body, size); });
     return true;
 }
 
@@ -4986,27 +3744,11 @@ FBE_INLINE bool VBody<::import::fbe_vr_Order>::read(Decoder& d, std::size_t body
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::fbe_vr_Order>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::fbe_vr_Order>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::e1>::read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::e1>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.e1_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::e1>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::e1>(c, body, size); });
     return true;
 }
 
@@ -5018,27 +3760,11 @@ FBE_INLINE bool VBody<::import::i2>::read(Decoder& d, std::size_t body, uint32_t
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::i2>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::i2>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::o3>::read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::o3>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.o3_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::o3>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::o3>(c, body, size); });
     return true;
 }
 
@@ -5050,27 +3776,11 @@ FBE_INLINE bool VBody<::import::Fbe>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Fbe>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Fbe>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FINGERPRINT>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.FINGERPRINT_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::FINGERPRINT>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FINGERPRINT>(c, body, size); });
     return true;
 }
 
@@ -5082,27 +3792,11 @@ FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::read(Decoder& d, std::size_t b
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FBE_FINGERPRINT>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::FBEFingerprint>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FBEFingerprint>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.FBEFingerprint_);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::FBEFingerprint>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FBEFingerprint>(c, body, size); });
     return true;
 }
 
@@ -5129,14 +3823,6 @@ FBE_INLINE bool VBody<::import::Case>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Case>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 40))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Case>(c, body, size); });
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value)
 {
     if (FBE_UNLIKELY(size < 14))
@@ -5148,29 +3834,11 @@ FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, ui
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Imported>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 14))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Imported>(c, body, size); });
-    if (!VCodec<::market::Instrument>::verify(d, body, body + 9))
-        return d.fail_in("import.Imported", "org");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::symbol>::read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value)
 {
     if (FBE_UNLIKELY(size < 12))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::symbol>(c, body, size, value); });
     VCodec<::import::digits>::read(d, body, body + 8, value.digits);
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::symbol>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::symbol>(c, body, size); });
     return true;
 }
 
@@ -5186,18 +3854,6 @@ FBE_INLINE bool VBody<::import::Listed>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::import::Listed>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Listed>(c, body, size); });
-    if (!verify_body<::market::Instrument>(d, body, size))
-        return false;
-    if (!VCodec<::import::symbol>::verify(d, body, body + 20))
-        return d.fail_in("import.Listed", "ticker");
-    return true;
-}
-
 FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value)
 {
     if (FBE_UNLIKELY(size < 26))
@@ -5208,16 +3864,6 @@ FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uin
     const auto fbe_side_ = Scalar<::import::range>::get(d.data + body + 22);
     value.Word = fbe_Word;
     value.side_ = fbe_side_;
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::import::Derived>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 26))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Derived>(c, body, size); });
-    if (!verify_body<::import::Order>(d, body, size))
-        return false;
     return true;
 }
 
@@ -5419,54 +4065,6 @@ inline bool VBody<::import::Shadows>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-template <class D>
-inline bool VBody<::import::Shadows>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 635))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Shadows>(c, body, size); });
-    if (!VCodec<std::array<::import::Order, 2>>::verify(d, body, body + 20))
-        return d.fail_in("import.Shadows", "orders");
-    if (!VCodec<std::array<std::string, 2>>::verify(d, body, body + 28))
-        return d.fail_in("import.Shadows", "strings");
-    if (!VCodec<std::array<FBE::decimal_t, 2>>::verify(d, body, body + 36))
-        return d.fail_in("import.Shadows", "decimals");
-    if (!VCodec<std::array<FBE::buffer_t, 2>>::verify(d, body, body + 136))
-        return d.fail_in("import.Shadows", "blobs");
-    if (!VCodec<std::vector<int64_t>>::verify(d, body, body + 164))
-        return d.fail_in("import.Shadows", "vector");
-    if (!VCodec<std::vector<::import::Order>>::verify(d, body, body + 168))
-        return d.fail_in("import.Shadows", "orderVector");
-    if (!VCodec<std::list<int32_t>>::verify(d, body, body + 172))
-        return d.fail_in("import.Shadows", "listed");
-    if (!VCodec<std::unordered_map<int32_t, std::string>>::verify(d, body, body + 176))
-        return d.fail_in("import.Shadows", "hashed");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 180))
-        return d.fail_in("import.Shadows", "mapped");
-    if (!VCodec<std::set<std::string>>::verify(d, body, body + 184))
-        return d.fail_in("import.Shadows", "setted");
-    if (!VCodec<std::optional<::import::Order>>::verify(d, body, body + 188))
-        return d.fail_in("import.Shadows", "order");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 193))
-        return d.fail_in("import.Shadows", "price");
-    if (!VCodec<std::string>::verify(d, body, body + 209))
-        return d.fail_in("import.Shadows", "text");
-    if (!VCodec<std::string>::verify(d, body, body + 319))
-        return d.fail_in("import.Shadows", "str");
-    if (!VCodec<std::string>::verify(d, body, body + 323))
-        return d.fail_in("import.Shadows", "dict");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 331))
-        return d.fail_in("import.Shadows", "Decimal");
-    if (!VCodec<std::string>::verify(d, body, body + 395))
-        return d.fail_in("import.Shadows", "String");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 399))
-        return d.fail_in("import.Shadows", "Uint8Array");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 455))
-        return d.fail_in("import.Shadows", "BigDecimal");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 487))
-        return d.fail_in("import.Shadows", "ByteArray");
-    return true;
-}
-
 inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
 {
     if (FBE_UNLIKELY(size < 340))
@@ -5635,178 +4233,6 @@ inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_
         return d.fail_in("import.Hostile", "Listed");
     VCodec<::import::Letters>::read(d, body, body + 332, value.Letters);
     if (!VCodec<::import::Shadows>::read(d, body, body + 336, value.Shadows))
-        return d.fail_in("import.Hostile", "Shadows");
-    return true;
-}
-
-template <class D>
-inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 340))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Hostile>(c, body, size); });
-    if (!VCodec<::import::Order>::verify(d, body, body + 8))
-        return d.fail_in("import.Hostile", "Order");
-    if (!VCodec<::import::CppWords>::verify(d, body, body + 12))
-        return d.fail_in("import.Hostile", "CppWords");
-    if (!VCodec<::import::PythonWords>::verify(d, body, body + 16))
-        return d.fail_in("import.Hostile", "PythonWords");
-    if (!VCodec<::import::GoWords>::verify(d, body, body + 20))
-        return d.fail_in("import.Hostile", "GoWords");
-    if (!VCodec<::import::JavaWords>::verify(d, body, body + 24))
-        return d.fail_in("import.Hostile", "JavaWords");
-    if (!VCodec<::import::KotlinWords>::verify(d, body, body + 28))
-        return d.fail_in("import.Hostile", "KotlinWords");
-    if (!VCodec<::import::JsWords>::verify(d, body, body + 32))
-        return d.fail_in("import.Hostile", "JsWords");
-    if (!VCodec<::import::RustWords>::verify(d, body, body + 36))
-        return d.fail_in("import.Hostile", "RustWords");
-    if (!VCodec<::import::CSharpWords>::verify(d, body, body + 40))
-        return d.fail_in("import.Hostile", "CSharpWords");
-    if (!VCodec<::import::RubyWords>::verify(d, body, body + 44))
-        return d.fail_in("import.Hostile", "RubyWords");
-    if (!VCodec<::import::CppMembers>::verify(d, body, body + 48))
-        return d.fail_in("import.Hostile", "CppMembers");
-    if (!VCodec<::import::PythonMembers>::verify(d, body, body + 52))
-        return d.fail_in("import.Hostile", "PythonMembers");
-    if (!VCodec<::import::GoMembers>::verify(d, body, body + 56))
-        return d.fail_in("import.Hostile", "GoMembers");
-    if (!VCodec<::import::JvmMembers>::verify(d, body, body + 60))
-        return d.fail_in("import.Hostile", "JvmMembers");
-    if (!VCodec<::import::JsMembers>::verify(d, body, body + 64))
-        return d.fail_in("import.Hostile", "JsMembers");
-    if (!VCodec<::import::RuntimeNames>::verify(d, body, body + 68))
-        return d.fail_in("import.Hostile", "RuntimeNames");
-    if (!VCodec<::import::class_>::verify(d, body, body + 72))
-        return d.fail_in("import.Hostile", "class");
-    if (!VCodec<::import::Object>::verify(d, body, body + 76))
-        return d.fail_in("import.Hostile", "Object");
-    if (!VCodec<::import::String>::verify(d, body, body + 80))
-        return d.fail_in("import.Hostile", "String");
-    if (!VCodec<::import::List>::verify(d, body, body + 84))
-        return d.fail_in("import.Hostile", "List");
-    if (!VCodec<::import::Map>::verify(d, body, body + 88))
-        return d.fail_in("import.Hostile", "Map");
-    if (!VCodec<::import::Model>::verify(d, body, body + 92))
-        return d.fail_in("import.Hostile", "Model");
-    if (!VCodec<::import::FinalModel>::verify(d, body, body + 96))
-        return d.fail_in("import.Hostile", "FinalModel");
-    if (!VCodec<::import::Buffer>::verify(d, body, body + 100))
-        return d.fail_in("import.Hostile", "Buffer");
-    if (!VCodec<::import::Reader>::verify(d, body, body + 104))
-        return d.fail_in("import.Hostile", "Reader");
-    if (!VCodec<::import::Writer>::verify(d, body, body + 108))
-        return d.fail_in("import.Hostile", "Writer");
-    if (!VCodec<::import::Limits>::verify(d, body, body + 112))
-        return d.fail_in("import.Hostile", "Limits");
-    if (!VCodec<::import::DecodeError>::verify(d, body, body + 116))
-        return d.fail_in("import.Hostile", "DecodeError");
-    if (!VCodec<::import::DecodeException>::verify(d, body, body + 120))
-        return d.fail_in("import.Hostile", "DecodeException");
-    if (!VCodec<::import::Decimal>::verify(d, body, body + 124))
-        return d.fail_in("import.Hostile", "Decimal");
-    if (!VCodec<::import::Uuid>::verify(d, body, body + 128))
-        return d.fail_in("import.Hostile", "Uuid");
-    if (!VCodec<::import::UUID>::verify(d, body, body + 132))
-        return d.fail_in("import.Hostile", "UUID");
-    if (!VCodec<::import::Timestamp>::verify(d, body, body + 136))
-        return d.fail_in("import.Hostile", "Timestamp");
-    if (!VCodec<::import::Sender>::verify(d, body, body + 140))
-        return d.fail_in("import.Hostile", "Sender");
-    if (!VCodec<::import::Receiver>::verify(d, body, body + 144))
-        return d.fail_in("import.Hostile", "Receiver");
-    if (!VCodec<::import::Client>::verify(d, body, body + 148))
-        return d.fail_in("import.Hostile", "Client");
-    if (!VCodec<::import::Proxy>::verify(d, body, body + 152))
-        return d.fail_in("import.Hostile", "Proxy");
-    if (!VCodec<::import::Handler>::verify(d, body, body + 156))
-        return d.fail_in("import.Hostile", "Handler");
-    if (!VCodec<::import::fbe>::verify(d, body, body + 160))
-        return d.fail_in("import.Hostile", "fbe");
-    if (!VCodec<::import::FBE_>::verify(d, body, body + 164))
-        return d.fail_in("import.Hostile", "FBE");
-    if (!VCodec<::import::std_>::verify(d, body, body + 168))
-        return d.fail_in("import.Hostile", "std");
-    if (!VCodec<::import::Companion>::verify(d, body, body + 172))
-        return d.fail_in("import.Hostile", "Companion");
-    if (!VCodec<::import::Any>::verify(d, body, body + 176))
-        return d.fail_in("import.Hostile", "Any");
-    if (!VCodec<::import::Self>::verify(d, body, body + 180))
-        return d.fail_in("import.Hostile", "Self");
-    if (!VCodec<::import::self>::verify(d, body, body + 184))
-        return d.fail_in("import.Hostile", "self");
-    if (!VCodec<::import::None>::verify(d, body, body + 188))
-        return d.fail_in("import.Hostile", "None");
-    if (!VCodec<::import::Option>::verify(d, body, body + 192))
-        return d.fail_in("import.Hostile", "Option");
-    if (!VCodec<::import::Result>::verify(d, body, body + 196))
-        return d.fail_in("import.Hostile", "Result");
-    if (!VCodec<::import::Vec>::verify(d, body, body + 200))
-        return d.fail_in("import.Hostile", "Vec");
-    if (!VCodec<::import::Box>::verify(d, body, body + 204))
-        return d.fail_in("import.Hostile", "Box");
-    if (!VCodec<::import::Error>::verify(d, body, body + 208))
-        return d.fail_in("import.Hostile", "Error");
-    if (!VCodec<::import::Exception>::verify(d, body, body + 212))
-        return d.fail_in("import.Hostile", "Exception");
-    if (!VCodec<::import::Text>::verify(d, body, body + 216))
-        return d.fail_in("import.Hostile", "Text");
-    if (!VCodec<::import::JsonWriter>::verify(d, body, body + 220))
-        return d.fail_in("import.Hostile", "JsonWriter");
-    if (!VCodec<::import::int32_t_>::verify(d, body, body + 224))
-        return d.fail_in("import.Hostile", "int32_t");
-    if (!VCodec<::import::size_t_>::verify(d, body, body + 228))
-        return d.fail_in("import.Hostile", "size_t");
-    if (!VCodec<::import::list>::verify(d, body, body + 232))
-        return d.fail_in("import.Hostile", "list");
-    if (!VCodec<::import::object>::verify(d, body, body + 236))
-        return d.fail_in("import.Hostile", "object");
-    if (!VCodec<::import::v>::verify(d, body, body + 240))
-        return d.fail_in("import.Hostile", "v");
-    if (!VCodec<::import::r>::verify(d, body, body + 244))
-        return d.fail_in("import.Hostile", "r");
-    if (!VCodec<::import::w>::verify(d, body, body + 248))
-        return d.fail_in("import.Hostile", "w");
-    if (!VCodec<::import::SideBuy>::verify(d, body, body + 252))
-        return d.fail_in("import.Hostile", "SideBuy");
-    if (!VCodec<::import::OrderKey>::verify(d, body, body + 256))
-        return d.fail_in("import.Hostile", "OrderKey");
-    if (!VCodec<::import::textOfside>::verify(d, body, body + 260))
-        return d.fail_in("import.Hostile", "textOfside");
-    if (!VCodec<::import::DECIMAL_1>::verify(d, body, body + 264))
-        return d.fail_in("import.Hostile", "DECIMAL_1");
-    if (!VCodec<::import::OrderModel>::verify(d, body, body + 268))
-        return d.fail_in("import.Hostile", "OrderModel");
-    if (!VCodec<::import::OrderFinal>::verify(d, body, body + 272))
-        return d.fail_in("import.Hostile", "OrderFinal");
-    if (!VCodec<::import::NewOrder>::verify(d, body, body + 276))
-        return d.fail_in("import.Hostile", "NewOrder");
-    if (!VCodec<::import::VerifyFBEOrder>::verify(d, body, body + 280))
-        return d.fail_in("import.Hostile", "VerifyFBEOrder");
-    if (!VCodec<::import::fbe_vr_Order>::verify(d, body, body + 284))
-        return d.fail_in("import.Hostile", "fbe_vr_Order");
-    if (!VCodec<::import::e1>::verify(d, body, body + 288))
-        return d.fail_in("import.Hostile", "e1");
-    if (!VCodec<::import::i2>::verify(d, body, body + 292))
-        return d.fail_in("import.Hostile", "i2");
-    if (!VCodec<::import::o3>::verify(d, body, body + 296))
-        return d.fail_in("import.Hostile", "o3");
-    if (!VCodec<::import::Fbe>::verify(d, body, body + 300))
-        return d.fail_in("import.Hostile", "Fbe");
-    if (!VCodec<::import::FINGERPRINT>::verify(d, body, body + 304))
-        return d.fail_in("import.Hostile", "FINGERPRINT");
-    if (!VCodec<::import::FBE_FINGERPRINT>::verify(d, body, body + 308))
-        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
-    if (!VCodec<::import::FBEFingerprint>::verify(d, body, body + 312))
-        return d.fail_in("import.Hostile", "FBEFingerprint");
-    if (!VCodec<::import::Case>::verify(d, body, body + 316))
-        return d.fail_in("import.Hostile", "Case");
-    if (!VCodec<::import::Imported>::verify(d, body, body + 320))
-        return d.fail_in("import.Hostile", "Imported");
-    if (!VCodec<::import::Derived>::verify(d, body, body + 324))
-        return d.fail_in("import.Hostile", "Derived");
-    if (!VCodec<::import::Listed>::verify(d, body, body + 328))
-        return d.fail_in("import.Hostile", "Listed");
-    if (!VCodec<::import::Shadows>::verify(d, body, body + 336))
         return d.fail_in("import.Hostile", "Shadows");
     return true;
 }

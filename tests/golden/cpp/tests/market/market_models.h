@@ -12,16 +12,13 @@ namespace FBE {
 
 // market.Instrument: type 501, body 16 bytes
 template <>
-struct VBody<::market::Instrument> : detail::VFields<::market::Instrument>
+struct VBody<::market::Instrument> : detail::VFields<::market::Instrument, true>
 {
     static constexpr uint32_t type_id = 501;
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 8;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "market.Instrument";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::market::Instrument::symbol, 8, "symbol"),
@@ -33,16 +30,13 @@ struct VBody<::market::Instrument> : detail::VFields<::market::Instrument>
 
 // market.Failure: type 502, body 28 bytes
 template <>
-struct VBody<::market::Failure> : detail::VFields<::market::Failure>
+struct VBody<::market::Failure> : detail::VFields<::market::Failure, true>
 {
     static constexpr uint32_t type_id = 502;
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
-    static constexpr bool inlined = true;
     static constexpr uint64_t cost = 20;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
-    template <class D>
-    static bool verify(D& d, std::size_t body, uint32_t size);
     static constexpr const char* name = "market.Failure";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::market::Failure::id, 8, "id"),
@@ -62,32 +56,12 @@ FBE_INLINE bool VBody<::market::Instrument>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-template <class D>
-FBE_INLINE bool VBody<::market::Instrument>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::market::Instrument>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("market.Instrument", "symbol");
-    return true;
-}
-
 FBE_INLINE bool VBody<::market::Failure>::read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value)
 {
     if (FBE_UNLIKELY(size < 28))
         return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::market::Failure>(c, body, size, value); });
     VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 24, value.reason))
-        return d.fail_in("market.Failure", "reason");
-    return true;
-}
-
-template <class D>
-FBE_INLINE bool VBody<::market::Failure>::verify(D& d, std::size_t body, uint32_t size)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::market::Failure>(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 24))
         return d.fail_in("market.Failure", "reason");
     return true;
 }
