@@ -67,8 +67,8 @@ def test_api_of_the_original():
 def test_offsets_come_from_the_ir():
     s = schema("trade.fbe")
     models = cpp.generate(s, Options())[1].text
-    for f in s.struct("proto.Account").fields:
-        assert f"body + {f.offset}, value.{f.name})" in models
+    for f in s.struct("proto.Account").fields:     # (VBody<T>::fields, which the runtime reads and writes by)
+        assert f'FBE::detail::slot(&::proto::Account::{f.name}, {f.offset}, "{f.name}")' in models
 
 
 def test_older_body_table_of_a_struct_without_fields(tmp_path):

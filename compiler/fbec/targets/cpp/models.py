@@ -1,14 +1,13 @@
 """`<package>_models.h` and `<package>_final_models.h`: the versioned model (docs/format.md 3) and
 the final (compact) model (docs/format.md 4), one walk over the plan's structs each (`generate`).
 
-The versioned model: per struct, a specialisation of the runtime's `FBE::VBody<T>` with its table
-`fields` (each own field's data member, offset from the IR and name), over which its base, the runtime's
-`detail::VFields<T, inlined>`, writes and verifies: `extra`, the bytes of out-of-line data, `write`, the
-field slots in allocation order (docs/format.md 3.5), and `verify`, the fields that can fail, in order
-(docs/format.md 5.1; FBE_INLINE for the structs `common.inlined_structs` picks). The generator prints
-
-* `read`   - each field at its offset (docs/format.md 3.6), scalars loaded before any is stored;
-* `cost`   - what a value costs the decode budget (docs/limits.md 3).
+The versioned model: per struct, a specialisation of the runtime's `FBE::VBody<T>` with its constants
+(`cost`: what a value costs the decode budget, docs/limits.md 3) and its table `fields` (each own field's
+data member, offset from the IR and name), over which its base, the runtime's `detail::VFields<T, inlined>`,
+writes, reads and verifies: `extra`, the bytes of out-of-line data, `write`, the field slots in allocation
+order (docs/format.md 3.5), `read`, each field at its offset (docs/format.md 3.6; a run of scalars loaded
+before any is stored), and `verify`, the fields that can fail, in order (docs/format.md 5.1); read and
+verify are FBE_INLINE for the structs `common.inlined_structs` picks.
 
 A body shorter than the schema's (an older writer's) takes the runtime's out-of-line
 `detail::read_older` or `verify_older` over `fields`, which charges the defaulted struct values
@@ -109,7 +108,6 @@ def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
     with specialisation(w, f"VBody<{t}> : detail::VFields<{t}, {inlined}>", comment, [
             ("uint32_t type_id", s.type_id), ("uint32_t body_size", s.body_size), ("bool fixed_fields", p.fixed),
             ("uint64_t cost", s.decode_cost)]):
-        w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
         if s.base:
             w.line(f"using base = {qualified(s.base)};")
         w.line(f'static constexpr const char* name = "{s.qualified}";')
@@ -139,36 +137,6 @@ def _field_ends(w: CppWriter, m: Walk, p: StructPlan) -> None:
                 line = ""
             line = f"{line} {entry}" if line else entry
         w.line(line)
-
-
-def _read(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    s = p.struct
-    t = qualified(s.qualified)
-    args = f"Decoder& d, std::size_t body, uint32_t size, {t}& value"
-    with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::read({args})"):
-        if not (s.base or s.fields):
-            w.line("return true;")
-            return
-        # a body shorter than this schema's (an older writer's): the runtime's out-of-line read_older; then
-        # the base's fields
-        older = f"FBE::detail::read_older<{t}>(c, body, size, value)"
-        guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart("Decoder", older))
-        if s.base:
-            guard(w, f"!read_body<{qualified(s.base)}>(d, body, size, value)")
-        # the rest is straight-line code for the whole body (enter() checked that it lies in the
-        # buffer): every field at its offset, no size checks
-        for unchecked, group in groupby(s.fields, lambda f: ir.is_scalar(f.type) and not ir.is_decimal(f.type)):
-            fields = list(group)
-            if unchecked and len(fields) > 1:     # consecutive scalars: read_scalars
-                read_scalars(w, [(f, f"d.data + body + {f.offset}") for f in fields])
-                continue
-            for f in fields:
-                codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
-                if unchecked:     # a decimal's flags are checked
-                    w.line(f"{codec};")
-                else:
-                    guard(w, f"!{codec}", fail_in(f))
-        w.line("return true;")
 
 
 class Walk:
@@ -394,6 +362,6 @@ def _verify_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
 # Per model: the declaration of a struct's body, then the parts that define its functions.
 Part = Callable[[CppWriter, Walk, StructPlan], None]
 PARTS: dict[bool, tuple[Part, tuple[Part, ...]]] = {
-    False: (_declaration, (_read,)),
+    False: (_declaration, ()),
     True: (_declaration_final, (_read_final, _verify_final)),
 }

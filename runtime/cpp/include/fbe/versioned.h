@@ -978,6 +978,8 @@ struct BaseOf<Body, std::void_t<typename Body::base>> {
     using type = typename Body::base;
 };
 
+template <typename T>
+FBE_NOINLINE bool read_older(Decoder& d, std::size_t body, uint32_t size, T& value);     // (below)
 template <typename T, class D>
 FBE_NOINLINE bool verify_older(D& d, std::size_t body, uint32_t size);     // (below)
 
@@ -1001,6 +1003,73 @@ FBE_INLINE bool verify_from(D& d, std::size_t body) {
     }
 }
 
+//! The type of the I-th own field's data member, and whether it is read without a check (a scalar, not a
+//! decimal, whose flags are checked).
+template <typename T, std::size_t I>
+using SlotMember = std::decay_t<decltype(std::declval<T&>().*std::get<I>(VBody<T>::fields).member)>;
+template <typename T, std::size_t I>
+constexpr bool unchecked_scalar() {
+    if constexpr (I < field_count<T>)
+        return is_scalar_v<SlotMember<T, I>> && !std::is_same_v<SlotMember<T, I>, decimal_t>;
+    else
+        return false;
+}
+
+//! The run of unchecked scalars from the I-th own field on: each loaded before any is stored, as `value` may
+//! alias the bytes as far as the compiler knows (only then may it merge neighbouring loads and stores).
+template <typename T, std::size_t I>
+FBE_INLINE void read_scalars(const Decoder& d, std::size_t body, T& value) {
+    constexpr auto& slot = std::get<I>(VBody<T>::fields);
+    const auto loaded = Scalar<SlotMember<T, I>>::get(d.data + body + slot.offset);
+    if constexpr (unchecked_scalar<T, I + 1>())
+        read_scalars<T, I + 1>(d, body, value);
+    value.*slot.member = loaded;
+}
+//! The index of the first own field from I on that is not an unchecked scalar.
+template <typename T, std::size_t I>
+constexpr std::size_t after_scalars() {
+    if constexpr (unchecked_scalar<T, I>())
+        return after_scalars<T, I + 1>();
+    else
+        return I;
+}
+
+//! The own fields of read_fields from the I-th on, each at its offset without a size check (the body lies in
+//! the buffer): runs of unchecked scalars through read_scalars, the others named after the struct and field
+//! when they fail.
+template <typename T, std::size_t I>
+FBE_INLINE bool read_from(Decoder& d, std::size_t body, T& value) {
+    if constexpr (I == field_count<T>) {
+        return true;
+    } else if constexpr (unchecked_scalar<T, I>()) {
+        read_scalars<T, I>(d, body, value);
+        return read_from<T, after_scalars<T, I>()>(d, body, value);
+    } else {
+        constexpr auto& slot = std::get<I>(VBody<T>::fields);
+        using C = CodecOfSlot<decltype(slot)>;
+        if (!C::read(d, body, body + slot.offset, value.*slot.member))
+            return d.fail_in(VBody<T>::name, slot.name);
+        return read_from<T, I + 1>(d, body, value);
+    }
+}
+
+//! read() of a struct's body over its table VBody<T>::fields (docs/format.md 3.6): an older writer's shorter
+//! body out of line (read_older), else the base's fields, then its own (read_from).
+template <typename T>
+FBE_INLINE bool read_fields(Decoder& d, std::size_t body, uint32_t size, T& value) {
+    using B = typename BaseOf<VBody<T>>::type;
+    if constexpr (std::is_void_v<B> && field_count<T> == 0) {
+        return true;
+    } else {
+        if (FBE_UNLIKELY(size < VBody<T>::body_size))
+            return call_apart(d, [&](Decoder& c) { return read_older<T>(c, body, size, value); });
+        if constexpr (!std::is_void_v<B>)
+            if (!read_body<B>(d, body, size, value))
+                return false;
+        return read_from<T, 0>(d, body, value);
+    }
+}
+
 //! verify() of a struct's body over its table VBody<T>::fields (docs/format.md 5.1): an older writer's shorter
 //! body out of line (verify_older), else the base's fields, then its own (verify_from).
 template <typename T, class D>
@@ -1018,29 +1087,35 @@ FBE_INLINE bool verify_fields(D& d, std::size_t body, uint32_t size) {
     }
 }
 
-//! VBody<T>::verify through verify_fields: forced inline where the generator inlines the struct's readers
-//! (`inlined`, the cheap ones), an ordinary inline function otherwise.
+//! VBody<T>::read and verify through read_fields and verify_fields: forced inline where the generator inlines
+//! the struct's readers (`inlined`, the cheap ones), ordinary inline functions otherwise.
 template <typename T, bool Inlined>
-struct VVerify {
+struct VReaders {
     static constexpr bool inlined = false;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, T& value) {
+        return read_fields<T>(d, body, size, value);
+    }
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size) {
         return verify_fields<T>(d, body, size);
     }
 };
 template <typename T>
-struct VVerify<T, true> {
+struct VReaders<T, true> {
     static constexpr bool inlined = true;
+    FBE_INLINE static bool read(Decoder& d, std::size_t body, uint32_t size, T& value) {
+        return read_fields<T>(d, body, size, value);
+    }
     template <class D>
     FBE_INLINE static bool verify(D& d, std::size_t body, uint32_t size) {
         return verify_fields<T>(d, body, size);
     }
 };
 
-//! The writer and verify of a struct's body over its table VBody<T>::fields (the generated VBody<T> derives
+//! The writer and readers of a struct's body over its table VBody<T>::fields (the generated VBody<T> derives
 //! from it): the base's fields first, then each own field's slot at its offset, in order (docs/format.md 3.5).
 template <typename T, bool Inlined>
-struct VFields : VVerify<T, Inlined> {
+struct VFields : VReaders<T, Inlined> {
     //! The bytes of out-of-line data of the fields.
     static std::size_t extra(const T& value) noexcept {
         return std::apply([&](const auto&... slot) {

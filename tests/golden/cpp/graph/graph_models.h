@@ -18,7 +18,6 @@ struct VBody<::graph::Node> : detail::VFields<::graph::Node, true>
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 20;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
     static constexpr const char* name = "graph.Node";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::graph::Node::id, 8, "id"),
@@ -38,7 +37,6 @@ struct VBody<::graph::Edge> : detail::VFields<::graph::Edge, true>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 12;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
     static constexpr const char* name = "graph.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::graph::Edge::source, 8, "source"),
@@ -57,7 +55,6 @@ struct VBody<::graph::Graph> : detail::VFields<::graph::Graph, true>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
     static constexpr const char* name = "graph.Graph";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::graph::Graph::nodes, 8, "nodes"),
@@ -66,43 +63,6 @@ struct VBody<::graph::Graph> : detail::VFields<::graph::Graph, true>
         {16, 0, "graph.Graph"},
     };
 };
-
-FBE_INLINE bool VBody<::graph::Node>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::graph::Node>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::string>::read(d, body, body + 12, value.name))
-        return d.fail_in("graph.Node", "name");
-    VCodec<int64_t>::read(d, body, body + 16, value.value);
-    if (!VCodec<std::vector<int32_t>>::read(d, body, body + 24, value.out_edges))
-        return d.fail_in("graph.Node", "out_edges");
-    return true;
-}
-
-FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::graph::Edge>(c, body, size, value); });
-    const auto fbe_source = Scalar<int32_t>::get(d.data + body + 8);
-    const auto fbe_target = Scalar<int32_t>::get(d.data + body + 12);
-    const auto fbe_weight = Scalar<int32_t>::get(d.data + body + 16);
-    value.source = fbe_source;
-    value.target = fbe_target;
-    value.weight = fbe_weight;
-    return true;
-}
-
-FBE_INLINE bool VBody<::graph::Graph>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::graph::Graph>(c, body, size, value); });
-    if (!VCodec<std::vector<::graph::Node>>::read(d, body, body + 8, value.nodes))
-        return d.fail_in("graph.Graph", "nodes");
-    if (!VCodec<std::vector<::graph::Edge>>::read(d, body, body + 12, value.edges))
-        return d.fail_in("graph.Graph", "edges");
-    return true;
-}
 
 namespace graph {
 

@@ -18,7 +18,6 @@ struct VBody<::proto::Order> : detail::VFields<::proto::Order, true>
     static constexpr uint32_t body_size = 34;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 26;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
     static constexpr const char* name = "proto.Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::Order::id, 8, "id"),
@@ -40,7 +39,6 @@ struct VBody<::proto::Balance> : detail::VFields<::proto::Balance, true>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 12;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
     static constexpr const char* name = "proto.Balance";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::Balance::currency, 8, "currency"),
@@ -58,7 +56,6 @@ struct VBody<::proto::Account> : detail::VFields<::proto::Account, true>
     static constexpr uint32_t body_size = 30;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 14;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
     static constexpr const char* name = "proto.Account";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::Account::id, 8, "id"),
@@ -81,7 +78,6 @@ struct VBody<::proto::OrderMessage> : detail::VFields<::proto::OrderMessage, tru
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 1;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
     static constexpr const char* name = "proto.OrderMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::OrderMessage::body, 8, "body"));
@@ -98,7 +94,6 @@ struct VBody<::proto::BalanceMessage> : detail::VFields<::proto::BalanceMessage,
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 1;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
     static constexpr const char* name = "proto.BalanceMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::BalanceMessage::body, 8, "body"));
@@ -115,7 +110,6 @@ struct VBody<::proto::AccountMessage> : detail::VFields<::proto::AccountMessage,
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 1;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
     static constexpr const char* name = "proto.AccountMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::AccountMessage::body, 8, "body"));
@@ -123,78 +117,6 @@ struct VBody<::proto::AccountMessage> : detail::VFields<::proto::AccountMessage,
         {12, 26, "proto.AccountMessage.body"},
     };
 };
-
-FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value)
-{
-    if (FBE_UNLIKELY(size < 34))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::Order>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::string>::read(d, body, body + 12, value.symbol))
-        return d.fail_in("proto.Order", "symbol");
-    const auto fbe_side = Scalar<::proto::OrderSide>::get(d.data + body + 16);
-    const auto fbe_type = Scalar<::proto::OrderType>::get(d.data + body + 17);
-    const auto fbe_price = Scalar<double>::get(d.data + body + 18);
-    const auto fbe_volume = Scalar<double>::get(d.data + body + 26);
-    value.side = fbe_side;
-    value.type = fbe_type;
-    value.price = fbe_price;
-    value.volume = fbe_volume;
-    return true;
-}
-
-FBE_INLINE bool VBody<::proto::Balance>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::Balance>(c, body, size, value); });
-    if (!VCodec<std::string>::read(d, body, body + 8, value.currency))
-        return d.fail_in("proto.Balance", "currency");
-    VCodec<double>::read(d, body, body + 12, value.amount);
-    return true;
-}
-
-FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value)
-{
-    if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::Account>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::string>::read(d, body, body + 12, value.name))
-        return d.fail_in("proto.Account", "name");
-    VCodec<::proto::State>::read(d, body, body + 16, value.state);
-    if (!VCodec<::proto::Balance>::read(d, body, body + 17, value.wallet))
-        return d.fail_in("proto.Account", "wallet");
-    if (!VCodec<std::optional<::proto::Balance>>::read(d, body, body + 21, value.asset))
-        return d.fail_in("proto.Account", "asset");
-    if (!VCodec<std::vector<::proto::Order>>::read(d, body, body + 26, value.orders))
-        return d.fail_in("proto.Account", "orders");
-    return true;
-}
-
-FBE_INLINE bool VBody<::proto::OrderMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::OrderMessage>(c, body, size, value); });
-    if (!VCodec<::proto::Order>::read(d, body, body + 8, value.body))
-        return d.fail_in("proto.OrderMessage", "body");
-    return true;
-}
-
-FBE_INLINE bool VBody<::proto::BalanceMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::BalanceMessage>(c, body, size, value); });
-    if (!VCodec<::proto::Balance>::read(d, body, body + 8, value.body))
-        return d.fail_in("proto.BalanceMessage", "body");
-    return true;
-}
-
-FBE_INLINE bool VBody<::proto::AccountMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::AccountMessage>(c, body, size, value); });
-    if (!VCodec<::proto::Account>::read(d, body, body + 8, value.body))
-        return d.fail_in("proto.AccountMessage", "body");
-    return true;
-}
 
 namespace proto {
 

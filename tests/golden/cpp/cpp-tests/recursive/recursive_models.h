@@ -18,7 +18,6 @@ struct VBody<::recursive::Node> : detail::VFields<::recursive::Node, false>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 12;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
     static constexpr const char* name = "recursive.Node";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::recursive::Node::id, 8, "id"),
@@ -28,18 +27,6 @@ struct VBody<::recursive::Node> : detail::VFields<::recursive::Node, false>
         {20, 0, "recursive.Node"},
     };
 };
-
-inline bool VBody<::recursive::Node>::read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::recursive::Node>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::string>::read(d, body, body + 12, value.label))
-        return d.fail_in("recursive.Node", "label");
-    if (!VCodec<std::vector<::recursive::Node>>::read(d, body, body + 16, value.children))
-        return d.fail_in("recursive.Node", "children");
-    return true;
-}
 
 namespace recursive {
 

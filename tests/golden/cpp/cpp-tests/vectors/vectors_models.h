@@ -18,7 +18,6 @@ struct VBody<::vectors::Edge> : detail::VFields<::vectors::Edge, true>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 12;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
     static constexpr const char* name = "vectors.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Edge::source, 8, "source"),
@@ -37,7 +36,6 @@ struct VBody<::vectors::Point> : detail::VFields<::vectors::Point, true>
     static constexpr uint32_t body_size = 19;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 11;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
     static constexpr const char* name = "vectors.Point";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Point::flag, 8, "flag"),
@@ -56,7 +54,6 @@ struct VBody<::vectors::Point3> : detail::VFields<::vectors::Point3, true>
     static constexpr uint32_t body_size = 27;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 19;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
     using base = ::vectors::Point;
     static constexpr const char* name = "vectors.Point3";
     static constexpr auto fields = std::make_tuple(
@@ -74,7 +71,6 @@ struct VBody<::vectors::Named> : detail::VFields<::vectors::Named, true>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
     static constexpr const char* name = "vectors.Named";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Named::name, 8, "name"),
@@ -92,7 +88,6 @@ struct VBody<::vectors::Holder> : detail::VFields<::vectors::Holder, true>
     static constexpr uint32_t body_size = 32;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 24;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
     static constexpr const char* name = "vectors.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Holder::edges, 8, "edges"),
@@ -105,72 +100,6 @@ struct VBody<::vectors::Holder> : detail::VFields<::vectors::Holder, true>
         {32, 0, "vectors.Holder"},
     };
 };
-
-FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Edge>(c, body, size, value); });
-    const auto fbe_source = Scalar<int32_t>::get(d.data + body + 8);
-    const auto fbe_target = Scalar<int32_t>::get(d.data + body + 12);
-    const auto fbe_weight = Scalar<int32_t>::get(d.data + body + 16);
-    value.source = fbe_source;
-    value.target = fbe_target;
-    value.weight = fbe_weight;
-    return true;
-}
-
-FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value)
-{
-    if (FBE_UNLIKELY(size < 19))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Point>(c, body, size, value); });
-    const auto fbe_flag = Scalar<bool>::get(d.data + body + 8);
-    const auto fbe_x = Scalar<int64_t>::get(d.data + body + 9);
-    const auto fbe_y = Scalar<int16_t>::get(d.data + body + 17);
-    value.flag = fbe_flag;
-    value.x = fbe_x;
-    value.y = fbe_y;
-    return true;
-}
-
-FBE_INLINE bool VBody<::vectors::Point3>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value)
-{
-    if (FBE_UNLIKELY(size < 27))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Point3>(c, body, size, value); });
-    if (!read_body<::vectors::Point>(d, body, size, value))
-        return false;
-    VCodec<double>::read(d, body, body + 19, value.z);
-    return true;
-}
-
-FBE_INLINE bool VBody<::vectors::Named>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Named>(c, body, size, value); });
-    if (!VCodec<std::string>::read(d, body, body + 8, value.name))
-        return d.fail_in("vectors.Named", "name");
-    if (!VCodec<std::vector<int32_t>>::read(d, body, body + 12, value.values))
-        return d.fail_in("vectors.Named", "values");
-    return true;
-}
-
-FBE_INLINE bool VBody<::vectors::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value)
-{
-    if (FBE_UNLIKELY(size < 32))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Holder>(c, body, size, value); });
-    if (!VCodec<std::vector<::vectors::Edge>>::read(d, body, body + 8, value.edges))
-        return d.fail_in("vectors.Holder", "edges");
-    if (!VCodec<std::vector<::vectors::Point3>>::read(d, body, body + 12, value.points))
-        return d.fail_in("vectors.Holder", "points");
-    if (!VCodec<std::vector<int32_t>>::read(d, body, body + 16, value.ints))
-        return d.fail_in("vectors.Holder", "ints");
-    if (!VCodec<std::vector<bool>>::read(d, body, body + 20, value.switches))
-        return d.fail_in("vectors.Holder", "switches");
-    if (!VCodec<std::vector<double>>::read(d, body, body + 24, value.reals))
-        return d.fail_in("vectors.Holder", "reals");
-    if (!VCodec<std::vector<::vectors::Named>>::read(d, body, body + 28, value.named))
-        return d.fail_in("vectors.Holder", "named");
-    return true;
-}
 
 namespace vectors {
 

@@ -18,7 +18,6 @@ struct VBody<::vectors_new::Edge> : detail::VFields<::vectors_new::Edge, true>
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 16;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
     static constexpr const char* name = "vectors_new.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_new::Edge::source, 8, "source"),
@@ -38,7 +37,6 @@ struct VBody<::vectors_new::Holder> : detail::VFields<::vectors_new::Holder, tru
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
     static constexpr const char* name = "vectors_new.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_new::Holder::edges, 8, "edges"));
@@ -46,30 +44,6 @@ struct VBody<::vectors_new::Holder> : detail::VFields<::vectors_new::Holder, tru
         {12, 0, "vectors_new.Holder"},
     };
 };
-
-FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_new::Edge>(c, body, size, value); });
-    const auto fbe_source = Scalar<int32_t>::get(d.data + body + 8);
-    const auto fbe_target = Scalar<int32_t>::get(d.data + body + 12);
-    const auto fbe_weight = Scalar<int32_t>::get(d.data + body + 16);
-    value.source = fbe_source;
-    value.target = fbe_target;
-    value.weight = fbe_weight;
-    if (!VCodec<std::string>::read(d, body, body + 20, value.note))
-        return d.fail_in("vectors_new.Edge", "note");
-    return true;
-}
-
-FBE_INLINE bool VBody<::vectors_new::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_new::Holder>(c, body, size, value); });
-    if (!VCodec<std::vector<::vectors_new::Edge>>::read(d, body, body + 8, value.edges))
-        return d.fail_in("vectors_new.Holder", "edges");
-    return true;
-}
 
 namespace vectors_new {
 

@@ -18,7 +18,6 @@ struct VBody<::vectors_old::Edge> : detail::VFields<::vectors_old::Edge, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
     static constexpr const char* name = "vectors_old.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_old::Edge::source, 8, "source"));
@@ -35,7 +34,6 @@ struct VBody<::vectors_old::Holder> : detail::VFields<::vectors_old::Holder, tru
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
     static constexpr const char* name = "vectors_old.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_old::Holder::edges, 8, "edges"));
@@ -43,23 +41,6 @@ struct VBody<::vectors_old::Holder> : detail::VFields<::vectors_old::Holder, tru
         {12, 0, "vectors_old.Holder"},
     };
 };
-
-FBE_INLINE bool VBody<::vectors_old::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_old::Edge>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.source);
-    return true;
-}
-
-FBE_INLINE bool VBody<::vectors_old::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_old::Holder>(c, body, size, value); });
-    if (!VCodec<std::vector<::vectors_old::Edge>>::read(d, body, body + 8, value.edges))
-        return d.fail_in("vectors_old.Holder", "edges");
-    return true;
-}
 
 namespace vectors_old {
 

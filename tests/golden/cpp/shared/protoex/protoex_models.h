@@ -19,7 +19,6 @@ struct VBody<::protoex::Order> : detail::VFields<::protoex::Order, true>
     static constexpr uint32_t body_size = 50;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 42;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
     static constexpr const char* name = "protoex.Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::Order::id, 8, "id"),
@@ -43,7 +42,6 @@ struct VBody<::protoex::Balance> : detail::VFields<::protoex::Balance, true>
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 20;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
     using base = ::proto::Balance;
     static constexpr const char* name = "protoex.Balance";
     static constexpr auto fields = std::make_tuple(
@@ -61,7 +59,6 @@ struct VBody<::protoex::Account> : detail::VFields<::protoex::Account, true>
     static constexpr uint32_t body_size = 30;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 14;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
     static constexpr const char* name = "protoex.Account";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::Account::id, 8, "id"),
@@ -84,7 +81,6 @@ struct VBody<::protoex::OrderMessage> : detail::VFields<::protoex::OrderMessage,
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 1;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
     static constexpr const char* name = "protoex.OrderMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::OrderMessage::body, 8, "body"));
@@ -101,7 +97,6 @@ struct VBody<::protoex::BalanceMessage> : detail::VFields<::protoex::BalanceMess
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 1;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
     static constexpr const char* name = "protoex.BalanceMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::BalanceMessage::body, 8, "body"));
@@ -118,7 +113,6 @@ struct VBody<::protoex::AccountMessage> : detail::VFields<::protoex::AccountMess
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 1;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
     static constexpr const char* name = "protoex.AccountMessage";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::AccountMessage::body, 8, "body"));
@@ -126,82 +120,6 @@ struct VBody<::protoex::AccountMessage> : detail::VFields<::protoex::AccountMess
         {12, 34, "protoex.AccountMessage.body"},
     };
 };
-
-FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value)
-{
-    if (FBE_UNLIKELY(size < 50))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::Order>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::string>::read(d, body, body + 12, value.symbol))
-        return d.fail_in("protoex.Order", "symbol");
-    const auto fbe_side = Scalar<::protoex::OrderSide>::get(d.data + body + 16);
-    const auto fbe_type = Scalar<::protoex::OrderType>::get(d.data + body + 17);
-    const auto fbe_price = Scalar<double>::get(d.data + body + 18);
-    const auto fbe_volume = Scalar<double>::get(d.data + body + 26);
-    const auto fbe_tp = Scalar<double>::get(d.data + body + 34);
-    const auto fbe_sl = Scalar<double>::get(d.data + body + 42);
-    value.side = fbe_side;
-    value.type = fbe_type;
-    value.price = fbe_price;
-    value.volume = fbe_volume;
-    value.tp = fbe_tp;
-    value.sl = fbe_sl;
-    return true;
-}
-
-FBE_INLINE bool VBody<::protoex::Balance>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::Balance>(c, body, size, value); });
-    if (!read_body<::proto::Balance>(d, body, size, value))
-        return false;
-    VCodec<double>::read(d, body, body + 20, value.locked);
-    return true;
-}
-
-FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value)
-{
-    if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::Account>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::string>::read(d, body, body + 12, value.name))
-        return d.fail_in("protoex.Account", "name");
-    VCodec<::protoex::StateEx>::read(d, body, body + 16, value.state);
-    if (!VCodec<::protoex::Balance>::read(d, body, body + 17, value.wallet))
-        return d.fail_in("protoex.Account", "wallet");
-    if (!VCodec<std::optional<::protoex::Balance>>::read(d, body, body + 21, value.asset))
-        return d.fail_in("protoex.Account", "asset");
-    if (!VCodec<std::vector<::protoex::Order>>::read(d, body, body + 26, value.orders))
-        return d.fail_in("protoex.Account", "orders");
-    return true;
-}
-
-FBE_INLINE bool VBody<::protoex::OrderMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::OrderMessage>(c, body, size, value); });
-    if (!VCodec<::protoex::Order>::read(d, body, body + 8, value.body))
-        return d.fail_in("protoex.OrderMessage", "body");
-    return true;
-}
-
-FBE_INLINE bool VBody<::protoex::BalanceMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::BalanceMessage>(c, body, size, value); });
-    if (!VCodec<::protoex::Balance>::read(d, body, body + 8, value.body))
-        return d.fail_in("protoex.BalanceMessage", "body");
-    return true;
-}
-
-FBE_INLINE bool VBody<::protoex::AccountMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::AccountMessage>(c, body, size, value); });
-    if (!VCodec<::protoex::Account>::read(d, body, body + 8, value.body))
-        return d.fail_in("protoex.AccountMessage", "body");
-    return true;
-}
 
 namespace protoex {
 

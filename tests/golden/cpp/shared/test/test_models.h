@@ -19,7 +19,6 @@ struct VBody<::test::StructSimple> : detail::VFields<::test::StructSimple, false
     static constexpr uint32_t body_size = 237;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 217;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
     static constexpr const char* name = "test.StructSimple";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructSimple::id, 8, "id"),
@@ -94,7 +93,6 @@ struct VBody<::test::StructOptional> : detail::VFields<::test::StructOptional, f
     static constexpr uint32_t body_size = 567;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 283;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
     using base = ::test::StructSimple;
     static constexpr const char* name = "test.StructOptional";
     static constexpr auto fields = std::make_tuple(
@@ -210,7 +208,6 @@ struct VBody<::test::StructNested> : detail::VFields<::test::StructNested, false
     static constexpr uint32_t body_size = 622;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 306;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
     using base = ::test::StructOptional;
     static constexpr const char* name = "test.StructNested";
     static constexpr auto fields = std::make_tuple(
@@ -243,7 +240,6 @@ struct VBody<::test::StructBytes> : detail::VFields<::test::StructBytes, true>
     static constexpr uint32_t body_size = 22;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 6;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
     static constexpr const char* name = "test.StructBytes";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructBytes::f1, 8, "f1"),
@@ -262,7 +258,6 @@ struct VBody<::test::StructArray> : detail::VFields<::test::StructArray, false>
     static constexpr uint32_t body_size = 92;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 36;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
     static constexpr const char* name = "test.StructArray";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructArray::f1, 8, "f1"),
@@ -291,7 +286,6 @@ struct VBody<::test::StructVector> : detail::VFields<::test::StructVector, false
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 40;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
     static constexpr const char* name = "test.StructVector";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructVector::f1, 8, "f1"),
@@ -317,7 +311,6 @@ struct VBody<::test::StructList> : detail::VFields<::test::StructList, false>
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 40;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
     static constexpr const char* name = "test.StructList";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructList::f1, 8, "f1"),
@@ -343,7 +336,6 @@ struct VBody<::test::StructSet> : detail::VFields<::test::StructSet, false>
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 16;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
     static constexpr const char* name = "test.StructSet";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructSet::f1, 8, "f1"),
@@ -363,7 +355,6 @@ struct VBody<::test::StructMap> : detail::VFields<::test::StructMap, false>
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 40;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
     static constexpr const char* name = "test.StructMap";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructMap::f1, 8, "f1"),
@@ -389,7 +380,6 @@ struct VBody<::test::StructHash> : detail::VFields<::test::StructHash, false>
     static constexpr uint32_t body_size = 48;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 40;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
     static constexpr const char* name = "test.StructHash";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructHash::f1, 8, "f1"),
@@ -415,7 +405,6 @@ struct VBody<::test::StructHashEx> : detail::VFields<::test::StructHashEx, false
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
     static constexpr const char* name = "test.StructHashEx";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructHashEx::f1, 8, "f1"),
@@ -433,455 +422,9 @@ struct VBody<::test::StructEmpty> : detail::VFields<::test::StructEmpty, true>
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 32;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructEmpty& value);
     static constexpr const char* name = "test.StructEmpty";
     static constexpr auto fields = std::make_tuple();
 };
-
-inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value)
-{
-    if (FBE_UNLIKELY(size < 237))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructSimple>(c, body, size, value); });
-    const auto fbe_id = Scalar<int32_t>::get(d.data + body + 8);
-    const auto fbe_f1 = Scalar<bool>::get(d.data + body + 12);
-    const auto fbe_f2 = Scalar<bool>::get(d.data + body + 13);
-    const auto fbe_f3 = Scalar<uint8_t>::get(d.data + body + 14);
-    const auto fbe_f4 = Scalar<uint8_t>::get(d.data + body + 15);
-    const auto fbe_f5 = Scalar<char>::get(d.data + body + 16);
-    const auto fbe_f6 = Scalar<char>::get(d.data + body + 17);
-    const auto fbe_f7 = Scalar<wchar_t>::get(d.data + body + 18);
-    const auto fbe_f8 = Scalar<wchar_t>::get(d.data + body + 22);
-    const auto fbe_f9 = Scalar<int8_t>::get(d.data + body + 26);
-    const auto fbe_f10 = Scalar<int8_t>::get(d.data + body + 27);
-    const auto fbe_f11 = Scalar<uint8_t>::get(d.data + body + 28);
-    const auto fbe_f12 = Scalar<uint8_t>::get(d.data + body + 29);
-    const auto fbe_f13 = Scalar<int16_t>::get(d.data + body + 30);
-    const auto fbe_f14 = Scalar<int16_t>::get(d.data + body + 32);
-    const auto fbe_f15 = Scalar<uint16_t>::get(d.data + body + 34);
-    const auto fbe_f16 = Scalar<uint16_t>::get(d.data + body + 36);
-    const auto fbe_f17 = Scalar<int32_t>::get(d.data + body + 38);
-    const auto fbe_f18 = Scalar<int32_t>::get(d.data + body + 42);
-    const auto fbe_f19 = Scalar<uint32_t>::get(d.data + body + 46);
-    const auto fbe_f20 = Scalar<uint32_t>::get(d.data + body + 50);
-    const auto fbe_f21 = Scalar<int64_t>::get(d.data + body + 54);
-    const auto fbe_f22 = Scalar<int64_t>::get(d.data + body + 62);
-    const auto fbe_f23 = Scalar<uint64_t>::get(d.data + body + 70);
-    const auto fbe_f24 = Scalar<uint64_t>::get(d.data + body + 78);
-    const auto fbe_f25 = Scalar<float>::get(d.data + body + 86);
-    const auto fbe_f26 = Scalar<float>::get(d.data + body + 90);
-    const auto fbe_f27 = Scalar<double>::get(d.data + body + 94);
-    const auto fbe_f28 = Scalar<double>::get(d.data + body + 102);
-    value.id = fbe_id;
-    value.f1 = fbe_f1;
-    value.f2 = fbe_f2;
-    value.f3 = fbe_f3;
-    value.f4 = fbe_f4;
-    value.f5 = fbe_f5;
-    value.f6 = fbe_f6;
-    value.f7 = fbe_f7;
-    value.f8 = fbe_f8;
-    value.f9 = fbe_f9;
-    value.f10 = fbe_f10;
-    value.f11 = fbe_f11;
-    value.f12 = fbe_f12;
-    value.f13 = fbe_f13;
-    value.f14 = fbe_f14;
-    value.f15 = fbe_f15;
-    value.f16 = fbe_f16;
-    value.f17 = fbe_f17;
-    value.f18 = fbe_f18;
-    value.f19 = fbe_f19;
-    value.f20 = fbe_f20;
-    value.f21 = fbe_f21;
-    value.f22 = fbe_f22;
-    value.f23 = fbe_f23;
-    value.f24 = fbe_f24;
-    value.f25 = fbe_f25;
-    value.f26 = fbe_f26;
-    value.f27 = fbe_f27;
-    value.f28 = fbe_f28;
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 110, value.f29))
-        return d.fail_in("test.StructSimple", "f29");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 126, value.f30))
-        return d.fail_in("test.StructSimple", "f30");
-    if (!VCodec<std::string>::read(d, body, body + 142, value.f31))
-        return d.fail_in("test.StructSimple", "f31");
-    if (!VCodec<std::string>::read(d, body, body + 146, value.f32))
-        return d.fail_in("test.StructSimple", "f32");
-    const auto fbe_f33 = Scalar<uint64_t>::get(d.data + body + 150);
-    const auto fbe_f34 = Scalar<uint64_t>::get(d.data + body + 158);
-    const auto fbe_f35 = Scalar<uint64_t>::get(d.data + body + 166);
-    const auto fbe_f36 = Scalar<FBE::uuid_t>::get(d.data + body + 174);
-    const auto fbe_f37 = Scalar<FBE::uuid_t>::get(d.data + body + 190);
-    const auto fbe_f38 = Scalar<FBE::uuid_t>::get(d.data + body + 206);
-    const auto fbe_f39 = Scalar<::proto::OrderSide>::get(d.data + body + 222);
-    const auto fbe_f40 = Scalar<::proto::OrderType>::get(d.data + body + 223);
-    value.f33 = fbe_f33;
-    value.f34 = fbe_f34;
-    value.f35 = fbe_f35;
-    value.f36 = fbe_f36;
-    value.f37 = fbe_f37;
-    value.f38 = fbe_f38;
-    value.f39 = fbe_f39;
-    value.f40 = fbe_f40;
-    if (!VCodec<::proto::Order>::read(d, body, body + 224, value.f41))
-        return d.fail_in("test.StructSimple", "f41");
-    if (!VCodec<::proto::Balance>::read(d, body, body + 228, value.f42))
-        return d.fail_in("test.StructSimple", "f42");
-    VCodec<::proto::State>::read(d, body, body + 232, value.f43);
-    if (!VCodec<::proto::Account>::read(d, body, body + 233, value.f44))
-        return d.fail_in("test.StructSimple", "f44");
-    return true;
-}
-
-inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value)
-{
-    if (FBE_UNLIKELY(size < 567))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructOptional>(c, body, size, value); });
-    if (!read_body<::test::StructSimple>(d, body, size, value))
-        return false;
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 237, value.f100))
-        return d.fail_in("test.StructOptional", "f100");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 242, value.f101))
-        return d.fail_in("test.StructOptional", "f101");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 247, value.f102))
-        return d.fail_in("test.StructOptional", "f102");
-    if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 252, value.f103))
-        return d.fail_in("test.StructOptional", "f103");
-    if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 257, value.f104))
-        return d.fail_in("test.StructOptional", "f104");
-    if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 262, value.f105))
-        return d.fail_in("test.StructOptional", "f105");
-    if (!VCodec<std::optional<char>>::read(d, body, body + 267, value.f106))
-        return d.fail_in("test.StructOptional", "f106");
-    if (!VCodec<std::optional<char>>::read(d, body, body + 272, value.f107))
-        return d.fail_in("test.StructOptional", "f107");
-    if (!VCodec<std::optional<char>>::read(d, body, body + 277, value.f108))
-        return d.fail_in("test.StructOptional", "f108");
-    if (!VCodec<std::optional<wchar_t>>::read(d, body, body + 282, value.f109))
-        return d.fail_in("test.StructOptional", "f109");
-    if (!VCodec<std::optional<wchar_t>>::read(d, body, body + 287, value.f110))
-        return d.fail_in("test.StructOptional", "f110");
-    if (!VCodec<std::optional<wchar_t>>::read(d, body, body + 292, value.f111))
-        return d.fail_in("test.StructOptional", "f111");
-    if (!VCodec<std::optional<int8_t>>::read(d, body, body + 297, value.f112))
-        return d.fail_in("test.StructOptional", "f112");
-    if (!VCodec<std::optional<int8_t>>::read(d, body, body + 302, value.f113))
-        return d.fail_in("test.StructOptional", "f113");
-    if (!VCodec<std::optional<int8_t>>::read(d, body, body + 307, value.f114))
-        return d.fail_in("test.StructOptional", "f114");
-    if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 312, value.f115))
-        return d.fail_in("test.StructOptional", "f115");
-    if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 317, value.f116))
-        return d.fail_in("test.StructOptional", "f116");
-    if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 322, value.f117))
-        return d.fail_in("test.StructOptional", "f117");
-    if (!VCodec<std::optional<int16_t>>::read(d, body, body + 327, value.f118))
-        return d.fail_in("test.StructOptional", "f118");
-    if (!VCodec<std::optional<int16_t>>::read(d, body, body + 332, value.f119))
-        return d.fail_in("test.StructOptional", "f119");
-    if (!VCodec<std::optional<int16_t>>::read(d, body, body + 337, value.f120))
-        return d.fail_in("test.StructOptional", "f120");
-    if (!VCodec<std::optional<uint16_t>>::read(d, body, body + 342, value.f121))
-        return d.fail_in("test.StructOptional", "f121");
-    if (!VCodec<std::optional<uint16_t>>::read(d, body, body + 347, value.f122))
-        return d.fail_in("test.StructOptional", "f122");
-    if (!VCodec<std::optional<uint16_t>>::read(d, body, body + 352, value.f123))
-        return d.fail_in("test.StructOptional", "f123");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 357, value.f124))
-        return d.fail_in("test.StructOptional", "f124");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 362, value.f125))
-        return d.fail_in("test.StructOptional", "f125");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 367, value.f126))
-        return d.fail_in("test.StructOptional", "f126");
-    if (!VCodec<std::optional<uint32_t>>::read(d, body, body + 372, value.f127))
-        return d.fail_in("test.StructOptional", "f127");
-    if (!VCodec<std::optional<uint32_t>>::read(d, body, body + 377, value.f128))
-        return d.fail_in("test.StructOptional", "f128");
-    if (!VCodec<std::optional<uint32_t>>::read(d, body, body + 382, value.f129))
-        return d.fail_in("test.StructOptional", "f129");
-    if (!VCodec<std::optional<int64_t>>::read(d, body, body + 387, value.f130))
-        return d.fail_in("test.StructOptional", "f130");
-    if (!VCodec<std::optional<int64_t>>::read(d, body, body + 392, value.f131))
-        return d.fail_in("test.StructOptional", "f131");
-    if (!VCodec<std::optional<int64_t>>::read(d, body, body + 397, value.f132))
-        return d.fail_in("test.StructOptional", "f132");
-    if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 402, value.f133))
-        return d.fail_in("test.StructOptional", "f133");
-    if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 407, value.f134))
-        return d.fail_in("test.StructOptional", "f134");
-    if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 412, value.f135))
-        return d.fail_in("test.StructOptional", "f135");
-    if (!VCodec<std::optional<float>>::read(d, body, body + 417, value.f136))
-        return d.fail_in("test.StructOptional", "f136");
-    if (!VCodec<std::optional<float>>::read(d, body, body + 422, value.f137))
-        return d.fail_in("test.StructOptional", "f137");
-    if (!VCodec<std::optional<float>>::read(d, body, body + 427, value.f138))
-        return d.fail_in("test.StructOptional", "f138");
-    if (!VCodec<std::optional<double>>::read(d, body, body + 432, value.f139))
-        return d.fail_in("test.StructOptional", "f139");
-    if (!VCodec<std::optional<double>>::read(d, body, body + 437, value.f140))
-        return d.fail_in("test.StructOptional", "f140");
-    if (!VCodec<std::optional<double>>::read(d, body, body + 442, value.f141))
-        return d.fail_in("test.StructOptional", "f141");
-    if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 447, value.f142))
-        return d.fail_in("test.StructOptional", "f142");
-    if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 452, value.f143))
-        return d.fail_in("test.StructOptional", "f143");
-    if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 457, value.f144))
-        return d.fail_in("test.StructOptional", "f144");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 462, value.f145))
-        return d.fail_in("test.StructOptional", "f145");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 467, value.f146))
-        return d.fail_in("test.StructOptional", "f146");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 472, value.f147))
-        return d.fail_in("test.StructOptional", "f147");
-    if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 477, value.f148))
-        return d.fail_in("test.StructOptional", "f148");
-    if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 482, value.f149))
-        return d.fail_in("test.StructOptional", "f149");
-    if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 487, value.f150))
-        return d.fail_in("test.StructOptional", "f150");
-    if (!VCodec<std::optional<FBE::uuid_t>>::read(d, body, body + 492, value.f151))
-        return d.fail_in("test.StructOptional", "f151");
-    if (!VCodec<std::optional<FBE::uuid_t>>::read(d, body, body + 497, value.f152))
-        return d.fail_in("test.StructOptional", "f152");
-    if (!VCodec<std::optional<FBE::uuid_t>>::read(d, body, body + 502, value.f153))
-        return d.fail_in("test.StructOptional", "f153");
-    if (!VCodec<std::optional<::proto::OrderSide>>::read(d, body, body + 507, value.f154))
-        return d.fail_in("test.StructOptional", "f154");
-    if (!VCodec<std::optional<::proto::OrderSide>>::read(d, body, body + 512, value.f155))
-        return d.fail_in("test.StructOptional", "f155");
-    if (!VCodec<std::optional<::proto::OrderType>>::read(d, body, body + 517, value.f156))
-        return d.fail_in("test.StructOptional", "f156");
-    if (!VCodec<std::optional<::proto::OrderType>>::read(d, body, body + 522, value.f157))
-        return d.fail_in("test.StructOptional", "f157");
-    if (!VCodec<std::optional<::proto::Order>>::read(d, body, body + 527, value.f158))
-        return d.fail_in("test.StructOptional", "f158");
-    if (!VCodec<std::optional<::proto::Order>>::read(d, body, body + 532, value.f159))
-        return d.fail_in("test.StructOptional", "f159");
-    if (!VCodec<std::optional<::proto::Balance>>::read(d, body, body + 537, value.f160))
-        return d.fail_in("test.StructOptional", "f160");
-    if (!VCodec<std::optional<::proto::Balance>>::read(d, body, body + 542, value.f161))
-        return d.fail_in("test.StructOptional", "f161");
-    if (!VCodec<std::optional<::proto::State>>::read(d, body, body + 547, value.f162))
-        return d.fail_in("test.StructOptional", "f162");
-    if (!VCodec<std::optional<::proto::State>>::read(d, body, body + 552, value.f163))
-        return d.fail_in("test.StructOptional", "f163");
-    if (!VCodec<std::optional<::proto::Account>>::read(d, body, body + 557, value.f164))
-        return d.fail_in("test.StructOptional", "f164");
-    if (!VCodec<std::optional<::proto::Account>>::read(d, body, body + 562, value.f165))
-        return d.fail_in("test.StructOptional", "f165");
-    return true;
-}
-
-inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
-{
-    if (FBE_UNLIKELY(size < 622))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructNested>(c, body, size, value); });
-    if (!read_body<::test::StructOptional>(d, body, size, value))
-        return false;
-    VCodec<::test::EnumSimple>::read(d, body, body + 567, value.f1000);
-    if (!VCodec<std::optional<::test::EnumSimple>>::read(d, body, body + 571, value.f1001))
-        return d.fail_in("test.StructNested", "f1001");
-    VCodec<::test::EnumTyped>::read(d, body, body + 576, value.f1002);
-    if (!VCodec<std::optional<::test::EnumTyped>>::read(d, body, body + 577, value.f1003))
-        return d.fail_in("test.StructNested", "f1003");
-    VCodec<::test::FlagsSimple>::read(d, body, body + 582, value.f1004);
-    if (!VCodec<std::optional<::test::FlagsSimple>>::read(d, body, body + 586, value.f1005))
-        return d.fail_in("test.StructNested", "f1005");
-    VCodec<::test::FlagsTyped>::read(d, body, body + 591, value.f1006);
-    if (!VCodec<std::optional<::test::FlagsTyped>>::read(d, body, body + 599, value.f1007))
-        return d.fail_in("test.StructNested", "f1007");
-    if (!VCodec<::test::StructSimple>::read(d, body, body + 604, value.f1008))
-        return d.fail_in("test.StructNested", "f1008");
-    if (!VCodec<std::optional<::test::StructSimple>>::read(d, body, body + 608, value.f1009))
-        return d.fail_in("test.StructNested", "f1009");
-    if (!VCodec<::test::StructOptional>::read(d, body, body + 613, value.f1010))
-        return d.fail_in("test.StructNested", "f1010");
-    if (!VCodec<std::optional<::test::StructOptional>>::read(d, body, body + 617, value.f1011))
-        return d.fail_in("test.StructNested", "f1011");
-    return true;
-}
-
-FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value)
-{
-    if (FBE_UNLIKELY(size < 22))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructBytes>(c, body, size, value); });
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructBytes", "f1");
-    if (!VCodec<std::optional<FBE::buffer_t>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructBytes", "f2");
-    if (!VCodec<std::optional<FBE::buffer_t>>::read(d, body, body + 17, value.f3))
-        return d.fail_in("test.StructBytes", "f3");
-    return true;
-}
-
-inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value)
-{
-    if (FBE_UNLIKELY(size < 92))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructArray>(c, body, size, value); });
-    if (!VCodec<std::array<uint8_t, 2>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructArray", "f1");
-    if (!VCodec<std::array<std::optional<uint8_t>, 2>>::read(d, body, body + 10, value.f2))
-        return d.fail_in("test.StructArray", "f2");
-    if (!VCodec<std::array<FBE::buffer_t, 2>>::read(d, body, body + 20, value.f3))
-        return d.fail_in("test.StructArray", "f3");
-    if (!VCodec<std::array<std::optional<FBE::buffer_t>, 2>>::read(d, body, body + 28, value.f4))
-        return d.fail_in("test.StructArray", "f4");
-    if (!VCodec<std::array<::test::EnumSimple, 2>>::read(d, body, body + 38, value.f5))
-        return d.fail_in("test.StructArray", "f5");
-    if (!VCodec<std::array<std::optional<::test::EnumSimple>, 2>>::read(d, body, body + 46, value.f6))
-        return d.fail_in("test.StructArray", "f6");
-    if (!VCodec<std::array<::test::FlagsSimple, 2>>::read(d, body, body + 56, value.f7))
-        return d.fail_in("test.StructArray", "f7");
-    if (!VCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::read(d, body, body + 64, value.f8))
-        return d.fail_in("test.StructArray", "f8");
-    if (!VCodec<std::array<::test::StructSimple, 2>>::read(d, body, body + 74, value.f9))
-        return d.fail_in("test.StructArray", "f9");
-    if (!VCodec<std::array<std::optional<::test::StructSimple>, 2>>::read(d, body, body + 82, value.f10))
-        return d.fail_in("test.StructArray", "f10");
-    return true;
-}
-
-inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value)
-{
-    if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructVector>(c, body, size, value); });
-    if (!VCodec<std::vector<uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructVector", "f1");
-    if (!VCodec<std::vector<std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructVector", "f2");
-    if (!VCodec<std::vector<FBE::buffer_t>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructVector", "f3");
-    if (!VCodec<std::vector<std::optional<FBE::buffer_t>>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructVector", "f4");
-    if (!VCodec<std::vector<::test::EnumSimple>>::read(d, body, body + 24, value.f5))
-        return d.fail_in("test.StructVector", "f5");
-    if (!VCodec<std::vector<std::optional<::test::EnumSimple>>>::read(d, body, body + 28, value.f6))
-        return d.fail_in("test.StructVector", "f6");
-    if (!VCodec<std::vector<::test::FlagsSimple>>::read(d, body, body + 32, value.f7))
-        return d.fail_in("test.StructVector", "f7");
-    if (!VCodec<std::vector<std::optional<::test::FlagsSimple>>>::read(d, body, body + 36, value.f8))
-        return d.fail_in("test.StructVector", "f8");
-    if (!VCodec<std::vector<::test::StructSimple>>::read(d, body, body + 40, value.f9))
-        return d.fail_in("test.StructVector", "f9");
-    if (!VCodec<std::vector<std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructVector", "f10");
-    return true;
-}
-
-inline bool VBody<::test::StructList>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value)
-{
-    if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructList>(c, body, size, value); });
-    if (!VCodec<std::list<uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructList", "f1");
-    if (!VCodec<std::list<std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructList", "f2");
-    if (!VCodec<std::list<FBE::buffer_t>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructList", "f3");
-    if (!VCodec<std::list<std::optional<FBE::buffer_t>>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructList", "f4");
-    if (!VCodec<std::list<::test::EnumSimple>>::read(d, body, body + 24, value.f5))
-        return d.fail_in("test.StructList", "f5");
-    if (!VCodec<std::list<std::optional<::test::EnumSimple>>>::read(d, body, body + 28, value.f6))
-        return d.fail_in("test.StructList", "f6");
-    if (!VCodec<std::list<::test::FlagsSimple>>::read(d, body, body + 32, value.f7))
-        return d.fail_in("test.StructList", "f7");
-    if (!VCodec<std::list<std::optional<::test::FlagsSimple>>>::read(d, body, body + 36, value.f8))
-        return d.fail_in("test.StructList", "f8");
-    if (!VCodec<std::list<::test::StructSimple>>::read(d, body, body + 40, value.f9))
-        return d.fail_in("test.StructList", "f9");
-    if (!VCodec<std::list<std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructList", "f10");
-    return true;
-}
-
-inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructSet>(c, body, size, value); });
-    if (!VCodec<std::set<uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructSet", "f1");
-    if (!VCodec<std::set<::test::EnumSimple>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructSet", "f2");
-    if (!VCodec<std::set<::test::FlagsSimple>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructSet", "f3");
-    if (!VCodec<std::set<::test::StructSimple>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructSet", "f4");
-    return true;
-}
-
-inline bool VBody<::test::StructMap>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value)
-{
-    if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructMap>(c, body, size, value); });
-    if (!VCodec<std::map<int32_t, uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructMap", "f1");
-    if (!VCodec<std::map<int32_t, std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructMap", "f2");
-    if (!VCodec<std::map<int32_t, FBE::buffer_t>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructMap", "f3");
-    if (!VCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructMap", "f4");
-    if (!VCodec<std::map<int32_t, ::test::EnumSimple>>::read(d, body, body + 24, value.f5))
-        return d.fail_in("test.StructMap", "f5");
-    if (!VCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::read(d, body, body + 28, value.f6))
-        return d.fail_in("test.StructMap", "f6");
-    if (!VCodec<std::map<int32_t, ::test::FlagsSimple>>::read(d, body, body + 32, value.f7))
-        return d.fail_in("test.StructMap", "f7");
-    if (!VCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::read(d, body, body + 36, value.f8))
-        return d.fail_in("test.StructMap", "f8");
-    if (!VCodec<std::map<int32_t, ::test::StructSimple>>::read(d, body, body + 40, value.f9))
-        return d.fail_in("test.StructMap", "f9");
-    if (!VCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructMap", "f10");
-    return true;
-}
-
-inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value)
-{
-    if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructHash>(c, body, size, value); });
-    if (!VCodec<std::unordered_map<std::string, uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructHash", "f1");
-    if (!VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructHash", "f2");
-    if (!VCodec<std::unordered_map<std::string, FBE::buffer_t>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructHash", "f3");
-    if (!VCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructHash", "f4");
-    if (!VCodec<std::unordered_map<std::string, ::test::EnumSimple>>::read(d, body, body + 24, value.f5))
-        return d.fail_in("test.StructHash", "f5");
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::read(d, body, body + 28, value.f6))
-        return d.fail_in("test.StructHash", "f6");
-    if (!VCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::read(d, body, body + 32, value.f7))
-        return d.fail_in("test.StructHash", "f7");
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::read(d, body, body + 36, value.f8))
-        return d.fail_in("test.StructHash", "f8");
-    if (!VCodec<std::unordered_map<std::string, ::test::StructSimple>>::read(d, body, body + 40, value.f9))
-        return d.fail_in("test.StructHash", "f9");
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructHash", "f10");
-    return true;
-}
-
-inline bool VBody<::test::StructHashEx>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructHashEx>(c, body, size, value); });
-    if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructHashEx", "f1");
-    if (!VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructHashEx", "f2");
-    return true;
-}
-
-FBE_INLINE bool VBody<::test::StructEmpty>::read(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/, ::test::StructEmpty& /*value*/)
-{
-    return true;
-}
 
 namespace test {
 

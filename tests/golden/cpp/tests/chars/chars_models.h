@@ -18,7 +18,6 @@ struct VBody<::chars::CharKeys> : detail::VFields<::chars::CharKeys, true>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value);
     static constexpr const char* name = "chars.CharKeys";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::chars::CharKeys::letters, 8, "letters"),
@@ -36,7 +35,6 @@ struct VBody<::chars::GradeKeys> : detail::VFields<::chars::GradeKeys, true>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value);
     static constexpr const char* name = "chars.GradeKeys";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::chars::GradeKeys::grades, 8, "grades"),
@@ -45,28 +43,6 @@ struct VBody<::chars::GradeKeys> : detail::VFields<::chars::GradeKeys, true>
         {16, 0, "chars.GradeKeys"},
     };
 };
-
-FBE_INLINE bool VBody<::chars::CharKeys>::read(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::chars::CharKeys>(c, body, size, value); });
-    if (!VCodec<std::set<char>>::read(d, body, body + 8, value.letters))
-        return d.fail_in("chars.CharKeys", "letters");
-    if (!VCodec<std::map<char, int32_t>>::read(d, body, body + 12, value.countByLetter))
-        return d.fail_in("chars.CharKeys", "countByLetter");
-    return true;
-}
-
-FBE_INLINE bool VBody<::chars::GradeKeys>::read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::chars::GradeKeys>(c, body, size, value); });
-    if (!VCodec<std::set<::chars::Grade>>::read(d, body, body + 8, value.grades))
-        return d.fail_in("chars.GradeKeys", "grades");
-    if (!VCodec<std::map<::chars::Grade, int32_t>>::read(d, body, body + 12, value.countByGrade))
-        return d.fail_in("chars.GradeKeys", "countByGrade");
-    return true;
-}
 
 namespace chars {
 

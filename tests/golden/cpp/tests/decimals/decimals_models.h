@@ -18,7 +18,6 @@ struct VBody<::decimals::Prices> : detail::VFields<::decimals::Prices, true>
     static constexpr uint32_t body_size = 89;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 77;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value);
     static constexpr const char* name = "decimals.Prices";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::decimals::Prices::price, 8, "price"),
@@ -35,33 +34,6 @@ struct VBody<::decimals::Prices> : detail::VFields<::decimals::Prices, true>
         {89, 0, "decimals.Prices"},
     };
 };
-
-FBE_INLINE bool VBody<::decimals::Prices>::read(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value)
-{
-    if (FBE_UNLIKELY(size < 89))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::decimals::Prices>(c, body, size, value); });
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 8, value.price))
-        return d.fail_in("decimals.Prices", "price");
-    if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 24, value.maybePrice))
-        return d.fail_in("decimals.Prices", "maybePrice");
-    if (!VCodec<std::array<FBE::decimal_t, 2>>::read(d, body, body + 29, value.pair))
-        return d.fail_in("decimals.Prices", "pair");
-    if (!VCodec<std::vector<FBE::decimal_t>>::read(d, body, body + 61, value.priceVector))
-        return d.fail_in("decimals.Prices", "priceVector");
-    if (!VCodec<std::list<FBE::decimal_t>>::read(d, body, body + 65, value.priceList))
-        return d.fail_in("decimals.Prices", "priceList");
-    if (!VCodec<std::set<FBE::decimal_t>>::read(d, body, body + 69, value.priceSet))
-        return d.fail_in("decimals.Prices", "priceSet");
-    if (!VCodec<std::map<int32_t, FBE::decimal_t>>::read(d, body, body + 73, value.priceById))
-        return d.fail_in("decimals.Prices", "priceById");
-    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::read(d, body, body + 77, value.idByPrice))
-        return d.fail_in("decimals.Prices", "idByPrice");
-    if (!VCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::read(d, body, body + 81, value.priceByPrice))
-        return d.fail_in("decimals.Prices", "priceByPrice");
-    if (!VCodec<std::vector<std::optional<FBE::decimal_t>>>::read(d, body, body + 85, value.maybePrices))
-        return d.fail_in("decimals.Prices", "maybePrices");
-    return true;
-}
 
 namespace decimals {
 

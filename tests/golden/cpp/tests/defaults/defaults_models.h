@@ -18,7 +18,6 @@ struct VBody<::defaults::Zeros> : detail::VFields<::defaults::Zeros, true>
     static constexpr uint32_t body_size = 77;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 17;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value);
     static constexpr const char* name = "defaults.Zeros";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::defaults::Zeros::id, 8, "id"),
@@ -39,40 +38,6 @@ struct VBody<::defaults::Zeros> : detail::VFields<::defaults::Zeros, true>
         {77, 0, "defaults.Zeros"},
     };
 };
-
-FBE_INLINE bool VBody<::defaults::Zeros>::read(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value)
-{
-    if (FBE_UNLIKELY(size < 77))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::defaults::Zeros>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 12, value.b))
-        return d.fail_in("defaults.Zeros", "b");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 17, value.i))
-        return d.fail_in("defaults.Zeros", "i");
-    if (!VCodec<std::optional<int64_t>>::read(d, body, body + 22, value.l))
-        return d.fail_in("defaults.Zeros", "l");
-    if (!VCodec<std::optional<float>>::read(d, body, body + 27, value.f))
-        return d.fail_in("defaults.Zeros", "f");
-    if (!VCodec<std::optional<double>>::read(d, body, body + 32, value.d))
-        return d.fail_in("defaults.Zeros", "d");
-    if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 37, value.m))
-        return d.fail_in("defaults.Zeros", "m");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 42, value.s))
-        return d.fail_in("defaults.Zeros", "s");
-    if (!VCodec<std::optional<::defaults::Colour>>::read(d, body, body + 47, value.c))
-        return d.fail_in("defaults.Zeros", "c");
-    if (!VCodec<std::optional<::defaults::Mode>>::read(d, body, body + 52, value.fl))
-        return d.fail_in("defaults.Zeros", "fl");
-    if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 57, value.t))
-        return d.fail_in("defaults.Zeros", "t");
-    if (!VCodec<std::optional<FBE::uuid_t>>::read(d, body, body + 62, value.u))
-        return d.fail_in("defaults.Zeros", "u");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 67, value.n))
-        return d.fail_in("defaults.Zeros", "n");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 72, value.absent))
-        return d.fail_in("defaults.Zeros", "absent");
-    return true;
-}
 
 namespace defaults {
 

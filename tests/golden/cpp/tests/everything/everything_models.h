@@ -19,7 +19,6 @@ struct VBody<::everything::Counted> : detail::VFields<::everything::Counted, tru
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
     static constexpr const char* name = "everything.Counted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Counted::a, 8, "a"));
@@ -36,7 +35,6 @@ struct VBody<::everything::Shifted> : detail::VFields<::everything::Shifted, tru
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
     static constexpr const char* name = "everything.Shifted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Shifted::a, 8, "a"));
@@ -53,7 +51,6 @@ struct VBody<::everything::AfterShift> : detail::VFields<::everything::AfterShif
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
     static constexpr const char* name = "everything.AfterShift";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::AfterShift::a, 8, "a"));
@@ -70,7 +67,6 @@ struct VBody<::everything::Fixed> : detail::VFields<::everything::Fixed, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
     static constexpr const char* name = "everything.Fixed";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Fixed::a, 8, "a"));
@@ -87,7 +83,6 @@ struct VBody<::everything::Derived> : detail::VFields<::everything::Derived, tru
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
     using base = ::everything::Fixed;
     static constexpr const char* name = "everything.Derived";
     static constexpr auto fields = std::make_tuple(
@@ -105,7 +100,6 @@ struct VBody<::everything::ImportedBase> : detail::VFields<::everything::Importe
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 16;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
     using base = ::market::Instrument;
     static constexpr const char* name = "everything.ImportedBase";
     static constexpr auto fields = std::make_tuple(
@@ -123,7 +117,6 @@ struct VBody<::everything::Note> : detail::VFields<::everything::Note, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
     static constexpr const char* name = "everything.Note";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Note::text, 8, "text"));
@@ -140,7 +133,6 @@ struct VBody<::everything::Quiet> : detail::VFields<::everything::Quiet, true>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
     static constexpr const char* name = "everything.Quiet";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Quiet::password, 8, "password"),
@@ -158,7 +150,6 @@ struct VBody<::everything::Empty> : detail::VFields<::everything::Empty, true>
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 32;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Empty& value);
     static constexpr const char* name = "everything.Empty";
     static constexpr auto fields = std::make_tuple();
 };
@@ -171,7 +162,6 @@ struct VBody<::everything::Everything> : detail::VFields<::everything::Everythin
     static constexpr uint32_t body_size = 310;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 258;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
     static constexpr const char* name = "everything.Everything";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Everything::id, 8, "id"),
@@ -266,7 +256,6 @@ struct VBody<::everything::PlaceOrder> : detail::VFields<::everything::PlaceOrde
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 16;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
     static constexpr const char* name = "everything.PlaceOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::PlaceOrder::id, 8, "id"),
@@ -284,7 +273,6 @@ struct VBody<::everything::Accepted> : detail::VFields<::everything::Accepted, t
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 16;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
     static constexpr const char* name = "everything.Accepted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Accepted::id, 8, "id"));
@@ -301,7 +289,6 @@ struct VBody<::everything::Rejected> : detail::VFields<::everything::Rejected, t
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 20;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
     static constexpr const char* name = "everything.Rejected";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Rejected::id, 8, "id"),
@@ -319,7 +306,6 @@ struct VBody<::everything::Ping> : detail::VFields<::everything::Ping, true>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
     static constexpr const char* name = "everything.Ping";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Ping::sequence, 8, "sequence"));
@@ -336,7 +322,6 @@ struct VBody<::everything::FixedKeywords> : detail::VFields<::everything::FixedK
     static constexpr uint32_t body_size = 17;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 9;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
     static constexpr const char* name = "everything.FixedKeywords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::FixedKeywords::new_, 8, "new"),
@@ -355,7 +340,6 @@ struct VBody<::everything::Keywords> : detail::VFields<::everything::Keywords, t
     static constexpr uint32_t body_size = 42;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 30;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
     static constexpr const char* name = "everything.Keywords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Keywords::new_, 8, "new"),
@@ -380,7 +364,6 @@ struct VBody<::everything::Route> : detail::VFields<::everything::Route, true>
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 16;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value);
     static constexpr const char* name = "everything.Route";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Route::venue, 8, "venue"),
@@ -399,7 +382,6 @@ struct VBody<::everything::Routes> : detail::VFields<::everything::Routes, true>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 12;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value);
     static constexpr const char* name = "everything.Routes";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Routes::routes, 8, "routes"),
@@ -409,295 +391,6 @@ struct VBody<::everything::Routes> : detail::VFields<::everything::Routes, true>
         {20, 0, "everything.Routes"},
     };
 };
-
-FBE_INLINE bool VBody<::everything::Counted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Counted>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Shifted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Shifted>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::AfterShift>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::AfterShift>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Fixed>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Fixed>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Derived>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Derived>(c, body, size, value); });
-    if (!read_body<::everything::Fixed>(d, body, size, value))
-        return false;
-    VCodec<int32_t>::read(d, body, body + 12, value.b);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::ImportedBase>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::ImportedBase>(c, body, size, value); });
-    if (!read_body<::market::Instrument>(d, body, size, value))
-        return false;
-    VCodec<double>::read(d, body, body + 16, value.price);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Note>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Note>(c, body, size, value); });
-    if (!VCodec<std::string>::read(d, body, body + 8, value.text))
-        return d.fail_in("everything.Note", "text");
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Quiet>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Quiet>(c, body, size, value); });
-    if (!VCodec<std::string>::read(d, body, body + 8, value.password))
-        return d.fail_in("everything.Quiet", "password");
-    VCodec<int32_t>::read(d, body, body + 12, value.legacy);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Empty>::read(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/, ::everything::Empty& /*value*/)
-{
-    return true;
-}
-
-inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
-{
-    if (FBE_UNLIKELY(size < 310))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Everything>(c, body, size, value); });
-    const auto fbe_id = Scalar<int32_t>::get(d.data + body + 8);
-    const auto fbe_f1 = Scalar<bool>::get(d.data + body + 12);
-    const auto fbe_f2 = Scalar<uint8_t>::get(d.data + body + 13);
-    const auto fbe_f3 = Scalar<char>::get(d.data + body + 14);
-    const auto fbe_f4 = Scalar<wchar_t>::get(d.data + body + 15);
-    const auto fbe_f5 = Scalar<int8_t>::get(d.data + body + 19);
-    const auto fbe_f6 = Scalar<uint8_t>::get(d.data + body + 20);
-    const auto fbe_f7 = Scalar<int16_t>::get(d.data + body + 21);
-    const auto fbe_f8 = Scalar<uint16_t>::get(d.data + body + 23);
-    const auto fbe_f9 = Scalar<int32_t>::get(d.data + body + 25);
-    const auto fbe_f10 = Scalar<uint32_t>::get(d.data + body + 29);
-    const auto fbe_f11 = Scalar<int64_t>::get(d.data + body + 33);
-    const auto fbe_f12 = Scalar<uint64_t>::get(d.data + body + 41);
-    const auto fbe_f13 = Scalar<float>::get(d.data + body + 49);
-    const auto fbe_f14 = Scalar<double>::get(d.data + body + 53);
-    value.id = fbe_id;
-    value.f1 = fbe_f1;
-    value.f2 = fbe_f2;
-    value.f3 = fbe_f3;
-    value.f4 = fbe_f4;
-    value.f5 = fbe_f5;
-    value.f6 = fbe_f6;
-    value.f7 = fbe_f7;
-    value.f8 = fbe_f8;
-    value.f9 = fbe_f9;
-    value.f10 = fbe_f10;
-    value.f11 = fbe_f11;
-    value.f12 = fbe_f12;
-    value.f13 = fbe_f13;
-    value.f14 = fbe_f14;
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 61, value.f15))
-        return d.fail_in("everything.Everything", "f15");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 77, value.f16))
-        return d.fail_in("everything.Everything", "f16");
-    if (!VCodec<std::string>::read(d, body, body + 93, value.f17))
-        return d.fail_in("everything.Everything", "f17");
-    const auto fbe_f18 = Scalar<uint64_t>::get(d.data + body + 97);
-    const auto fbe_f19 = Scalar<uint64_t>::get(d.data + body + 105);
-    const auto fbe_f20 = Scalar<FBE::uuid_t>::get(d.data + body + 113);
-    const auto fbe_f21 = Scalar<FBE::uuid_t>::get(d.data + body + 129);
-    const auto fbe_f22 = Scalar<FBE::uuid_t>::get(d.data + body + 145);
-    const auto fbe_f23 = Scalar<FBE::uuid_t>::get(d.data + body + 161);
-    value.f18 = fbe_f18;
-    value.f19 = fbe_f19;
-    value.f20 = fbe_f20;
-    value.f21 = fbe_f21;
-    value.f22 = fbe_f22;
-    value.f23 = fbe_f23;
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 177, value.f24))
-        return d.fail_in("everything.Everything", "f24");
-    const auto fbe_f25 = Scalar<::everything::EByte>::get(d.data + body + 181);
-    const auto fbe_f26 = Scalar<::market::Side>::get(d.data + body + 182);
-    const auto fbe_f27 = Scalar<::everything::FByte>::get(d.data + body + 183);
-    const auto fbe_f28 = Scalar<::everything::FUInt64>::get(d.data + body + 184);
-    value.f25 = fbe_f25;
-    value.f26 = fbe_f26;
-    value.f27 = fbe_f27;
-    value.f28 = fbe_f28;
-    if (!VCodec<::everything::Counted>::read(d, body, body + 192, value.f29))
-        return d.fail_in("everything.Everything", "f29");
-    if (!VCodec<::market::Instrument>::read(d, body, body + 196, value.f30))
-        return d.fail_in("everything.Everything", "f30");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 200, value.f31))
-        return d.fail_in("everything.Everything", "f31");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 205, value.f32))
-        return d.fail_in("everything.Everything", "f32");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 210, value.f33))
-        return d.fail_in("everything.Everything", "f33");
-    if (!VCodec<std::optional<::everything::EByte>>::read(d, body, body + 215, value.f34))
-        return d.fail_in("everything.Everything", "f34");
-    if (!VCodec<std::optional<::everything::Counted>>::read(d, body, body + 220, value.f35))
-        return d.fail_in("everything.Everything", "f35");
-    if (!VCodec<std::array<int32_t, 3>>::read(d, body, body + 225, value.f36))
-        return d.fail_in("everything.Everything", "f36");
-    if (!VCodec<std::array<std::optional<std::string>, 2>>::read(d, body, body + 237, value.f37))
-        return d.fail_in("everything.Everything", "f37");
-    if (!VCodec<std::vector<double>>::read(d, body, body + 247, value.f38))
-        return d.fail_in("everything.Everything", "f38");
-    if (!VCodec<std::vector<std::optional<::everything::Counted>>>::read(d, body, body + 251, value.f39))
-        return d.fail_in("everything.Everything", "f39");
-    if (!VCodec<std::list<std::string>>::read(d, body, body + 255, value.f40))
-        return d.fail_in("everything.Everything", "f40");
-    if (!VCodec<std::set<int64_t>>::read(d, body, body + 259, value.f41))
-        return d.fail_in("everything.Everything", "f41");
-    if (!VCodec<std::set<::market::Instrument>>::read(d, body, body + 263, value.f42))
-        return d.fail_in("everything.Everything", "f42");
-    if (!VCodec<std::map<int32_t, std::string>>::read(d, body, body + 267, value.f43))
-        return d.fail_in("everything.Everything", "f43");
-    if (!VCodec<std::map<std::string, std::optional<::everything::Counted>>>::read(d, body, body + 271, value.f44))
-        return d.fail_in("everything.Everything", "f44");
-    if (!VCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::read(d, body, body + 275, value.f45))
-        return d.fail_in("everything.Everything", "f45");
-    if (!VCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::read(d, body, body + 279, value.f46))
-        return d.fail_in("everything.Everything", "f46");
-    if (!VCodec<std::optional<int32_t>>::read(d, body, body + 283, value.f47))
-        return d.fail_in("everything.Everything", "f47");
-    VCodec<bool>::read(d, body, body + 288, value.f47Reset);
-    if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 289, value.f48))
-        return d.fail_in("everything.Everything", "f48");
-    if (!VCodec<std::map<FBE::buffer_t, int32_t>>::read(d, body, body + 294, value.f49))
-        return d.fail_in("everything.Everything", "f49");
-    if (!VCodec<std::unordered_map<FBE::buffer_t, std::string>>::read(d, body, body + 298, value.f50))
-        return d.fail_in("everything.Everything", "f50");
-    if (!VCodec<std::set<FBE::decimal_t>>::read(d, body, body + 302, value.f51))
-        return d.fail_in("everything.Everything", "f51");
-    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::read(d, body, body + 306, value.f52))
-        return d.fail_in("everything.Everything", "f52");
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::PlaceOrder>(c, body, size, value); });
-    VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<::market::Instrument>::read(d, body, body + 24, value.instrument))
-        return d.fail_in("everything.PlaceOrder", "instrument");
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Accepted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Accepted>(c, body, size, value); });
-    VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Rejected>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Rejected>(c, body, size, value); });
-    VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::string>::read(d, body, body + 24, value.reason))
-        return d.fail_in("everything.Rejected", "reason");
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Ping>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Ping>(c, body, size, value); });
-    VCodec<int64_t>::read(d, body, body + 8, value.sequence);
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value)
-{
-    if (FBE_UNLIKELY(size < 17))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::FixedKeywords>(c, body, size, value); });
-    const auto fbe_new_ = Scalar<int32_t>::get(d.data + body + 8);
-    const auto fbe_swap_ = Scalar<bool>::get(d.data + body + 12);
-    const auto fbe_default_ = Scalar<::everything::Reserved>::get(d.data + body + 13);
-    value.new_ = fbe_new_;
-    value.swap_ = fbe_swap_;
-    value.default_ = fbe_default_;
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value)
-{
-    if (FBE_UNLIKELY(size < 42))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Keywords>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.new_);
-    if (!VCodec<std::string>::read(d, body, body + 12, value.class_))
-        return d.fail_in("everything.Keywords", "class");
-    const auto fbe_default_ = Scalar<::everything::Reserved>::get(d.data + body + 16);
-    const auto fbe_swap_ = Scalar<bool>::get(d.data + body + 20);
-    const auto fbe_from = Scalar<int32_t>::get(d.data + body + 21);
-    const auto fbe_None = Scalar<int32_t>::get(d.data + body + 25);
-    const auto fbe_NULL_ = Scalar<int32_t>::get(d.data + body + 29);
-    value.default_ = fbe_default_;
-    value.swap_ = fbe_swap_;
-    value.from = fbe_from;
-    value.None = fbe_None;
-    value.NULL_ = fbe_NULL_;
-    if (!VCodec<std::optional<::everything::Reserved>>::read(d, body, body + 33, value.operator_))
-        return d.fail_in("everything.Keywords", "operator");
-    if (!VCodec<std::vector<::everything::FixedKeywords>>::read(d, body, body + 38, value.this_))
-        return d.fail_in("everything.Keywords", "this");
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Route>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Route>(c, body, size, value); });
-    if (!VCodec<std::string>::read(d, body, body + 8, value.venue))
-        return d.fail_in("everything.Route", "venue");
-    const auto fbe_weight = Scalar<double>::get(d.data + body + 12);
-    const auto fbe_leg = Scalar<int32_t>::get(d.data + body + 20);
-    value.weight = fbe_weight;
-    value.leg = fbe_leg;
-    return true;
-}
-
-FBE_INLINE bool VBody<::everything::Routes>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Routes>(c, body, size, value); });
-    if (!VCodec<std::set<::everything::Route>>::read(d, body, body + 8, value.routes))
-        return d.fail_in("everything.Routes", "routes");
-    if (!VCodec<std::map<::everything::Route, int32_t>>::read(d, body, body + 12, value.ranks))
-        return d.fail_in("everything.Routes", "ranks");
-    if (!VCodec<std::unordered_map<::everything::Route, std::string>>::read(d, body, body + 16, value.names))
-        return d.fail_in("everything.Routes", "names");
-    return true;
-}
 
 namespace everything {
 

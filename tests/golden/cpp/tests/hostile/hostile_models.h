@@ -18,7 +18,6 @@ struct VBody<::hostile::Empty> : detail::VFields<::hostile::Empty, true>
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 32;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empty& value);
     static constexpr const char* name = "hostile.Empty";
     static constexpr auto fields = std::make_tuple();
 };
@@ -31,7 +30,6 @@ struct VBody<::hostile::Empties> : detail::VFields<::hostile::Empties, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value);
     static constexpr const char* name = "hostile.Empties";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Empties::items, 8, "items"));
@@ -48,7 +46,6 @@ struct VBody<::hostile::Wide> : detail::VFields<::hostile::Wide, true>
     static constexpr uint32_t body_size = 4000008;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4000000;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value);
     static constexpr const char* name = "hostile.Wide";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Wide::values, 8, "values"));
@@ -65,7 +62,6 @@ struct VBody<::hostile::Wides> : detail::VFields<::hostile::Wides, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value);
     static constexpr const char* name = "hostile.Wides";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Wides::items, 8, "items"));
@@ -82,7 +78,6 @@ struct VBody<::hostile::Holder> : detail::VFields<::hostile::Holder, true>
     static constexpr uint32_t body_size = 21;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 5;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
     static constexpr const char* name = "hostile.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Holder::wide, 8, "wide"),
@@ -92,51 +87,6 @@ struct VBody<::hostile::Holder> : detail::VFields<::hostile::Holder, true>
         {12, 4000000, "hostile.Holder.wide"}, {17, 0, "hostile.Holder.maybe"}, {21, 0, "hostile.Holder.byId"},
     };
 };
-
-FBE_INLINE bool VBody<::hostile::Empty>::read(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/, ::hostile::Empty& /*value*/)
-{
-    return true;
-}
-
-FBE_INLINE bool VBody<::hostile::Empties>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Empties>(c, body, size, value); });
-    if (!VCodec<std::vector<::hostile::Empty>>::read(d, body, body + 8, value.items))
-        return d.fail_in("hostile.Empties", "items");
-    return true;
-}
-
-FBE_INLINE bool VBody<::hostile::Wide>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value)
-{
-    if (FBE_UNLIKELY(size < 4000008))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Wide>(c, body, size, value); });
-    if (!VCodec<std::array<int32_t, 1000000>>::read(d, body, body + 8, value.values))
-        return d.fail_in("hostile.Wide", "values");
-    return true;
-}
-
-FBE_INLINE bool VBody<::hostile::Wides>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Wides>(c, body, size, value); });
-    if (!VCodec<std::vector<::hostile::Wide>>::read(d, body, body + 8, value.items))
-        return d.fail_in("hostile.Wides", "items");
-    return true;
-}
-
-FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
-{
-    if (FBE_UNLIKELY(size < 21))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Holder>(c, body, size, value); });
-    if (!VCodec<::hostile::Wide>::read(d, body, body + 8, value.wide))
-        return d.fail_in("hostile.Holder", "wide");
-    if (!VCodec<std::optional<::hostile::Wide>>::read(d, body, body + 12, value.maybe))
-        return d.fail_in("hostile.Holder", "maybe");
-    if (!VCodec<std::map<int32_t, ::hostile::Wide>>::read(d, body, body + 17, value.byId))
-        return d.fail_in("hostile.Holder", "byId");
-    return true;
-}
 
 namespace hostile {
 

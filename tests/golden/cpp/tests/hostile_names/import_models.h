@@ -19,7 +19,6 @@ struct VBody<::import::Order> : detail::VFields<::import::Order, true>
     static constexpr uint32_t body_size = 20;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 12;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value);
     static constexpr const char* name = "import.Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Order::side, 8, "side"),
@@ -38,7 +37,6 @@ struct VBody<::import::CppWords> : detail::VFields<::import::CppWords, false>
     static constexpr uint32_t body_size = 703;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 619;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value);
     static constexpr const char* name = "import.CppWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::CppWords::alignas_, 8, "alignas"),
@@ -169,7 +167,6 @@ struct VBody<::import::PythonWords> : detail::VFields<::import::PythonWords, fal
     static constexpr uint32_t body_size = 275;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 239;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value);
     static constexpr const char* name = "import.PythonWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::PythonWords::False, 8, "False"),
@@ -230,7 +227,6 @@ struct VBody<::import::GoWords> : detail::VFields<::import::GoWords, true>
     static constexpr uint32_t body_size = 234;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 202;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value);
     static constexpr const char* name = "import.GoWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::GoWords::chan, 8, "chan"),
@@ -284,7 +280,6 @@ struct VBody<::import::JavaWords> : detail::VFields<::import::JavaWords, true>
     static constexpr uint32_t body_size = 210;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 182;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value);
     static constexpr const char* name = "import.JavaWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JavaWords::abstract, 8, "abstract"),
@@ -332,7 +327,6 @@ struct VBody<::import::KotlinWords> : detail::VFields<::import::KotlinWords, fal
     static constexpr uint32_t body_size = 243;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 207;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value);
     static constexpr const char* name = "import.KotlinWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::KotlinWords::fun, 8, "fun"),
@@ -388,7 +382,6 @@ struct VBody<::import::JsWords> : detail::VFields<::import::JsWords, false>
     static constexpr uint32_t body_size = 259;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 223;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value);
     static constexpr const char* name = "import.JsWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JsWords::debugger, 8, "debugger"),
@@ -446,7 +439,6 @@ struct VBody<::import::RustWords> : detail::VFields<::import::RustWords, true>
     static constexpr uint32_t body_size = 223;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 195;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value);
     static constexpr const char* name = "import.RustWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::RustWords::crate, 8, "crate"),
@@ -497,7 +489,6 @@ struct VBody<::import::CSharpWords> : detail::VFields<::import::CSharpWords, tru
     static constexpr uint32_t body_size = 178;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 150;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value);
     static constexpr const char* name = "import.CSharpWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::CSharpWords::checked, 8, "checked"),
@@ -543,7 +534,6 @@ struct VBody<::import::RubyWords> : detail::VFields<::import::RubyWords, true>
     static constexpr uint32_t body_size = 118;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 98;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value);
     static constexpr const char* name = "import.RubyWords";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::RubyWords::BEGIN, 8, "BEGIN"),
@@ -577,7 +567,6 @@ struct VBody<::import::CppMembers> : detail::VFields<::import::CppMembers, true>
     static constexpr uint32_t body_size = 64;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 48;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value);
     static constexpr const char* name = "import.CppMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::CppMembers::swap_, 8, "swap"),
@@ -604,7 +593,6 @@ struct VBody<::import::PythonMembers> : detail::VFields<::import::PythonMembers,
     static constexpr uint32_t body_size = 112;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 96;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value);
     static constexpr const char* name = "import.PythonMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::PythonMembers::to_json, 8, "to_json"),
@@ -636,7 +624,6 @@ struct VBody<::import::GoMembers> : detail::VFields<::import::GoMembers, true>
     static constexpr uint32_t body_size = 153;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 129;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value);
     static constexpr const char* name = "import.GoMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::GoMembers::FBEKey, 8, "FBEKey"),
@@ -677,7 +664,6 @@ struct VBody<::import::JvmMembers> : detail::VFields<::import::JvmMembers, true>
     static constexpr uint32_t body_size = 161;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 137;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value);
     static constexpr const char* name = "import.JvmMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JvmMembers::TYPE_ID, 8, "TYPE_ID"),
@@ -719,7 +705,6 @@ struct VBody<::import::JsMembers> : detail::VFields<::import::JsMembers, true>
     static constexpr uint32_t body_size = 23;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 11;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value);
     static constexpr const char* name = "import.JsMembers";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JsMembers::fbeKey, 8, "fbeKey"),
@@ -739,7 +724,6 @@ struct VBody<::import::RuntimeNames> : detail::VFields<::import::RuntimeNames, t
     static constexpr uint32_t body_size = 170;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 142;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value);
     static constexpr const char* name = "import.RuntimeNames";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::RuntimeNames::Buffer, 8, "Buffer"),
@@ -783,7 +767,6 @@ struct VBody<::import::class_> : detail::VFields<::import::class_, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value);
     static constexpr const char* name = "import.class";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::class_::class__, 8, "class"));
@@ -800,7 +783,6 @@ struct VBody<::import::Object> : detail::VFields<::import::Object, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value);
     static constexpr const char* name = "import.Object";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Object::Object_, 8, "Object"));
@@ -817,7 +799,6 @@ struct VBody<::import::String> : detail::VFields<::import::String, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value);
     static constexpr const char* name = "import.String";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::String::String_, 8, "String"));
@@ -834,7 +815,6 @@ struct VBody<::import::List> : detail::VFields<::import::List, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::List& value);
     static constexpr const char* name = "import.List";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::List::List_, 8, "List"));
@@ -851,7 +831,6 @@ struct VBody<::import::Map> : detail::VFields<::import::Map, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value);
     static constexpr const char* name = "import.Map";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Map::Map_, 8, "Map"));
@@ -868,7 +847,6 @@ struct VBody<::import::Model> : detail::VFields<::import::Model, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value);
     static constexpr const char* name = "import.Model";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Model::Model_, 8, "Model"));
@@ -885,7 +863,6 @@ struct VBody<::import::FinalModel> : detail::VFields<::import::FinalModel, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value);
     static constexpr const char* name = "import.FinalModel";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FinalModel::FinalModel_, 8, "FinalModel"));
@@ -902,7 +879,6 @@ struct VBody<::import::Buffer> : detail::VFields<::import::Buffer, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value);
     static constexpr const char* name = "import.Buffer";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Buffer::Buffer_, 8, "Buffer"));
@@ -919,7 +895,6 @@ struct VBody<::import::Reader> : detail::VFields<::import::Reader, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value);
     static constexpr const char* name = "import.Reader";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Reader::Reader_, 8, "Reader"));
@@ -936,7 +911,6 @@ struct VBody<::import::Writer> : detail::VFields<::import::Writer, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value);
     static constexpr const char* name = "import.Writer";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Writer::Writer_, 8, "Writer"));
@@ -953,7 +927,6 @@ struct VBody<::import::Limits> : detail::VFields<::import::Limits, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value);
     static constexpr const char* name = "import.Limits";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Limits::Limits_, 8, "Limits"));
@@ -970,7 +943,6 @@ struct VBody<::import::DecodeError> : detail::VFields<::import::DecodeError, tru
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value);
     static constexpr const char* name = "import.DecodeError";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DecodeError::DecodeError_, 8, "DecodeError"));
@@ -987,7 +959,6 @@ struct VBody<::import::DecodeException> : detail::VFields<::import::DecodeExcept
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value);
     static constexpr const char* name = "import.DecodeException";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DecodeException::DecodeException_, 8, "DecodeException"));
@@ -1004,7 +975,6 @@ struct VBody<::import::Decimal> : detail::VFields<::import::Decimal, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value);
     static constexpr const char* name = "import.Decimal";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Decimal::Decimal_, 8, "Decimal"));
@@ -1021,7 +991,6 @@ struct VBody<::import::Uuid> : detail::VFields<::import::Uuid, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value);
     static constexpr const char* name = "import.Uuid";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Uuid::Uuid_, 8, "Uuid"));
@@ -1038,7 +1007,6 @@ struct VBody<::import::UUID> : detail::VFields<::import::UUID, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value);
     static constexpr const char* name = "import.UUID";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::UUID::UUID_, 8, "UUID"));
@@ -1055,7 +1023,6 @@ struct VBody<::import::Timestamp> : detail::VFields<::import::Timestamp, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value);
     static constexpr const char* name = "import.Timestamp";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Timestamp::Timestamp_, 8, "Timestamp"));
@@ -1072,7 +1039,6 @@ struct VBody<::import::Sender> : detail::VFields<::import::Sender, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value);
     static constexpr const char* name = "import.Sender";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Sender::Sender_, 8, "Sender"));
@@ -1089,7 +1055,6 @@ struct VBody<::import::Receiver> : detail::VFields<::import::Receiver, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value);
     static constexpr const char* name = "import.Receiver";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Receiver::Receiver_, 8, "Receiver"));
@@ -1106,7 +1071,6 @@ struct VBody<::import::Client> : detail::VFields<::import::Client, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value);
     static constexpr const char* name = "import.Client";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Client::Client_, 8, "Client"));
@@ -1123,7 +1087,6 @@ struct VBody<::import::Proxy> : detail::VFields<::import::Proxy, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value);
     static constexpr const char* name = "import.Proxy";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Proxy::Proxy_, 8, "Proxy"));
@@ -1140,7 +1103,6 @@ struct VBody<::import::Handler> : detail::VFields<::import::Handler, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value);
     static constexpr const char* name = "import.Handler";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Handler::Handler_, 8, "Handler"));
@@ -1157,7 +1119,6 @@ struct VBody<::import::fbe> : detail::VFields<::import::fbe, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value);
     static constexpr const char* name = "import.fbe";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::fbe::fbe_, 8, "fbe"));
@@ -1174,7 +1135,6 @@ struct VBody<::import::FBE_> : detail::VFields<::import::FBE_, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value);
     static constexpr const char* name = "import.FBE";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBE_::FBE__, 8, "FBE"));
@@ -1191,7 +1151,6 @@ struct VBody<::import::std_> : detail::VFields<::import::std_, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value);
     static constexpr const char* name = "import.std";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::std_::std__, 8, "std"));
@@ -1208,7 +1167,6 @@ struct VBody<::import::Companion> : detail::VFields<::import::Companion, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value);
     static constexpr const char* name = "import.Companion";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Companion::Companion_, 8, "Companion"));
@@ -1225,7 +1183,6 @@ struct VBody<::import::Any> : detail::VFields<::import::Any, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value);
     static constexpr const char* name = "import.Any";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Any::Any_, 8, "Any"));
@@ -1242,7 +1199,6 @@ struct VBody<::import::Self> : detail::VFields<::import::Self, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value);
     static constexpr const char* name = "import.Self";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Self::Self_, 8, "Self"));
@@ -1259,7 +1215,6 @@ struct VBody<::import::self> : detail::VFields<::import::self, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value);
     static constexpr const char* name = "import.self";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::self::self_, 8, "self"));
@@ -1276,7 +1231,6 @@ struct VBody<::import::None> : detail::VFields<::import::None, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::None& value);
     static constexpr const char* name = "import.None";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::None::None_, 8, "None"));
@@ -1293,7 +1247,6 @@ struct VBody<::import::Option> : detail::VFields<::import::Option, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value);
     static constexpr const char* name = "import.Option";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Option::Option_, 8, "Option"));
@@ -1310,7 +1263,6 @@ struct VBody<::import::Result> : detail::VFields<::import::Result, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value);
     static constexpr const char* name = "import.Result";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Result::Result_, 8, "Result"));
@@ -1327,7 +1279,6 @@ struct VBody<::import::Vec> : detail::VFields<::import::Vec, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value);
     static constexpr const char* name = "import.Vec";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Vec::Vec_, 8, "Vec"));
@@ -1344,7 +1295,6 @@ struct VBody<::import::Box> : detail::VFields<::import::Box, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value);
     static constexpr const char* name = "import.Box";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Box::Box_, 8, "Box"));
@@ -1361,7 +1311,6 @@ struct VBody<::import::Error> : detail::VFields<::import::Error, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value);
     static constexpr const char* name = "import.Error";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Error::Error_, 8, "Error"));
@@ -1378,7 +1327,6 @@ struct VBody<::import::Exception> : detail::VFields<::import::Exception, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value);
     static constexpr const char* name = "import.Exception";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Exception::Exception_, 8, "Exception"));
@@ -1395,7 +1343,6 @@ struct VBody<::import::Text> : detail::VFields<::import::Text, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value);
     static constexpr const char* name = "import.Text";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Text::Text_, 8, "Text"));
@@ -1412,7 +1359,6 @@ struct VBody<::import::JsonWriter> : detail::VFields<::import::JsonWriter, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value);
     static constexpr const char* name = "import.JsonWriter";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JsonWriter::JsonWriter_, 8, "JsonWriter"));
@@ -1429,7 +1375,6 @@ struct VBody<::import::int32_t_> : detail::VFields<::import::int32_t_, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value);
     static constexpr const char* name = "import.int32_t";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::int32_t_::int32_t__, 8, "int32_t"));
@@ -1446,7 +1391,6 @@ struct VBody<::import::size_t_> : detail::VFields<::import::size_t_, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value);
     static constexpr const char* name = "import.size_t";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::size_t_::size_t__, 8, "size_t"));
@@ -1463,7 +1407,6 @@ struct VBody<::import::list> : detail::VFields<::import::list, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value);
     static constexpr const char* name = "import.list";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::list::list_, 8, "list"));
@@ -1480,7 +1423,6 @@ struct VBody<::import::object> : detail::VFields<::import::object, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::object& value);
     static constexpr const char* name = "import.object";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::object::object_, 8, "object"));
@@ -1497,7 +1439,6 @@ struct VBody<::import::v> : detail::VFields<::import::v, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value);
     static constexpr const char* name = "import.v";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::v::v_, 8, "v"));
@@ -1514,7 +1455,6 @@ struct VBody<::import::r> : detail::VFields<::import::r, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::r& value);
     static constexpr const char* name = "import.r";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::r::r_, 8, "r"));
@@ -1531,7 +1471,6 @@ struct VBody<::import::w> : detail::VFields<::import::w, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value);
     static constexpr const char* name = "import.w";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::w::w_, 8, "w"));
@@ -1548,7 +1487,6 @@ struct VBody<::import::SideBuy> : detail::VFields<::import::SideBuy, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value);
     static constexpr const char* name = "import.SideBuy";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::SideBuy::SideBuy_, 8, "SideBuy"));
@@ -1565,7 +1503,6 @@ struct VBody<::import::OrderKey> : detail::VFields<::import::OrderKey, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value);
     static constexpr const char* name = "import.OrderKey";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderKey::OrderKey_, 8, "OrderKey"));
@@ -1582,7 +1519,6 @@ struct VBody<::import::textOfside> : detail::VFields<::import::textOfside, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value);
     static constexpr const char* name = "import.textOfside";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::textOfside::textOfside_, 8, "textOfside"));
@@ -1599,7 +1535,6 @@ struct VBody<::import::DECIMAL_1> : detail::VFields<::import::DECIMAL_1, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value);
     static constexpr const char* name = "import.DECIMAL_1";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DECIMAL_1::DECIMAL_1_, 8, "DECIMAL_1"));
@@ -1616,7 +1551,6 @@ struct VBody<::import::OrderModel> : detail::VFields<::import::OrderModel, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value);
     static constexpr const char* name = "import.OrderModel";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderModel::OrderModel_, 8, "OrderModel"));
@@ -1633,7 +1567,6 @@ struct VBody<::import::OrderFinal> : detail::VFields<::import::OrderFinal, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value);
     static constexpr const char* name = "import.OrderFinal";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderFinal::OrderFinal_, 8, "OrderFinal"));
@@ -1650,7 +1583,6 @@ struct VBody<::import::NewOrder> : detail::VFields<::import::NewOrder, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value);
     static constexpr const char* name = "import.NewOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::NewOrder::NewOrder_, 8, "NewOrder"));
@@ -1667,7 +1599,6 @@ struct VBody<::import::VerifyFBEOrder> : detail::VFields<::import::VerifyFBEOrde
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value);
     static constexpr const char* name = "import.VerifyFBEOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::VerifyFBEOrder::VerifyFBEOrder_, 8, "VerifyFBEOrder"));
@@ -1684,7 +1615,6 @@ struct VBody<::import::fbe_vr_Order> : detail::VFields<::import::fbe_vr_Order, t
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value);
     static constexpr const char* name = "import.fbe_vr_Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::fbe_vr_Order::fbe_vr_Order_, 8, "fbe_vr_Order"));
@@ -1701,7 +1631,6 @@ struct VBody<::import::e1> : detail::VFields<::import::e1, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value);
     static constexpr const char* name = "import.e1";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::e1::e1_, 8, "e1"));
@@ -1718,7 +1647,6 @@ struct VBody<::import::i2> : detail::VFields<::import::i2, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value);
     static constexpr const char* name = "import.i2";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::i2::i2_, 8, "i2"));
@@ -1735,7 +1663,6 @@ struct VBody<::import::o3> : detail::VFields<::import::o3, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value);
     static constexpr const char* name = "import.o3";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::o3::o3_, 8, "o3"));
@@ -1752,7 +1679,6 @@ struct VBody<::import::Fbe> : detail::VFields<::import::Fbe, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value);
     static constexpr const char* name = "import.Fbe";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Fbe::Fbe_, 8, "Fbe"));
@@ -1769,7 +1695,6 @@ struct VBody<::import::FINGERPRINT> : detail::VFields<::import::FINGERPRINT, tru
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value);
     static constexpr const char* name = "import.FINGERPRINT";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FINGERPRINT::FINGERPRINT_, 8, "FINGERPRINT"));
@@ -1786,7 +1711,6 @@ struct VBody<::import::FBE_FINGERPRINT> : detail::VFields<::import::FBE_FINGERPR
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value);
     static constexpr const char* name = "import.FBE_FINGERPRINT";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBE_FINGERPRINT::FBE_FINGERPRINT_, 8, "FBE_FINGERPRINT"));
@@ -1803,7 +1727,6 @@ struct VBody<::import::FBEFingerprint> : detail::VFields<::import::FBEFingerprin
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value);
     static constexpr const char* name = "import.FBEFingerprint";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBEFingerprint::FBEFingerprint_, 8, "FBEFingerprint"));
@@ -1820,7 +1743,6 @@ struct VBody<::import::Case> : detail::VFields<::import::Case, true>
     static constexpr uint32_t body_size = 40;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 32;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value);
     static constexpr const char* name = "import.Case";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Case::name, 8, "name"),
@@ -1844,7 +1766,6 @@ struct VBody<::import::Imported> : detail::VFields<::import::Imported, true>
     static constexpr uint32_t body_size = 14;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 2;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value);
     static constexpr const char* name = "import.Imported";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Imported::market, 8, "market"),
@@ -1863,7 +1784,6 @@ struct VBody<::import::symbol> : detail::VFields<::import::symbol, true>
     static constexpr uint32_t body_size = 12;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value);
     static constexpr const char* name = "import.symbol";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::symbol::digits, 8, "digits"));
@@ -1880,7 +1800,6 @@ struct VBody<::import::Listed> : detail::VFields<::import::Listed, true>
     static constexpr uint32_t body_size = 24;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 12;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value);
     using base = ::market::Instrument;
     static constexpr const char* name = "import.Listed";
     static constexpr auto fields = std::make_tuple(
@@ -1899,7 +1818,6 @@ struct VBody<::import::Derived> : detail::VFields<::import::Derived, true>
     static constexpr uint32_t body_size = 26;
     static constexpr bool fixed_fields = true;
     static constexpr uint64_t cost = 18;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value);
     using base = ::import::Order;
     static constexpr const char* name = "import.Derived";
     static constexpr auto fields = std::make_tuple(
@@ -1918,7 +1836,6 @@ struct VBody<::import::Shadows> : detail::VFields<::import::Shadows, false>
     static constexpr uint32_t body_size = 635;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 615;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Shadows& value);
     static constexpr const char* name = "import.Shadows";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Shadows::ints, 8, "ints"),
@@ -2063,7 +1980,6 @@ struct VBody<::import::Hostile> : detail::VFields<::import::Hostile, false>
     static constexpr uint32_t body_size = 340;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 4;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value);
     static constexpr const char* name = "import.Hostile";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Hostile::Order, 8, "Order"),
@@ -2184,2058 +2100,6 @@ struct VBody<::import::Hostile> : detail::VFields<::import::Hostile, false>
         {332, 16, "import.Hostile.Listed"}, {336, 0, "import.Hostile.Letters"}, {340, 639, "import.Hostile.Shadows"},
     };
 };
-
-FBE_INLINE bool VBody<::import::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value)
-{
-    if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Order>(c, body, size, value); });
-    const auto fbe_side = Scalar<int32_t>::get(d.data + body + 8);
-    const auto fbe_s = Scalar<::import::side>::get(d.data + body + 12);
-    const auto fbe_range = Scalar<::import::range>::get(d.data + body + 16);
-    value.side = fbe_side;
-    value.s = fbe_s;
-    value.range = fbe_range;
-    return true;
-}
-
-inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value)
-{
-    if (FBE_UNLIKELY(size < 703))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::CppWords>(c, body, size, value); });
-    const auto fbe_alignas_ = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_alignof_ = Scalar<int32_t>::get(d.data + body + 10);
-    value.alignas_ = fbe_alignas_;
-    value.alignof_ = fbe_alignof_;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.and_))
-        return d.fail_in("import.CppWords", "and");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.and_eq_))
-        return d.fail_in("import.CppWords", "and_eq");
-    const auto fbe_asm_ = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_auto_ = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_bitand_ = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_bitor_ = Scalar<int64_t>::get(d.data + body + 43);
-    value.asm_ = fbe_asm_;
-    value.auto_ = fbe_auto_;
-    value.bitand_ = fbe_bitand_;
-    value.bitor_ = fbe_bitor_;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.break_))
-        return d.fail_in("import.CppWords", "break");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.case_))
-        return d.fail_in("import.CppWords", "case");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.catch_))
-        return d.fail_in("import.CppWords", "catch");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.char8_t_))
-        return d.fail_in("import.CppWords", "char8_t");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.char16_t_))
-        return d.fail_in("import.CppWords", "char16_t");
-    const auto fbe_char32_t_ = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_class_ = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_compl_ = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_concept_ = Scalar<uint8_t>::get(d.data + body + 112);
-    value.char32_t_ = fbe_char32_t_;
-    value.class_ = fbe_class_;
-    value.compl_ = fbe_compl_;
-    value.concept_ = fbe_concept_;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.const_))
-        return d.fail_in("import.CppWords", "const");
-    const auto fbe_consteval_ = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_constexpr_ = Scalar<int32_t>::get(d.data + body + 120);
-    value.consteval_ = fbe_consteval_;
-    value.constexpr_ = fbe_constexpr_;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.constinit_))
-        return d.fail_in("import.CppWords", "constinit");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.const_cast_))
-        return d.fail_in("import.CppWords", "const_cast");
-    const auto fbe_continue_ = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_co_await_ = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_co_return_ = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_co_yield_ = Scalar<int64_t>::get(d.data + body + 153);
-    value.continue_ = fbe_continue_;
-    value.co_await_ = fbe_co_await_;
-    value.co_return_ = fbe_co_return_;
-    value.co_yield_ = fbe_co_yield_;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.decltype_))
-        return d.fail_in("import.CppWords", "decltype");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.default_))
-        return d.fail_in("import.CppWords", "default");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.delete_))
-        return d.fail_in("import.CppWords", "delete");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.do_))
-        return d.fail_in("import.CppWords", "do");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.dynamic_cast_))
-        return d.fail_in("import.CppWords", "dynamic_cast");
-    const auto fbe_else_ = Scalar<FBE::uuid_t>::get(d.data + body + 194);
-    const auto fbe_explicit_ = Scalar<uint64_t>::get(d.data + body + 210);
-    const auto fbe_export_ = Scalar<float>::get(d.data + body + 218);
-    const auto fbe_extern_ = Scalar<uint8_t>::get(d.data + body + 222);
-    value.else_ = fbe_else_;
-    value.explicit_ = fbe_explicit_;
-    value.export_ = fbe_export_;
-    value.extern_ = fbe_extern_;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.final))
-        return d.fail_in("import.CppWords", "final");
-    const auto fbe_for_ = Scalar<::import::Word>::get(d.data + body + 228);
-    const auto fbe_friend_ = Scalar<int32_t>::get(d.data + body + 230);
-    value.for_ = fbe_for_;
-    value.friend_ = fbe_friend_;
-    if (!VCodec<std::string>::read(d, body, body + 234, value.goto_))
-        return d.fail_in("import.CppWords", "goto");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.if_))
-        return d.fail_in("import.CppWords", "if");
-    const auto fbe_import = Scalar<::import::Modifier>::get(d.data + body + 243);
-    const auto fbe_inline_ = Scalar<double>::get(d.data + body + 251);
-    const auto fbe_int_ = Scalar<::import::side>::get(d.data + body + 259);
-    const auto fbe_long_ = Scalar<int64_t>::get(d.data + body + 263);
-    value.import = fbe_import;
-    value.inline_ = fbe_inline_;
-    value.int_ = fbe_int_;
-    value.long_ = fbe_long_;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 271, value.module))
-        return d.fail_in("import.CppWords", "module");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 275, value.mutable_))
-        return d.fail_in("import.CppWords", "mutable");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 280, value.namespace_))
-        return d.fail_in("import.CppWords", "namespace");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 284, value.new_))
-        return d.fail_in("import.CppWords", "new");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 288, value.noexcept_))
-        return d.fail_in("import.CppWords", "noexcept");
-    const auto fbe_not_ = Scalar<FBE::uuid_t>::get(d.data + body + 304);
-    const auto fbe_not_eq_ = Scalar<uint64_t>::get(d.data + body + 320);
-    const auto fbe_nullptr_ = Scalar<float>::get(d.data + body + 328);
-    const auto fbe_operator_ = Scalar<uint8_t>::get(d.data + body + 332);
-    value.not_ = fbe_not_;
-    value.not_eq_ = fbe_not_eq_;
-    value.nullptr_ = fbe_nullptr_;
-    value.operator_ = fbe_operator_;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 333, value.or_))
-        return d.fail_in("import.CppWords", "or");
-    const auto fbe_or_eq_ = Scalar<::import::Word>::get(d.data + body + 338);
-    const auto fbe_override = Scalar<int32_t>::get(d.data + body + 340);
-    value.or_eq_ = fbe_or_eq_;
-    value.override = fbe_override;
-    if (!VCodec<std::string>::read(d, body, body + 344, value.private_))
-        return d.fail_in("import.CppWords", "private");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 348, value.protected_))
-        return d.fail_in("import.CppWords", "protected");
-    const auto fbe_public_ = Scalar<::import::Modifier>::get(d.data + body + 353);
-    const auto fbe_register_ = Scalar<double>::get(d.data + body + 361);
-    const auto fbe_reinterpret_cast_ = Scalar<::import::side>::get(d.data + body + 369);
-    const auto fbe_requires_ = Scalar<int64_t>::get(d.data + body + 373);
-    value.public_ = fbe_public_;
-    value.register_ = fbe_register_;
-    value.reinterpret_cast_ = fbe_reinterpret_cast_;
-    value.requires_ = fbe_requires_;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 381, value.return_))
-        return d.fail_in("import.CppWords", "return");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 385, value.short_))
-        return d.fail_in("import.CppWords", "short");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 390, value.signed_))
-        return d.fail_in("import.CppWords", "signed");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 394, value.sizeof_))
-        return d.fail_in("import.CppWords", "sizeof");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 398, value.static_))
-        return d.fail_in("import.CppWords", "static");
-    const auto fbe_static_assert_ = Scalar<FBE::uuid_t>::get(d.data + body + 414);
-    const auto fbe_static_cast_ = Scalar<uint64_t>::get(d.data + body + 430);
-    const auto fbe_switch_ = Scalar<float>::get(d.data + body + 438);
-    const auto fbe_template_ = Scalar<uint8_t>::get(d.data + body + 442);
-    value.static_assert_ = fbe_static_assert_;
-    value.static_cast_ = fbe_static_cast_;
-    value.switch_ = fbe_switch_;
-    value.template_ = fbe_template_;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 443, value.this_))
-        return d.fail_in("import.CppWords", "this");
-    const auto fbe_thread_local_ = Scalar<::import::Word>::get(d.data + body + 448);
-    const auto fbe_throw_ = Scalar<int32_t>::get(d.data + body + 450);
-    value.thread_local_ = fbe_thread_local_;
-    value.throw_ = fbe_throw_;
-    if (!VCodec<std::string>::read(d, body, body + 454, value.try_))
-        return d.fail_in("import.CppWords", "try");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 458, value.typedef_))
-        return d.fail_in("import.CppWords", "typedef");
-    const auto fbe_typeid_ = Scalar<::import::Modifier>::get(d.data + body + 463);
-    const auto fbe_typename_ = Scalar<double>::get(d.data + body + 471);
-    const auto fbe_union_ = Scalar<::import::side>::get(d.data + body + 479);
-    const auto fbe_unsigned_ = Scalar<int64_t>::get(d.data + body + 483);
-    value.typeid_ = fbe_typeid_;
-    value.typename_ = fbe_typename_;
-    value.union_ = fbe_union_;
-    value.unsigned_ = fbe_unsigned_;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 491, value.using_))
-        return d.fail_in("import.CppWords", "using");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 495, value.virtual_))
-        return d.fail_in("import.CppWords", "virtual");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 500, value.void_))
-        return d.fail_in("import.CppWords", "void");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 504, value.volatile_))
-        return d.fail_in("import.CppWords", "volatile");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 508, value.wchar_t_))
-        return d.fail_in("import.CppWords", "wchar_t");
-    const auto fbe_while_ = Scalar<FBE::uuid_t>::get(d.data + body + 524);
-    const auto fbe_xor_ = Scalar<uint64_t>::get(d.data + body + 540);
-    const auto fbe_xor_eq_ = Scalar<float>::get(d.data + body + 548);
-    const auto fbe_assert_ = Scalar<uint8_t>::get(d.data + body + 552);
-    value.while_ = fbe_while_;
-    value.xor_ = fbe_xor_;
-    value.xor_eq_ = fbe_xor_eq_;
-    value.assert_ = fbe_assert_;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 553, value.errno_))
-        return d.fail_in("import.CppWords", "errno");
-    const auto fbe_EOF_ = Scalar<::import::Word>::get(d.data + body + 558);
-    const auto fbe_NULL_ = Scalar<int32_t>::get(d.data + body + 560);
-    value.EOF_ = fbe_EOF_;
-    value.NULL_ = fbe_NULL_;
-    if (!VCodec<std::string>::read(d, body, body + 564, value.stdin_))
-        return d.fail_in("import.CppWords", "stdin");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 568, value.stdout_))
-        return d.fail_in("import.CppWords", "stdout");
-    const auto fbe_stderr_ = Scalar<::import::Modifier>::get(d.data + body + 573);
-    const auto fbe_offsetof_ = Scalar<double>::get(d.data + body + 581);
-    const auto fbe_std_ = Scalar<::import::side>::get(d.data + body + 589);
-    const auto fbe_FBE_ = Scalar<int64_t>::get(d.data + body + 593);
-    value.stderr_ = fbe_stderr_;
-    value.offsetof_ = fbe_offsetof_;
-    value.std_ = fbe_std_;
-    value.FBE_ = fbe_FBE_;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 601, value.int8_t_))
-        return d.fail_in("import.CppWords", "int8_t");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 605, value.uint8_t_))
-        return d.fail_in("import.CppWords", "uint8_t");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 610, value.int16_t_))
-        return d.fail_in("import.CppWords", "int16_t");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 614, value.uint16_t_))
-        return d.fail_in("import.CppWords", "uint16_t");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 618, value.int32_t_))
-        return d.fail_in("import.CppWords", "int32_t");
-    const auto fbe_uint32_t_ = Scalar<FBE::uuid_t>::get(d.data + body + 634);
-    const auto fbe_int64_t_ = Scalar<uint64_t>::get(d.data + body + 650);
-    const auto fbe_uint64_t_ = Scalar<float>::get(d.data + body + 658);
-    const auto fbe_size_t_ = Scalar<uint8_t>::get(d.data + body + 662);
-    value.uint32_t_ = fbe_uint32_t_;
-    value.int64_t_ = fbe_int64_t_;
-    value.uint64_t_ = fbe_uint64_t_;
-    value.size_t_ = fbe_size_t_;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 663, value.ptrdiff_t_))
-        return d.fail_in("import.CppWords", "ptrdiff_t");
-    const auto fbe_nullptr_t_ = Scalar<::import::Word>::get(d.data + body + 668);
-    const auto fbe_linux_ = Scalar<int32_t>::get(d.data + body + 670);
-    value.nullptr_t_ = fbe_nullptr_t_;
-    value.linux_ = fbe_linux_;
-    if (!VCodec<std::string>::read(d, body, body + 674, value.unix_))
-        return d.fail_in("import.CppWords", "unix");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 678, value.BUFSIZ_))
-        return d.fail_in("import.CppWords", "BUFSIZ");
-    const auto fbe_INT32_MAX_ = Scalar<::import::Modifier>::get(d.data + body + 683);
-    const auto fbe_CHAR_BIT = Scalar<double>::get(d.data + body + 691);
-    const auto fbe_EINVAL_ = Scalar<::import::side>::get(d.data + body + 699);
-    value.INT32_MAX_ = fbe_INT32_MAX_;
-    value.CHAR_BIT = fbe_CHAR_BIT;
-    value.EINVAL_ = fbe_EINVAL_;
-    return true;
-}
-
-inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value)
-{
-    if (FBE_UNLIKELY(size < 275))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::PythonWords>(c, body, size, value); });
-    const auto fbe_False = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_None = Scalar<int32_t>::get(d.data + body + 10);
-    value.False = fbe_False;
-    value.None = fbe_None;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.True))
-        return d.fail_in("import.PythonWords", "True");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.as))
-        return d.fail_in("import.PythonWords", "as");
-    const auto fbe_async = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_await = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_def = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_del = Scalar<int64_t>::get(d.data + body + 43);
-    value.async = fbe_async;
-    value.await = fbe_await;
-    value.def = fbe_def;
-    value.del = fbe_del;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.elif))
-        return d.fail_in("import.PythonWords", "elif");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.except))
-        return d.fail_in("import.PythonWords", "except");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.finally))
-        return d.fail_in("import.PythonWords", "finally");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.from))
-        return d.fail_in("import.PythonWords", "from");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.global))
-        return d.fail_in("import.PythonWords", "global");
-    const auto fbe_in = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_is = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_lambda = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_nonlocal = Scalar<uint8_t>::get(d.data + body + 112);
-    value.in = fbe_in;
-    value.is = fbe_is;
-    value.lambda = fbe_lambda;
-    value.nonlocal = fbe_nonlocal;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.pass))
-        return d.fail_in("import.PythonWords", "pass");
-    const auto fbe_raise = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_with = Scalar<int32_t>::get(d.data + body + 120);
-    value.raise = fbe_raise;
-    value.with = fbe_with;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.yield))
-        return d.fail_in("import.PythonWords", "yield");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value._))
-        return d.fail_in("import.PythonWords", "_");
-    const auto fbe_match = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_self = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_cls = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_print = Scalar<int64_t>::get(d.data + body + 153);
-    value.match = fbe_match;
-    value.self = fbe_self;
-    value.cls = fbe_cls;
-    value.print = fbe_print;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.len))
-        return d.fail_in("import.PythonWords", "len");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.list))
-        return d.fail_in("import.PythonWords", "list");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.dict))
-        return d.fail_in("import.PythonWords", "dict");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.set))
-        return d.fail_in("import.PythonWords", "set");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.str))
-        return d.fail_in("import.PythonWords", "str");
-    const auto fbe_object = Scalar<FBE::uuid_t>::get(d.data + body + 194);
-    const auto fbe_super = Scalar<uint64_t>::get(d.data + body + 210);
-    const auto fbe_isinstance = Scalar<float>::get(d.data + body + 218);
-    const auto fbe_property = Scalar<uint8_t>::get(d.data + body + 222);
-    value.object = fbe_object;
-    value.super = fbe_super;
-    value.isinstance = fbe_isinstance;
-    value.property = fbe_property;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.staticmethod))
-        return d.fail_in("import.PythonWords", "staticmethod");
-    const auto fbe_classmethod = Scalar<::import::Word>::get(d.data + body + 228);
-    const auto fbe_typing = Scalar<int32_t>::get(d.data + body + 230);
-    value.classmethod = fbe_classmethod;
-    value.typing = fbe_typing;
-    if (!VCodec<std::string>::read(d, body, body + 234, value.Any))
-        return d.fail_in("import.PythonWords", "Any");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.ClassVar))
-        return d.fail_in("import.PythonWords", "ClassVar");
-    const auto fbe_Callable = Scalar<::import::Modifier>::get(d.data + body + 243);
-    const auto fbe_IntEnum = Scalar<double>::get(d.data + body + 251);
-    const auto fbe_IntFlag = Scalar<::import::side>::get(d.data + body + 259);
-    const auto fbe_PACKAGE = Scalar<int64_t>::get(d.data + body + 263);
-    value.Callable = fbe_Callable;
-    value.IntEnum = fbe_IntEnum;
-    value.IntFlag = fbe_IntFlag;
-    value.PACKAGE = fbe_PACKAGE;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 271, value.VERSION))
-        return d.fail_in("import.PythonWords", "VERSION");
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value)
-{
-    if (FBE_UNLIKELY(size < 234))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::GoWords>(c, body, size, value); });
-    const auto fbe_chan = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_defer = Scalar<int32_t>::get(d.data + body + 10);
-    value.chan = fbe_chan;
-    value.defer = fbe_defer;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.fallthrough))
-        return d.fail_in("import.GoWords", "fallthrough");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.func))
-        return d.fail_in("import.GoWords", "func");
-    const auto fbe_go = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_interface = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_map = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_package = Scalar<int64_t>::get(d.data + body + 43);
-    value.go = fbe_go;
-    value.interface = fbe_interface;
-    value.map = fbe_map;
-    value.package = fbe_package;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.range))
-        return d.fail_in("import.GoWords", "range");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.select))
-        return d.fail_in("import.GoWords", "select");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.type))
-        return d.fail_in("import.GoWords", "type");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.var))
-        return d.fail_in("import.GoWords", "var");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.any))
-        return d.fail_in("import.GoWords", "any");
-    const auto fbe_error = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_rune = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_uint = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_nil = Scalar<uint8_t>::get(d.data + body + 112);
-    value.error = fbe_error;
-    value.rune = fbe_rune;
-    value.uint = fbe_uint;
-    value.nil = fbe_nil;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.iota))
-        return d.fail_in("import.GoWords", "iota");
-    const auto fbe_cap = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_make = Scalar<int32_t>::get(d.data + body + 120);
-    value.cap = fbe_cap;
-    value.make = fbe_make;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.append))
-        return d.fail_in("import.GoWords", "append");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.copy))
-        return d.fail_in("import.GoWords", "copy");
-    const auto fbe_panic = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_recover = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_println = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_complex = Scalar<int64_t>::get(d.data + body + 153);
-    value.panic = fbe_panic;
-    value.recover = fbe_recover;
-    value.println = fbe_println;
-    value.complex = fbe_complex;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.real))
-        return d.fail_in("import.GoWords", "real");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.imag))
-        return d.fail_in("import.GoWords", "imag");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.close))
-        return d.fail_in("import.GoWords", "close");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.min))
-        return d.fail_in("import.GoWords", "min");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.max))
-        return d.fail_in("import.GoWords", "max");
-    const auto fbe_clear = Scalar<FBE::uuid_t>::get(d.data + body + 194);
-    const auto fbe_uintptr = Scalar<uint64_t>::get(d.data + body + 210);
-    const auto fbe_float32 = Scalar<float>::get(d.data + body + 218);
-    const auto fbe_float64 = Scalar<uint8_t>::get(d.data + body + 222);
-    value.clear = fbe_clear;
-    value.uintptr = fbe_uintptr;
-    value.float32 = fbe_float32;
-    value.float64 = fbe_float64;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.complex64))
-        return d.fail_in("import.GoWords", "complex64");
-    const auto fbe_complex128 = Scalar<::import::Word>::get(d.data + body + 228);
-    const auto fbe_comparable = Scalar<int32_t>::get(d.data + body + 230);
-    value.complex128 = fbe_complex128;
-    value.comparable = fbe_comparable;
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value)
-{
-    if (FBE_UNLIKELY(size < 210))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JavaWords>(c, body, size, value); });
-    const auto fbe_abstract = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_boolean = Scalar<int32_t>::get(d.data + body + 10);
-    value.abstract = fbe_abstract;
-    value.boolean = fbe_boolean;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.extends))
-        return d.fail_in("import.JavaWords", "extends");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.implements))
-        return d.fail_in("import.JavaWords", "implements");
-    const auto fbe_instanceof = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_native = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_strictfp = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_synchronized = Scalar<int64_t>::get(d.data + body + 43);
-    value.instanceof = fbe_instanceof;
-    value.native = fbe_native;
-    value.strictfp = fbe_strictfp;
-    value.synchronized = fbe_synchronized;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.throws))
-        return d.fail_in("import.JavaWords", "throws");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.transient))
-        return d.fail_in("import.JavaWords", "transient");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.record))
-        return d.fail_in("import.JavaWords", "record");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.sealed))
-        return d.fail_in("import.JavaWords", "sealed");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.permits))
-        return d.fail_in("import.JavaWords", "permits");
-    const auto fbe_when = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_open = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_exports = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_opens = Scalar<uint8_t>::get(d.data + body + 112);
-    value.when = fbe_when;
-    value.open = fbe_open;
-    value.exports = fbe_exports;
-    value.opens = fbe_opens;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.to))
-        return d.fail_in("import.JavaWords", "to");
-    const auto fbe_uses = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_provides = Scalar<int32_t>::get(d.data + body + 120);
-    value.uses = fbe_uses;
-    value.provides = fbe_provides;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.transitive))
-        return d.fail_in("import.JavaWords", "transitive");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Object))
-        return d.fail_in("import.JavaWords", "Object");
-    const auto fbe_String = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_Integer = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_Long = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_Math = Scalar<int64_t>::get(d.data + body + 153);
-    value.String = fbe_String;
-    value.Integer = fbe_Integer;
-    value.Long = fbe_Long;
-    value.Math = fbe_Math;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.System))
-        return d.fail_in("import.JavaWords", "System");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Override))
-        return d.fail_in("import.JavaWords", "Override");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.Class))
-        return d.fail_in("import.JavaWords", "Class");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.List))
-        return d.fail_in("import.JavaWords", "List");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.Map))
-        return d.fail_in("import.JavaWords", "Map");
-    VCodec<FBE::uuid_t>::read(d, body, body + 194, value.Set);
-    return true;
-}
-
-inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value)
-{
-    if (FBE_UNLIKELY(size < 243))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::KotlinWords>(c, body, size, value); });
-    const auto fbe_fun = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_typealias = Scalar<int32_t>::get(d.data + body + 10);
-    value.fun = fbe_fun;
-    value.typealias = fbe_typealias;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.typeof))
-        return d.fail_in("import.KotlinWords", "typeof");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.val))
-        return d.fail_in("import.KotlinWords", "val");
-    const auto fbe_by = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_constructor = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_delegate = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_dynamic = Scalar<int64_t>::get(d.data + body + 43);
-    value.by = fbe_by;
-    value.constructor = fbe_constructor;
-    value.delegate = fbe_delegate;
-    value.dynamic = fbe_dynamic;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.field))
-        return d.fail_in("import.KotlinWords", "field");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.file))
-        return d.fail_in("import.KotlinWords", "file");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.get))
-        return d.fail_in("import.KotlinWords", "get");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.init))
-        return d.fail_in("import.KotlinWords", "init");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.param))
-        return d.fail_in("import.KotlinWords", "param");
-    const auto fbe_receiver = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_setparam = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_value = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_where = Scalar<uint8_t>::get(d.data + body + 112);
-    value.receiver = fbe_receiver;
-    value.setparam = fbe_setparam;
-    value.value = fbe_value;
-    value.where = fbe_where;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.actual))
-        return d.fail_in("import.KotlinWords", "actual");
-    const auto fbe_annotation = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_companion = Scalar<int32_t>::get(d.data + body + 120);
-    value.annotation = fbe_annotation;
-    value.companion = fbe_companion;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.crossinline))
-        return d.fail_in("import.KotlinWords", "crossinline");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.data))
-        return d.fail_in("import.KotlinWords", "data");
-    const auto fbe_expect = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_external = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_infix = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_inner = Scalar<int64_t>::get(d.data + body + 153);
-    value.expect = fbe_expect;
-    value.external = fbe_external;
-    value.infix = fbe_infix;
-    value.inner = fbe_inner;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.internal))
-        return d.fail_in("import.KotlinWords", "internal");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.lateinit))
-        return d.fail_in("import.KotlinWords", "lateinit");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.noinline))
-        return d.fail_in("import.KotlinWords", "noinline");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.out))
-        return d.fail_in("import.KotlinWords", "out");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.reified))
-        return d.fail_in("import.KotlinWords", "reified");
-    const auto fbe_suspend = Scalar<FBE::uuid_t>::get(d.data + body + 194);
-    const auto fbe_tailrec = Scalar<uint64_t>::get(d.data + body + 210);
-    const auto fbe_vararg = Scalar<float>::get(d.data + body + 218);
-    const auto fbe_it = Scalar<uint8_t>::get(d.data + body + 222);
-    value.suspend = fbe_suspend;
-    value.tailrec = fbe_tailrec;
-    value.vararg = fbe_vararg;
-    value.it = fbe_it;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.Companion))
-        return d.fail_in("import.KotlinWords", "Companion");
-    const auto fbe_Unit = Scalar<::import::Word>::get(d.data + body + 228);
-    const auto fbe_Nothing = Scalar<int32_t>::get(d.data + body + 230);
-    value.Unit = fbe_Unit;
-    value.Nothing = fbe_Nothing;
-    if (!VCodec<std::string>::read(d, body, body + 234, value.Int))
-        return d.fail_in("import.KotlinWords", "Int");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.Array))
-        return d.fail_in("import.KotlinWords", "Array");
-    return true;
-}
-
-inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value)
-{
-    if (FBE_UNLIKELY(size < 259))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JsWords>(c, body, size, value); });
-    const auto fbe_debugger = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_function = Scalar<int32_t>::get(d.data + body + 10);
-    value.debugger = fbe_debugger;
-    value.function = fbe_function;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.let))
-        return d.fail_in("import.JsWords", "let");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.of))
-        return d.fail_in("import.JsWords", "of");
-    const auto fbe_declare = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_unknown = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_never = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_number = Scalar<int64_t>::get(d.data + body + 43);
-    value.declare = fbe_declare;
-    value.unknown = fbe_unknown;
-    value.never = fbe_never;
-    value.number = fbe_number;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.bigint))
-        return d.fail_in("import.JsWords", "bigint");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.symbol))
-        return d.fail_in("import.JsWords", "symbol");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.undefined))
-        return d.fail_in("import.JsWords", "undefined");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.NaN))
-        return d.fail_in("import.JsWords", "NaN");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.Infinity))
-        return d.fail_in("import.JsWords", "Infinity");
-    const auto fbe_Uint8Array = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_Error = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_Number = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_BigInt = Scalar<uint8_t>::get(d.data + body + 112);
-    value.Uint8Array = fbe_Uint8Array;
-    value.Error = fbe_Error;
-    value.Number = fbe_Number;
-    value.BigInt = fbe_BigInt;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.Boolean))
-        return d.fail_in("import.JsWords", "Boolean");
-    const auto fbe_Symbol = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_Date = Scalar<int32_t>::get(d.data + body + 120);
-    value.Symbol = fbe_Symbol;
-    value.Date = fbe_Date;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.JSON))
-        return d.fail_in("import.JsWords", "JSON");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Promise))
-        return d.fail_in("import.JsWords", "Promise");
-    const auto fbe_Partial = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_Record = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_globalThis = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_arguments = Scalar<int64_t>::get(d.data + body + 153);
-    value.Partial = fbe_Partial;
-    value.Record = fbe_Record;
-    value.globalThis = fbe_globalThis;
-    value.arguments = fbe_arguments;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.eval))
-        return d.fail_in("import.JsWords", "eval");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.require))
-        return d.fail_in("import.JsWords", "require");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.prototype))
-        return d.fail_in("import.JsWords", "prototype");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.__proto___))
-        return d.fail_in("import.JsWords", "__proto__");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.toString))
-        return d.fail_in("import.JsWords", "toString");
-    const auto fbe_valueOf = Scalar<FBE::uuid_t>::get(d.data + body + 194);
-    const auto fbe_hasOwnProperty = Scalar<uint64_t>::get(d.data + body + 210);
-    const auto fbe_isPrototypeOf = Scalar<float>::get(d.data + body + 218);
-    const auto fbe_propertyIsEnumerable = Scalar<uint8_t>::get(d.data + body + 222);
-    value.valueOf = fbe_valueOf;
-    value.hasOwnProperty = fbe_hasOwnProperty;
-    value.isPrototypeOf = fbe_isPrototypeOf;
-    value.propertyIsEnumerable = fbe_propertyIsEnumerable;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.toLocaleString))
-        return d.fail_in("import.JsWords", "toLocaleString");
-    const auto fbe_readonly = Scalar<::import::Word>::get(d.data + body + 228);
-    const auto fbe_keyof = Scalar<int32_t>::get(d.data + body + 230);
-    value.readonly = fbe_readonly;
-    value.keyof = fbe_keyof;
-    if (!VCodec<std::string>::read(d, body, body + 234, value.infer))
-        return d.fail_in("import.JsWords", "infer");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.asserts))
-        return d.fail_in("import.JsWords", "asserts");
-    const auto fbe_satisfies = Scalar<::import::Modifier>::get(d.data + body + 243);
-    const auto fbe_accessor = Scalar<double>::get(d.data + body + 251);
-    value.satisfies = fbe_satisfies;
-    value.accessor = fbe_accessor;
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value)
-{
-    if (FBE_UNLIKELY(size < 223))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::RustWords>(c, body, size, value); });
-    const auto fbe_crate = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_dyn = Scalar<int32_t>::get(d.data + body + 10);
-    value.crate = fbe_crate;
-    value.dyn = fbe_dyn;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.fn))
-        return d.fail_in("import.RustWords", "fn");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.impl))
-        return d.fail_in("import.RustWords", "impl");
-    const auto fbe_loop = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_mod = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_move = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_mut = Scalar<int64_t>::get(d.data + body + 43);
-    value.loop = fbe_loop;
-    value.mod = fbe_mod;
-    value.move = fbe_move;
-    value.mut = fbe_mut;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.pub))
-        return d.fail_in("import.RustWords", "pub");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.ref))
-        return d.fail_in("import.RustWords", "ref");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.Self))
-        return d.fail_in("import.RustWords", "Self");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.trait))
-        return d.fail_in("import.RustWords", "trait");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.unsafe))
-        return d.fail_in("import.RustWords", "unsafe");
-    const auto fbe_use = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_become = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_box = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_macro = Scalar<uint8_t>::get(d.data + body + 112);
-    value.use = fbe_use;
-    value.become = fbe_become;
-    value.box = fbe_box;
-    value.macro = fbe_macro;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.priv))
-        return d.fail_in("import.RustWords", "priv");
-    const auto fbe_unsized = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_gen = Scalar<int32_t>::get(d.data + body + 120);
-    value.unsized = fbe_unsized;
-    value.gen = fbe_gen;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.macro_rules))
-        return d.fail_in("import.RustWords", "macro_rules");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Option))
-        return d.fail_in("import.RustWords", "Option");
-    const auto fbe_Some = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_Result = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_Ok = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_Err = Scalar<int64_t>::get(d.data + body + 153);
-    value.Some = fbe_Some;
-    value.Result = fbe_Result;
-    value.Ok = fbe_Ok;
-    value.Err = fbe_Err;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.Vec))
-        return d.fail_in("import.RustWords", "Vec");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Box))
-        return d.fail_in("import.RustWords", "Box");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.Clone))
-        return d.fail_in("import.RustWords", "Clone");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.Copy))
-        return d.fail_in("import.RustWords", "Copy");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.Default))
-        return d.fail_in("import.RustWords", "Default");
-    const auto fbe_Drop = Scalar<FBE::uuid_t>::get(d.data + body + 194);
-    const auto fbe_Send = Scalar<uint64_t>::get(d.data + body + 210);
-    const auto fbe_Sync = Scalar<float>::get(d.data + body + 218);
-    const auto fbe_Sized = Scalar<uint8_t>::get(d.data + body + 222);
-    value.Drop = fbe_Drop;
-    value.Send = fbe_Send;
-    value.Sync = fbe_Sync;
-    value.Sized = fbe_Sized;
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value)
-{
-    if (FBE_UNLIKELY(size < 178))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::CSharpWords>(c, body, size, value); });
-    const auto fbe_checked = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_event = Scalar<int32_t>::get(d.data + body + 10);
-    value.checked = fbe_checked;
-    value.event = fbe_event;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.fixed))
-        return d.fail_in("import.CSharpWords", "fixed");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.foreach))
-        return d.fail_in("import.CSharpWords", "foreach");
-    const auto fbe_implicit = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_lock = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_params = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_sbyte = Scalar<int64_t>::get(d.data + body + 43);
-    value.implicit = fbe_implicit;
-    value.lock = fbe_lock;
-    value.params = fbe_params;
-    value.sbyte = fbe_sbyte;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.stackalloc))
-        return d.fail_in("import.CSharpWords", "stackalloc");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.ulong))
-        return d.fail_in("import.CSharpWords", "ulong");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.unchecked))
-        return d.fail_in("import.CSharpWords", "unchecked");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.ushort))
-        return d.fail_in("import.CSharpWords", "ushort");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.add))
-        return d.fail_in("import.CSharpWords", "add");
-    const auto fbe_alias = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_ascending = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_descending = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_equals = Scalar<uint8_t>::get(d.data + body + 112);
-    value.alias = fbe_alias;
-    value.ascending = fbe_ascending;
-    value.descending = fbe_descending;
-    value.equals = fbe_equals;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.group))
-        return d.fail_in("import.CSharpWords", "group");
-    const auto fbe_into = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_join = Scalar<int32_t>::get(d.data + body + 120);
-    value.into = fbe_into;
-    value.join = fbe_join;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.nameof))
-        return d.fail_in("import.CSharpWords", "nameof");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.on))
-        return d.fail_in("import.CSharpWords", "on");
-    const auto fbe_orderby = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_partial = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_remove = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_unmanaged = Scalar<int64_t>::get(d.data + body + 153);
-    value.orderby = fbe_orderby;
-    value.partial = fbe_partial;
-    value.remove = fbe_remove;
-    value.unmanaged = fbe_unmanaged;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.required))
-        return d.fail_in("import.CSharpWords", "required");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.scoped))
-        return d.fail_in("import.CSharpWords", "scoped");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.managed))
-        return d.fail_in("import.CSharpWords", "managed");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.notnull))
-        return d.fail_in("import.CSharpWords", "notnull");
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value)
-{
-    if (FBE_UNLIKELY(size < 118))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::RubyWords>(c, body, size, value); });
-    const auto fbe_BEGIN = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_END = Scalar<int32_t>::get(d.data + body + 10);
-    value.BEGIN = fbe_BEGIN;
-    value.END = fbe_END;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.begin))
-        return d.fail_in("import.RubyWords", "begin");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.elsif))
-        return d.fail_in("import.RubyWords", "elsif");
-    const auto fbe_end = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_ensure = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_next = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_redo = Scalar<int64_t>::get(d.data + body + 43);
-    value.end = fbe_end;
-    value.ensure = fbe_ensure;
-    value.next = fbe_next;
-    value.redo = fbe_redo;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.rescue))
-        return d.fail_in("import.RubyWords", "rescue");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.retry))
-        return d.fail_in("import.RubyWords", "retry");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.then))
-        return d.fail_in("import.RubyWords", "then");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.undef))
-        return d.fail_in("import.RubyWords", "undef");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.unless))
-        return d.fail_in("import.RubyWords", "unless");
-    const auto fbe_until = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe___FILE___ = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe___LINE___ = Scalar<float>::get(d.data + body + 108);
-    const auto fbe___ENCODING___ = Scalar<uint8_t>::get(d.data + body + 112);
-    value.until = fbe_until;
-    value.__FILE___ = fbe___FILE___;
-    value.__LINE___ = fbe___LINE___;
-    value.__ENCODING___ = fbe___ENCODING___;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.initialize))
-        return d.fail_in("import.RubyWords", "initialize");
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value)
-{
-    if (FBE_UNLIKELY(size < 64))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::CppMembers>(c, body, size, value); });
-    const auto fbe_swap_ = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_fbe_type_ = Scalar<int32_t>::get(d.data + body + 10);
-    value.swap_ = fbe_swap_;
-    value.fbe_type_ = fbe_fbe_type_;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.fbe))
-        return d.fail_in("import.CppMembers", "fbe");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.Model))
-        return d.fail_in("import.CppMembers", "Model");
-    const auto fbe_FinalModel = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_FieldModel = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_buffer = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_size = Scalar<int64_t>::get(d.data + body + 43);
-    value.FinalModel = fbe_FinalModel;
-    value.FieldModel = fbe_FieldModel;
-    value.buffer = fbe_buffer;
-    value.size = fbe_size;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.offset))
-        return d.fail_in("import.CppMembers", "offset");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.model))
-        return d.fail_in("import.CppMembers", "model");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.reset))
-        return d.fail_in("import.CppMembers", "reset");
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value)
-{
-    if (FBE_UNLIKELY(size < 112))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::PythonMembers>(c, body, size, value); });
-    const auto fbe_to_json = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_from_json = Scalar<int32_t>::get(d.data + body + 10);
-    value.to_json = fbe_to_json;
-    value.from_json = fbe_from_json;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.to_fbe))
-        return d.fail_in("import.PythonMembers", "to_fbe");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.from_fbe))
-        return d.fail_in("import.PythonMembers", "from_fbe");
-    const auto fbe_to_final = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_from_final = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_fbe_equal = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_fbe_key = Scalar<int64_t>::get(d.data + body + 43);
-    value.to_final = fbe_to_final;
-    value.from_final = fbe_from_final;
-    value.fbe_equal = fbe_fbe_equal;
-    value.fbe_key = fbe_fbe_key;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.fbe_size))
-        return d.fail_in("import.PythonMembers", "fbe_size");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.__init___))
-        return d.fail_in("import.PythonMembers", "__init__");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.__slots___))
-        return d.fail_in("import.PythonMembers", "__slots__");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.__class___))
-        return d.fail_in("import.PythonMembers", "__class__");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.__dict___))
-        return d.fail_in("import.PythonMembers", "__dict__");
-    const auto fbe___hash___ = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe___eq___ = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe___private_ = Scalar<float>::get(d.data + body + 108);
-    value.__hash___ = fbe___hash___;
-    value.__eq___ = fbe___eq___;
-    value.__private_ = fbe___private_;
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value)
-{
-    if (FBE_UNLIKELY(size < 153))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::GoMembers>(c, body, size, value); });
-    const auto fbe_FBEKey = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_FBEKeyCompare = Scalar<int32_t>::get(d.data + body + 10);
-    value.FBEKey = fbe_FBEKey;
-    value.FBEKeyCompare = fbe_FBEKeyCompare;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.Reset))
-        return d.fail_in("import.GoMembers", "Reset");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.MarshalFBE))
-        return d.fail_in("import.GoMembers", "MarshalFBE");
-    const auto fbe_UnmarshalFBE = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_AppendFBE = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_ReadFBE = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_FBEWrite = Scalar<int64_t>::get(d.data + body + 43);
-    value.UnmarshalFBE = fbe_UnmarshalFBE;
-    value.AppendFBE = fbe_AppendFBE;
-    value.ReadFBE = fbe_ReadFBE;
-    value.FBEWrite = fbe_FBEWrite;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.FBERead))
-        return d.fail_in("import.GoMembers", "FBERead");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.MarshalFinal))
-        return d.fail_in("import.GoMembers", "MarshalFinal");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.UnmarshalFinal))
-        return d.fail_in("import.GoMembers", "UnmarshalFinal");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.AppendFinal))
-        return d.fail_in("import.GoMembers", "AppendFinal");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.ReadFinal))
-        return d.fail_in("import.GoMembers", "ReadFinal");
-    const auto fbe_FBEWriteFinal = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_FBEReadFinal = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_MarshalJSON = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_UnmarshalJSON = Scalar<uint8_t>::get(d.data + body + 112);
-    value.FBEWriteFinal = fbe_FBEWriteFinal;
-    value.FBEReadFinal = fbe_FBEReadFinal;
-    value.MarshalJSON = fbe_MarshalJSON;
-    value.UnmarshalJSON = fbe_UnmarshalJSON;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.AppendJSON))
-        return d.fail_in("import.GoMembers", "AppendJSON");
-    const auto fbe_ReadJSON = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_FBEWriteJSON = Scalar<int32_t>::get(d.data + body + 120);
-    value.ReadJSON = fbe_ReadJSON;
-    value.FBEWriteJSON = fbe_FBEWriteJSON;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.FBEReadJSON))
-        return d.fail_in("import.GoMembers", "FBEReadJSON");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.FBEWriteText))
-        return d.fail_in("import.GoMembers", "FBEWriteText");
-    const auto fbe_TypeID = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_Verify = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_VerifyFinal = Scalar<::import::side>::get(d.data + body + 149);
-    value.TypeID = fbe_TypeID;
-    value.Verify = fbe_Verify;
-    value.VerifyFinal = fbe_VerifyFinal;
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value)
-{
-    if (FBE_UNLIKELY(size < 161))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JvmMembers>(c, body, size, value); });
-    const auto fbe_TYPE_ID = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_KEY_ORDER = Scalar<int32_t>::get(d.data + body + 10);
-    value.TYPE_ID = fbe_TYPE_ID;
-    value.KEY_ORDER = fbe_KEY_ORDER;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.toFbe))
-        return d.fail_in("import.JvmMembers", "toFbe");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.fromFbe))
-        return d.fail_in("import.JvmMembers", "fromFbe");
-    const auto fbe_readFbe = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_writeFbe = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_verifyFbe = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_toFinal = Scalar<int64_t>::get(d.data + body + 43);
-    value.readFbe = fbe_readFbe;
-    value.writeFbe = fbe_writeFbe;
-    value.verifyFbe = fbe_verifyFbe;
-    value.toFinal = fbe_toFinal;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.fromFinal))
-        return d.fail_in("import.JvmMembers", "fromFinal");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.readFinal))
-        return d.fail_in("import.JvmMembers", "readFinal");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.writeFinal))
-        return d.fail_in("import.JvmMembers", "writeFinal");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.verifyFinal))
-        return d.fail_in("import.JvmMembers", "verifyFinal");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.toJson))
-        return d.fail_in("import.JvmMembers", "toJson");
-    const auto fbe_fromJson = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_writeJson = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_readJson = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_hashCode = Scalar<uint8_t>::get(d.data + body + 112);
-    value.fromJson = fbe_fromJson;
-    value.writeJson = fbe_writeJson;
-    value.readJson = fbe_readJson;
-    value.hashCode = fbe_hashCode;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.getClass))
-        return d.fail_in("import.JvmMembers", "getClass");
-    const auto fbe_clone = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_finalize = Scalar<int32_t>::get(d.data + body + 120);
-    value.clone = fbe_clone;
-    value.finalize = fbe_finalize;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.wait))
-        return d.fail_in("import.JvmMembers", "wait");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.notify))
-        return d.fail_in("import.JvmMembers", "notify");
-    const auto fbe_notifyAll = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_javaClass = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_component1 = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_fbeLevels = Scalar<int64_t>::get(d.data + body + 153);
-    value.notifyAll = fbe_notifyAll;
-    value.javaClass = fbe_javaClass;
-    value.component1 = fbe_component1;
-    value.fbeLevels = fbe_fbeLevels;
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value)
-{
-    if (FBE_UNLIKELY(size < 23))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JsMembers>(c, body, size, value); });
-    const auto fbe_fbeKey = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_toJSON = Scalar<int32_t>::get(d.data + body + 10);
-    value.fbeKey = fbe_fbeKey;
-    value.toJSON = fbe_toJSON;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.toText))
-        return d.fail_in("import.JsMembers", "toText");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.verify))
-        return d.fail_in("import.JsMembers", "verify");
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value)
-{
-    if (FBE_UNLIKELY(size < 170))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::RuntimeNames>(c, body, size, value); });
-    const auto fbe_Buffer = Scalar<::import::Word>::get(d.data + body + 8);
-    const auto fbe_WriteBuffer = Scalar<int32_t>::get(d.data + body + 10);
-    value.Buffer = fbe_Buffer;
-    value.WriteBuffer = fbe_WriteBuffer;
-    if (!VCodec<std::string>::read(d, body, body + 14, value.ReadBuffer))
-        return d.fail_in("import.RuntimeNames", "ReadBuffer");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.Reader))
-        return d.fail_in("import.RuntimeNames", "Reader");
-    const auto fbe_Writer = Scalar<::import::Modifier>::get(d.data + body + 23);
-    const auto fbe_Limits = Scalar<double>::get(d.data + body + 31);
-    const auto fbe_Decimal = Scalar<::import::side>::get(d.data + body + 39);
-    const auto fbe_Uuid = Scalar<int64_t>::get(d.data + body + 43);
-    value.Writer = fbe_Writer;
-    value.Limits = fbe_Limits;
-    value.Decimal = fbe_Decimal;
-    value.Uuid = fbe_Uuid;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.UUID))
-        return d.fail_in("import.RuntimeNames", "UUID");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.Timestamp))
-        return d.fail_in("import.RuntimeNames", "Timestamp");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.JsonWriter))
-        return d.fail_in("import.RuntimeNames", "JsonWriter");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.JsonReader))
-        return d.fail_in("import.RuntimeNames", "JsonReader");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.DecodeError))
-        return d.fail_in("import.RuntimeNames", "DecodeError");
-    const auto fbe_EncodeError = Scalar<FBE::uuid_t>::get(d.data + body + 84);
-    const auto fbe_DecodeException = Scalar<uint64_t>::get(d.data + body + 100);
-    const auto fbe_EncodeException = Scalar<float>::get(d.data + body + 108);
-    const auto fbe_Sender = Scalar<uint8_t>::get(d.data + body + 112);
-    value.EncodeError = fbe_EncodeError;
-    value.DecodeException = fbe_DecodeException;
-    value.EncodeException = fbe_EncodeException;
-    value.Sender = fbe_Sender;
-    if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.Receiver))
-        return d.fail_in("import.RuntimeNames", "Receiver");
-    const auto fbe_Client = Scalar<::import::Word>::get(d.data + body + 118);
-    const auto fbe_Proxy = Scalar<int32_t>::get(d.data + body + 120);
-    value.Client = fbe_Client;
-    value.Proxy = fbe_Proxy;
-    if (!VCodec<std::string>::read(d, body, body + 124, value.Handler))
-        return d.fail_in("import.RuntimeNames", "Handler");
-    if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Text))
-        return d.fail_in("import.RuntimeNames", "Text");
-    const auto fbe_Compare = Scalar<::import::Modifier>::get(d.data + body + 133);
-    const auto fbe_Decimals = Scalar<double>::get(d.data + body + 141);
-    const auto fbe_Uuids = Scalar<::import::side>::get(d.data + body + 149);
-    const auto fbe_Timestamps = Scalar<int64_t>::get(d.data + body + 153);
-    value.Compare = fbe_Compare;
-    value.Decimals = fbe_Decimals;
-    value.Uuids = fbe_Uuids;
-    value.Timestamps = fbe_Timestamps;
-    if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.Utf8))
-        return d.fail_in("import.RuntimeNames", "Utf8");
-    if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Requests))
-        return d.fail_in("import.RuntimeNames", "Requests");
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::class_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::class_>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.class__);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Object>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Object>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Object_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::String>::read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::String>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.String_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::List>::read(Decoder& d, std::size_t body, uint32_t size, ::import::List& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::List>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.List_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Map>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Map>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Map_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Model>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Model>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Model_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::FinalModel>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FinalModel>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.FinalModel_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Buffer>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Buffer>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Buffer_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Reader>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Reader>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Reader_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Writer>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Writer>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Writer_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Limits>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Limits>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Limits_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::DecodeError>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::DecodeError>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.DecodeError_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::DecodeException>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::DecodeException>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.DecodeException_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Decimal>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Decimal>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Decimal_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Uuid>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Uuid>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Uuid_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::UUID>::read(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::UUID>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.UUID_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Timestamp>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Timestamp>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Timestamp_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Sender>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Sender>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Sender_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Receiver>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Receiver>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Receiver_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Client>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Client>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Client_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Proxy>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Proxy>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Proxy_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Handler>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Handler>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Handler_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::fbe>::read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::fbe>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.fbe_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::FBE_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FBE_>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.FBE__);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::std_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::std_>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.std__);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Companion>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Companion>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Companion_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Any>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Any>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Any_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Self>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Self>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Self_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::self>::read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::self>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.self_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::None>::read(Decoder& d, std::size_t body, uint32_t size, ::import::None& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::None>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.None_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Option>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Option>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Option_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Result>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Result>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Result_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Vec>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Vec>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Vec_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Box>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Box>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Box_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Error>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Error>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Error_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Exception>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Exception>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Exception_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Text>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Text>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Text_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::JsonWriter>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JsonWriter>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.JsonWriter_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::int32_t_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::int32_t_>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.int32_t__);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::size_t_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::size_t_>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.size_t__);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::list>::read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::list>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.list_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::object>::read(Decoder& d, std::size_t body, uint32_t size, ::import::object& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::object>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.object_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::v>::read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::v>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.v_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::r>::read(Decoder& d, std::size_t body, uint32_t size, ::import::r& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::r>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.r_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::w>::read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::w>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.w_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::SideBuy>::read(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::SideBuy>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.SideBuy_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::OrderKey>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::OrderKey>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.OrderKey_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::textOfside>::read(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::textOfside>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.textOfside_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::DECIMAL_1>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::DECIMAL_1>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.DECIMAL_1_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::OrderModel>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::OrderModel>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.OrderModel_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::OrderFinal>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::OrderFinal>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.OrderFinal_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::NewOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::NewOrder>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.NewOrder_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::VerifyFBEOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::VerifyFBEOrder>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.VerifyFBEOrder_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::fbe_vr_Order>::read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::fbe_vr_Order>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.fbe_vr_Order_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::e1>::read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::e1>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.e1_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::i2>::read(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::i2>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.i2_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::o3>::read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::o3>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.o3_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Fbe>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Fbe>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.Fbe_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FINGERPRINT>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.FINGERPRINT_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FBE_FINGERPRINT>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.FBE_FINGERPRINT_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::FBEFingerprint>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FBEFingerprint>(c, body, size, value); });
-    VCodec<int32_t>::read(d, body, body + 8, value.FBEFingerprint_);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Case>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value)
-{
-    if (FBE_UNLIKELY(size < 40))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Case>(c, body, size, value); });
-    const auto fbe_name = Scalar<int32_t>::get(d.data + body + 8);
-    const auto fbe_Name = Scalar<int32_t>::get(d.data + body + 12);
-    const auto fbe_NAME = Scalar<int32_t>::get(d.data + body + 16);
-    const auto fbe_class___ = Scalar<int32_t>::get(d.data + body + 20);
-    const auto fbe_class_ = Scalar<int32_t>::get(d.data + body + 24);
-    const auto fbe_class__ = Scalar<int32_t>::get(d.data + body + 28);
-    const auto fbe_String = Scalar<int32_t>::get(d.data + body + 32);
-    const auto fbe_String_ = Scalar<int32_t>::get(d.data + body + 36);
-    value.name = fbe_name;
-    value.Name = fbe_Name;
-    value.NAME = fbe_NAME;
-    value.class___ = fbe_class___;
-    value.class_ = fbe_class_;
-    value.class__ = fbe_class__;
-    value.String = fbe_String;
-    value.String_ = fbe_String_;
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value)
-{
-    if (FBE_UNLIKELY(size < 14))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Imported>(c, body, size, value); });
-    VCodec<::market::Side>::read(d, body, body + 8, value.market);
-    if (!VCodec<::market::Instrument>::read(d, body, body + 9, value.org))
-        return d.fail_in("import.Imported", "org");
-    VCodec<::market::Side>::read(d, body, body + 13, value.example);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::symbol>::read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value)
-{
-    if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::symbol>(c, body, size, value); });
-    VCodec<::import::digits>::read(d, body, body + 8, value.digits);
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Listed>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value)
-{
-    if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Listed>(c, body, size, value); });
-    if (!read_body<::market::Instrument>(d, body, size, value))
-        return false;
-    VCodec<::import::digits>::read(d, body, body + 16, value.precision);
-    if (!VCodec<::import::symbol>::read(d, body, body + 20, value.ticker))
-        return d.fail_in("import.Listed", "ticker");
-    return true;
-}
-
-FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value)
-{
-    if (FBE_UNLIKELY(size < 26))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Derived>(c, body, size, value); });
-    if (!read_body<::import::Order>(d, body, size, value))
-        return false;
-    const auto fbe_Word = Scalar<::import::Word>::get(d.data + body + 20);
-    const auto fbe_side_ = Scalar<::import::range>::get(d.data + body + 22);
-    value.Word = fbe_Word;
-    value.side_ = fbe_side_;
-    return true;
-}
-
-inline bool VBody<::import::Shadows>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Shadows& value)
-{
-    if (FBE_UNLIKELY(size < 635))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Shadows>(c, body, size, value); });
-    if (!VCodec<std::array<int32_t, 3>>::read(d, body, body + 8, value.ints))
-        return d.fail_in("import.Shadows", "ints");
-    if (!VCodec<std::array<::import::Order, 2>>::read(d, body, body + 20, value.orders))
-        return d.fail_in("import.Shadows", "orders");
-    if (!VCodec<std::array<std::string, 2>>::read(d, body, body + 28, value.strings))
-        return d.fail_in("import.Shadows", "strings");
-    if (!VCodec<std::array<FBE::decimal_t, 2>>::read(d, body, body + 36, value.decimals))
-        return d.fail_in("import.Shadows", "decimals");
-    if (!VCodec<std::array<FBE::uuid_t, 2>>::read(d, body, body + 68, value.uuids))
-        return d.fail_in("import.Shadows", "uuids");
-    if (!VCodec<std::array<uint64_t, 2>>::read(d, body, body + 100, value.times))
-        return d.fail_in("import.Shadows", "times");
-    if (!VCodec<std::array<::import::Word, 2>>::read(d, body, body + 116, value.words))
-        return d.fail_in("import.Shadows", "words");
-    if (!VCodec<std::array<::import::Modifier, 2>>::read(d, body, body + 120, value.modifiers))
-        return d.fail_in("import.Shadows", "modifiers");
-    if (!VCodec<std::array<FBE::buffer_t, 2>>::read(d, body, body + 136, value.blobs))
-        return d.fail_in("import.Shadows", "blobs");
-    if (!VCodec<std::array<bool, 2>>::read(d, body, body + 144, value.bools))
-        return d.fail_in("import.Shadows", "bools");
-    if (!VCodec<std::array<char, 2>>::read(d, body, body + 146, value.chars))
-        return d.fail_in("import.Shadows", "chars");
-    if (!VCodec<std::array<double, 2>>::read(d, body, body + 148, value.doubles))
-        return d.fail_in("import.Shadows", "doubles");
-    if (!VCodec<std::vector<int64_t>>::read(d, body, body + 164, value.vector))
-        return d.fail_in("import.Shadows", "vector");
-    if (!VCodec<std::vector<::import::Order>>::read(d, body, body + 168, value.orderVector))
-        return d.fail_in("import.Shadows", "orderVector");
-    if (!VCodec<std::list<int32_t>>::read(d, body, body + 172, value.listed))
-        return d.fail_in("import.Shadows", "listed");
-    if (!VCodec<std::unordered_map<int32_t, std::string>>::read(d, body, body + 176, value.hashed))
-        return d.fail_in("import.Shadows", "hashed");
-    if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 180, value.mapped))
-        return d.fail_in("import.Shadows", "mapped");
-    if (!VCodec<std::set<std::string>>::read(d, body, body + 184, value.setted))
-        return d.fail_in("import.Shadows", "setted");
-    if (!VCodec<std::optional<::import::Order>>::read(d, body, body + 188, value.order))
-        return d.fail_in("import.Shadows", "order");
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 193, value.price))
-        return d.fail_in("import.Shadows", "price");
-    if (!VCodec<std::string>::read(d, body, body + 209, value.text))
-        return d.fail_in("import.Shadows", "text");
-    const auto fbe_made = Scalar<FBE::uuid_t>::get(d.data + body + 213);
-    const auto fbe_random = Scalar<FBE::uuid_t>::get(d.data + body + 229);
-    const auto fbe_nil = Scalar<FBE::uuid_t>::get(d.data + body + 245);
-    const auto fbe_now = Scalar<uint64_t>::get(d.data + body + 261);
-    const auto fbe_start = Scalar<uint64_t>::get(d.data + body + 269);
-    const auto fbe_word = Scalar<::import::Word>::get(d.data + body + 277);
-    const auto fbe_modifier = Scalar<::import::Modifier>::get(d.data + body + 279);
-    const auto fbe_range = Scalar<int32_t>::get(d.data + body + 287);
-    const auto fbe_len = Scalar<int32_t>::get(d.data + body + 291);
-    const auto fbe_sorted = Scalar<int32_t>::get(d.data + body + 295);
-    const auto fbe_enumerate = Scalar<int32_t>::get(d.data + body + 299);
-    const auto fbe_tuple = Scalar<int32_t>::get(d.data + body + 303);
-    const auto fbe_frozenset = Scalar<int32_t>::get(d.data + body + 307);
-    const auto fbe_bytearray = Scalar<int32_t>::get(d.data + body + 311);
-    const auto fbe_int_ = Scalar<int32_t>::get(d.data + body + 315);
-    value.made = fbe_made;
-    value.random = fbe_random;
-    value.nil = fbe_nil;
-    value.now = fbe_now;
-    value.start = fbe_start;
-    value.word = fbe_word;
-    value.modifier = fbe_modifier;
-    value.range = fbe_range;
-    value.len = fbe_len;
-    value.sorted = fbe_sorted;
-    value.enumerate = fbe_enumerate;
-    value.tuple = fbe_tuple;
-    value.frozenset = fbe_frozenset;
-    value.bytearray = fbe_bytearray;
-    value.int_ = fbe_int_;
-    if (!VCodec<std::string>::read(d, body, body + 319, value.str))
-        return d.fail_in("import.Shadows", "str");
-    if (!VCodec<std::string>::read(d, body, body + 323, value.dict))
-        return d.fail_in("import.Shadows", "dict");
-    VCodec<int32_t>::read(d, body, body + 327, value.set);
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 331, value.Decimal))
-        return d.fail_in("import.Shadows", "Decimal");
-    const auto fbe_UUID = Scalar<FBE::uuid_t>::get(d.data + body + 347);
-    const auto fbe_fbe = Scalar<int32_t>::get(d.data + body + 363);
-    const auto fbe_type = Scalar<int32_t>::get(d.data + body + 367);
-    const auto fbe_Array = Scalar<int32_t>::get(d.data + body + 371);
-    const auto fbe_Map = Scalar<int32_t>::get(d.data + body + 375);
-    const auto fbe_BigInt = Scalar<int64_t>::get(d.data + body + 379);
-    const auto fbe_Number = Scalar<double>::get(d.data + body + 387);
-    value.UUID = fbe_UUID;
-    value.fbe = fbe_fbe;
-    value.type = fbe_type;
-    value.Array = fbe_Array;
-    value.Map = fbe_Map;
-    value.BigInt = fbe_BigInt;
-    value.Number = fbe_Number;
-    if (!VCodec<std::string>::read(d, body, body + 395, value.String))
-        return d.fail_in("import.Shadows", "String");
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 399, value.Uint8Array))
-        return d.fail_in("import.Shadows", "Uint8Array");
-    const auto fbe_Object = Scalar<int32_t>::get(d.data + body + 403);
-    const auto fbe_Math = Scalar<int32_t>::get(d.data + body + 407);
-    const auto fbe_JSON = Scalar<int32_t>::get(d.data + body + 411);
-    const auto fbe_Date = Scalar<uint64_t>::get(d.data + body + 415);
-    const auto fbe_Arrays = Scalar<int32_t>::get(d.data + body + 423);
-    const auto fbe_ArrayList = Scalar<int32_t>::get(d.data + body + 427);
-    const auto fbe_HashMap = Scalar<int32_t>::get(d.data + body + 431);
-    const auto fbe_TreeMap = Scalar<int32_t>::get(d.data + body + 435);
-    const auto fbe_LinkedList = Scalar<int32_t>::get(d.data + body + 439);
-    const auto fbe_HashSet = Scalar<int32_t>::get(d.data + body + 443);
-    const auto fbe_TreeSet = Scalar<int32_t>::get(d.data + body + 447);
-    const auto fbe_Optional = Scalar<int32_t>::get(d.data + body + 451);
-    value.Object = fbe_Object;
-    value.Math = fbe_Math;
-    value.JSON = fbe_JSON;
-    value.Date = fbe_Date;
-    value.Arrays = fbe_Arrays;
-    value.ArrayList = fbe_ArrayList;
-    value.HashMap = fbe_HashMap;
-    value.TreeMap = fbe_TreeMap;
-    value.LinkedList = fbe_LinkedList;
-    value.HashSet = fbe_HashSet;
-    value.TreeSet = fbe_TreeSet;
-    value.Optional = fbe_Optional;
-    if (!VCodec<FBE::decimal_t>::read(d, body, body + 455, value.BigDecimal))
-        return d.fail_in("import.Shadows", "BigDecimal");
-    const auto fbe_Instant = Scalar<uint64_t>::get(d.data + body + 471);
-    const auto fbe_IntArray = Scalar<int32_t>::get(d.data + body + 479);
-    const auto fbe_LongArray = Scalar<int32_t>::get(d.data + body + 483);
-    value.Instant = fbe_Instant;
-    value.IntArray = fbe_IntArray;
-    value.LongArray = fbe_LongArray;
-    if (!VCodec<FBE::buffer_t>::read(d, body, body + 487, value.ByteArray))
-        return d.fail_in("import.Shadows", "ByteArray");
-    const auto fbe_arrayOf = Scalar<int32_t>::get(d.data + body + 491);
-    const auto fbe_listOf = Scalar<int32_t>::get(d.data + body + 495);
-    const auto fbe_mutableListOf = Scalar<int32_t>::get(d.data + body + 499);
-    const auto fbe_emptyList = Scalar<int32_t>::get(d.data + body + 503);
-    const auto fbe_mutableMapOf = Scalar<int32_t>::get(d.data + body + 507);
-    const auto fbe_Collections = Scalar<int32_t>::get(d.data + body + 511);
-    const auto fbe_make = Scalar<int32_t>::get(d.data + body + 515);
-    const auto fbe_append = Scalar<int32_t>::get(d.data + body + 519);
-    const auto fbe_copy = Scalar<int32_t>::get(d.data + body + 523);
-    const auto fbe_time = Scalar<int32_t>::get(d.data + body + 527);
-    const auto fbe_std_ = Scalar<int32_t>::get(d.data + body + 531);
-    const auto fbe_FBE_ = Scalar<int32_t>::get(d.data + body + 535);
-    const auto fbe_Vec = Scalar<int32_t>::get(d.data + body + 539);
-    const auto fbe_Default = Scalar<int32_t>::get(d.data + body + 543);
-    const auto fbe_Some = Scalar<int32_t>::get(d.data + body + 547);
-    const auto fbe_Box = Scalar<int32_t>::get(d.data + body + 551);
-    const auto fbe_Uuid = Scalar<FBE::uuid_t>::get(d.data + body + 555);
-    const auto fbe_Guid = Scalar<FBE::uuid_t>::get(d.data + body + 571);
-    const auto fbe_Dictionary = Scalar<int32_t>::get(d.data + body + 587);
-    const auto fbe_SortedDictionary = Scalar<int32_t>::get(d.data + body + 591);
-    const auto fbe_System = Scalar<int32_t>::get(d.data + body + 595);
-    const auto fbe_Fbe = Scalar<int32_t>::get(d.data + body + 599);
-    const auto fbe_Hash = Scalar<int32_t>::get(d.data + body + 603);
-    const auto fbe_hash = Scalar<int32_t>::get(d.data + body + 607);
-    const auto fbe_freeze = Scalar<int32_t>::get(d.data + body + 611);
-    const auto fbe_dup = Scalar<int32_t>::get(d.data + body + 615);
-    const auto fbe_clone = Scalar<int32_t>::get(d.data + body + 619);
-    const auto fbe_send = Scalar<int32_t>::get(d.data + body + 623);
-    const auto fbe_format = Scalar<int32_t>::get(d.data + body + 627);
-    const auto fbe_to_s = Scalar<int32_t>::get(d.data + body + 631);
-    value.arrayOf = fbe_arrayOf;
-    value.listOf = fbe_listOf;
-    value.mutableListOf = fbe_mutableListOf;
-    value.emptyList = fbe_emptyList;
-    value.mutableMapOf = fbe_mutableMapOf;
-    value.Collections = fbe_Collections;
-    value.make = fbe_make;
-    value.append = fbe_append;
-    value.copy = fbe_copy;
-    value.time = fbe_time;
-    value.std_ = fbe_std_;
-    value.FBE_ = fbe_FBE_;
-    value.Vec = fbe_Vec;
-    value.Default = fbe_Default;
-    value.Some = fbe_Some;
-    value.Box = fbe_Box;
-    value.Uuid = fbe_Uuid;
-    value.Guid = fbe_Guid;
-    value.Dictionary = fbe_Dictionary;
-    value.SortedDictionary = fbe_SortedDictionary;
-    value.System = fbe_System;
-    value.Fbe = fbe_Fbe;
-    value.Hash = fbe_Hash;
-    value.hash = fbe_hash;
-    value.freeze = fbe_freeze;
-    value.dup = fbe_dup;
-    value.clone = fbe_clone;
-    value.send = fbe_send;
-    value.format = fbe_format;
-    value.to_s = fbe_to_s;
-    return true;
-}
-
-inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
-{
-    if (FBE_UNLIKELY(size < 340))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Hostile>(c, body, size, value); });
-    if (!VCodec<::import::Order>::read(d, body, body + 8, value.Order))
-        return d.fail_in("import.Hostile", "Order");
-    if (!VCodec<::import::CppWords>::read(d, body, body + 12, value.CppWords))
-        return d.fail_in("import.Hostile", "CppWords");
-    if (!VCodec<::import::PythonWords>::read(d, body, body + 16, value.PythonWords))
-        return d.fail_in("import.Hostile", "PythonWords");
-    if (!VCodec<::import::GoWords>::read(d, body, body + 20, value.GoWords))
-        return d.fail_in("import.Hostile", "GoWords");
-    if (!VCodec<::import::JavaWords>::read(d, body, body + 24, value.JavaWords))
-        return d.fail_in("import.Hostile", "JavaWords");
-    if (!VCodec<::import::KotlinWords>::read(d, body, body + 28, value.KotlinWords))
-        return d.fail_in("import.Hostile", "KotlinWords");
-    if (!VCodec<::import::JsWords>::read(d, body, body + 32, value.JsWords))
-        return d.fail_in("import.Hostile", "JsWords");
-    if (!VCodec<::import::RustWords>::read(d, body, body + 36, value.RustWords))
-        return d.fail_in("import.Hostile", "RustWords");
-    if (!VCodec<::import::CSharpWords>::read(d, body, body + 40, value.CSharpWords))
-        return d.fail_in("import.Hostile", "CSharpWords");
-    if (!VCodec<::import::RubyWords>::read(d, body, body + 44, value.RubyWords))
-        return d.fail_in("import.Hostile", "RubyWords");
-    if (!VCodec<::import::CppMembers>::read(d, body, body + 48, value.CppMembers))
-        return d.fail_in("import.Hostile", "CppMembers");
-    if (!VCodec<::import::PythonMembers>::read(d, body, body + 52, value.PythonMembers))
-        return d.fail_in("import.Hostile", "PythonMembers");
-    if (!VCodec<::import::GoMembers>::read(d, body, body + 56, value.GoMembers))
-        return d.fail_in("import.Hostile", "GoMembers");
-    if (!VCodec<::import::JvmMembers>::read(d, body, body + 60, value.JvmMembers))
-        return d.fail_in("import.Hostile", "JvmMembers");
-    if (!VCodec<::import::JsMembers>::read(d, body, body + 64, value.JsMembers))
-        return d.fail_in("import.Hostile", "JsMembers");
-    if (!VCodec<::import::RuntimeNames>::read(d, body, body + 68, value.RuntimeNames))
-        return d.fail_in("import.Hostile", "RuntimeNames");
-    if (!VCodec<::import::class_>::read(d, body, body + 72, value.class_))
-        return d.fail_in("import.Hostile", "class");
-    if (!VCodec<::import::Object>::read(d, body, body + 76, value.Object))
-        return d.fail_in("import.Hostile", "Object");
-    if (!VCodec<::import::String>::read(d, body, body + 80, value.String))
-        return d.fail_in("import.Hostile", "String");
-    if (!VCodec<::import::List>::read(d, body, body + 84, value.List))
-        return d.fail_in("import.Hostile", "List");
-    if (!VCodec<::import::Map>::read(d, body, body + 88, value.Map))
-        return d.fail_in("import.Hostile", "Map");
-    if (!VCodec<::import::Model>::read(d, body, body + 92, value.Model))
-        return d.fail_in("import.Hostile", "Model");
-    if (!VCodec<::import::FinalModel>::read(d, body, body + 96, value.FinalModel))
-        return d.fail_in("import.Hostile", "FinalModel");
-    if (!VCodec<::import::Buffer>::read(d, body, body + 100, value.Buffer))
-        return d.fail_in("import.Hostile", "Buffer");
-    if (!VCodec<::import::Reader>::read(d, body, body + 104, value.Reader))
-        return d.fail_in("import.Hostile", "Reader");
-    if (!VCodec<::import::Writer>::read(d, body, body + 108, value.Writer))
-        return d.fail_in("import.Hostile", "Writer");
-    if (!VCodec<::import::Limits>::read(d, body, body + 112, value.Limits))
-        return d.fail_in("import.Hostile", "Limits");
-    if (!VCodec<::import::DecodeError>::read(d, body, body + 116, value.DecodeError))
-        return d.fail_in("import.Hostile", "DecodeError");
-    if (!VCodec<::import::DecodeException>::read(d, body, body + 120, value.DecodeException))
-        return d.fail_in("import.Hostile", "DecodeException");
-    if (!VCodec<::import::Decimal>::read(d, body, body + 124, value.Decimal))
-        return d.fail_in("import.Hostile", "Decimal");
-    if (!VCodec<::import::Uuid>::read(d, body, body + 128, value.Uuid))
-        return d.fail_in("import.Hostile", "Uuid");
-    if (!VCodec<::import::UUID>::read(d, body, body + 132, value.UUID))
-        return d.fail_in("import.Hostile", "UUID");
-    if (!VCodec<::import::Timestamp>::read(d, body, body + 136, value.Timestamp))
-        return d.fail_in("import.Hostile", "Timestamp");
-    if (!VCodec<::import::Sender>::read(d, body, body + 140, value.Sender))
-        return d.fail_in("import.Hostile", "Sender");
-    if (!VCodec<::import::Receiver>::read(d, body, body + 144, value.Receiver))
-        return d.fail_in("import.Hostile", "Receiver");
-    if (!VCodec<::import::Client>::read(d, body, body + 148, value.Client))
-        return d.fail_in("import.Hostile", "Client");
-    if (!VCodec<::import::Proxy>::read(d, body, body + 152, value.Proxy))
-        return d.fail_in("import.Hostile", "Proxy");
-    if (!VCodec<::import::Handler>::read(d, body, body + 156, value.Handler))
-        return d.fail_in("import.Hostile", "Handler");
-    if (!VCodec<::import::fbe>::read(d, body, body + 160, value.fbe))
-        return d.fail_in("import.Hostile", "fbe");
-    if (!VCodec<::import::FBE_>::read(d, body, body + 164, value.FBE_))
-        return d.fail_in("import.Hostile", "FBE");
-    if (!VCodec<::import::std_>::read(d, body, body + 168, value.std_))
-        return d.fail_in("import.Hostile", "std");
-    if (!VCodec<::import::Companion>::read(d, body, body + 172, value.Companion))
-        return d.fail_in("import.Hostile", "Companion");
-    if (!VCodec<::import::Any>::read(d, body, body + 176, value.Any))
-        return d.fail_in("import.Hostile", "Any");
-    if (!VCodec<::import::Self>::read(d, body, body + 180, value.Self))
-        return d.fail_in("import.Hostile", "Self");
-    if (!VCodec<::import::self>::read(d, body, body + 184, value.self))
-        return d.fail_in("import.Hostile", "self");
-    if (!VCodec<::import::None>::read(d, body, body + 188, value.None))
-        return d.fail_in("import.Hostile", "None");
-    if (!VCodec<::import::Option>::read(d, body, body + 192, value.Option))
-        return d.fail_in("import.Hostile", "Option");
-    if (!VCodec<::import::Result>::read(d, body, body + 196, value.Result))
-        return d.fail_in("import.Hostile", "Result");
-    if (!VCodec<::import::Vec>::read(d, body, body + 200, value.Vec))
-        return d.fail_in("import.Hostile", "Vec");
-    if (!VCodec<::import::Box>::read(d, body, body + 204, value.Box))
-        return d.fail_in("import.Hostile", "Box");
-    if (!VCodec<::import::Error>::read(d, body, body + 208, value.Error))
-        return d.fail_in("import.Hostile", "Error");
-    if (!VCodec<::import::Exception>::read(d, body, body + 212, value.Exception))
-        return d.fail_in("import.Hostile", "Exception");
-    if (!VCodec<::import::Text>::read(d, body, body + 216, value.Text))
-        return d.fail_in("import.Hostile", "Text");
-    if (!VCodec<::import::JsonWriter>::read(d, body, body + 220, value.JsonWriter))
-        return d.fail_in("import.Hostile", "JsonWriter");
-    if (!VCodec<::import::int32_t_>::read(d, body, body + 224, value.int32_t_))
-        return d.fail_in("import.Hostile", "int32_t");
-    if (!VCodec<::import::size_t_>::read(d, body, body + 228, value.size_t_))
-        return d.fail_in("import.Hostile", "size_t");
-    if (!VCodec<::import::list>::read(d, body, body + 232, value.list))
-        return d.fail_in("import.Hostile", "list");
-    if (!VCodec<::import::object>::read(d, body, body + 236, value.object))
-        return d.fail_in("import.Hostile", "object");
-    if (!VCodec<::import::v>::read(d, body, body + 240, value.v))
-        return d.fail_in("import.Hostile", "v");
-    if (!VCodec<::import::r>::read(d, body, body + 244, value.r))
-        return d.fail_in("import.Hostile", "r");
-    if (!VCodec<::import::w>::read(d, body, body + 248, value.w))
-        return d.fail_in("import.Hostile", "w");
-    if (!VCodec<::import::SideBuy>::read(d, body, body + 252, value.SideBuy))
-        return d.fail_in("import.Hostile", "SideBuy");
-    if (!VCodec<::import::OrderKey>::read(d, body, body + 256, value.OrderKey))
-        return d.fail_in("import.Hostile", "OrderKey");
-    if (!VCodec<::import::textOfside>::read(d, body, body + 260, value.textOfside))
-        return d.fail_in("import.Hostile", "textOfside");
-    if (!VCodec<::import::DECIMAL_1>::read(d, body, body + 264, value.DECIMAL_1))
-        return d.fail_in("import.Hostile", "DECIMAL_1");
-    if (!VCodec<::import::OrderModel>::read(d, body, body + 268, value.OrderModel))
-        return d.fail_in("import.Hostile", "OrderModel");
-    if (!VCodec<::import::OrderFinal>::read(d, body, body + 272, value.OrderFinal))
-        return d.fail_in("import.Hostile", "OrderFinal");
-    if (!VCodec<::import::NewOrder>::read(d, body, body + 276, value.NewOrder))
-        return d.fail_in("import.Hostile", "NewOrder");
-    if (!VCodec<::import::VerifyFBEOrder>::read(d, body, body + 280, value.VerifyFBEOrder))
-        return d.fail_in("import.Hostile", "VerifyFBEOrder");
-    if (!VCodec<::import::fbe_vr_Order>::read(d, body, body + 284, value.fbe_vr_Order))
-        return d.fail_in("import.Hostile", "fbe_vr_Order");
-    if (!VCodec<::import::e1>::read(d, body, body + 288, value.e1))
-        return d.fail_in("import.Hostile", "e1");
-    if (!VCodec<::import::i2>::read(d, body, body + 292, value.i2))
-        return d.fail_in("import.Hostile", "i2");
-    if (!VCodec<::import::o3>::read(d, body, body + 296, value.o3))
-        return d.fail_in("import.Hostile", "o3");
-    if (!VCodec<::import::Fbe>::read(d, body, body + 300, value.Fbe))
-        return d.fail_in("import.Hostile", "Fbe");
-    if (!VCodec<::import::FINGERPRINT>::read(d, body, body + 304, value.FINGERPRINT))
-        return d.fail_in("import.Hostile", "FINGERPRINT");
-    if (!VCodec<::import::FBE_FINGERPRINT>::read(d, body, body + 308, value.FBE_FINGERPRINT))
-        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
-    if (!VCodec<::import::FBEFingerprint>::read(d, body, body + 312, value.FBEFingerprint))
-        return d.fail_in("import.Hostile", "FBEFingerprint");
-    if (!VCodec<::import::Case>::read(d, body, body + 316, value.Case))
-        return d.fail_in("import.Hostile", "Case");
-    if (!VCodec<::import::Imported>::read(d, body, body + 320, value.Imported))
-        return d.fail_in("import.Hostile", "Imported");
-    if (!VCodec<::import::Derived>::read(d, body, body + 324, value.Derived))
-        return d.fail_in("import.Hostile", "Derived");
-    if (!VCodec<::import::Listed>::read(d, body, body + 328, value.Listed))
-        return d.fail_in("import.Hostile", "Listed");
-    VCodec<::import::Letters>::read(d, body, body + 332, value.Letters);
-    if (!VCodec<::import::Shadows>::read(d, body, body + 336, value.Shadows))
-        return d.fail_in("import.Hostile", "Shadows");
-    return true;
-}
 
 namespace import {
 

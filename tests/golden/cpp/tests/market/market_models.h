@@ -18,7 +18,6 @@ struct VBody<::market::Instrument> : detail::VFields<::market::Instrument, true>
     static constexpr uint32_t body_size = 16;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 8;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
     static constexpr const char* name = "market.Instrument";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::market::Instrument::symbol, 8, "symbol"),
@@ -36,7 +35,6 @@ struct VBody<::market::Failure> : detail::VFields<::market::Failure, true>
     static constexpr uint32_t body_size = 28;
     static constexpr bool fixed_fields = false;
     static constexpr uint64_t cost = 20;
-    static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
     static constexpr const char* name = "market.Failure";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::market::Failure::id, 8, "id"),
@@ -45,26 +43,6 @@ struct VBody<::market::Failure> : detail::VFields<::market::Failure, true>
         {28, 0, "market.Failure"},
     };
 };
-
-FBE_INLINE bool VBody<::market::Instrument>::read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value)
-{
-    if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::market::Instrument>(c, body, size, value); });
-    if (!VCodec<std::string>::read(d, body, body + 8, value.symbol))
-        return d.fail_in("market.Instrument", "symbol");
-    VCodec<int32_t>::read(d, body, body + 12, value.digits);
-    return true;
-}
-
-FBE_INLINE bool VBody<::market::Failure>::read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value)
-{
-    if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::market::Failure>(c, body, size, value); });
-    VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    if (!VCodec<std::string>::read(d, body, body + 24, value.reason))
-        return d.fail_in("market.Failure", "reason");
-    return true;
-}
 
 namespace market {
 
