@@ -21,6 +21,7 @@ from fbec.targets.base import Options
 
 from .common import (
     CppWriter,
+    arguments,
     assign_default,
     deprecated_used,
     field_ident,
@@ -29,6 +30,7 @@ from .common import (
     imported,
     namespace,
     qualified,
+    specialisation,
 )
 
 
@@ -39,20 +41,13 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     with deprecated_used(w, deprecated), namespace(w, "FBE"), namespace(w, "JSON"):
         for s in package.structs:
             cpp = qualified(s.qualified)
-            base = qualified(s.base) if s.base else None
-            own = list(s.fields)
-
+            with specialisation(w, f"Fields<{cpp}>", None):
+                w.line(f'static constexpr const char* name = "{s.qualified}";')
+                fields = [f'FBE::JSON::field(&{qualified(f.owner)}::{field_ident(f)}, "{f.name}")'
+                          for f in s.all_fields]
+                arguments(w, "static constexpr auto fields = std::make_tuple(", fields, ";")
             w.line("template <class TWriter>")
-            w.line(f"struct ValueWriter<TWriter, {cpp}>")
-            head = f"static bool to_json(TWriter& writer, const {cpp}& value, bool scope = true)"
-            with w.block("{", "};"), w.function(head, False), \
-                    w.block(f'return detail::write_struct(writer, scope, "{s.qualified}", [&] {{', "});"):
-                if base:
-                    guard(w, f"!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false)")
-                for f in own:
-                    guard(w, f'!FBE::JSON::to_json_key(writer, "{f.name}") || '
-                             f"!FBE::JSON::to_json(writer, value.{field_ident(f)})")
-                w.line("return true;")
+            w.line(f"struct ValueWriter<TWriter, {cpp}> : StructWriter<TWriter, {cpp}> {{}};")
             w.blank()
 
             w.line("template <class TJson>")

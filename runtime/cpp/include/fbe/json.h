@@ -951,6 +951,52 @@ inline bool to_json_key(TWriter& writer, const char* key) {
     return writer.Key(key, static_cast<rapidjson::SizeType>(std::strlen(key)));
 }
 
+//! A struct's table of its members, which its ValueWriter (StructWriter) writes (`<package>_json.h`
+//! specialises it for every struct): `name`, the struct's schema name, and `fields`, a tuple of Field, every
+//! field's data member and name, inherited ones first.
+template <typename T>
+struct Fields;
+
+//! One field of Fields<T>::fields: the data member (of T or of a base) and the member's name.
+template <typename M>
+struct Field {
+    M member;
+    std::string_view name;
+};
+template <typename M>
+constexpr Field<M> field(M member, const char* name) noexcept {
+    return {member, name};
+}
+
+namespace detail {
+template <typename T>
+constexpr std::size_t field_count = std::tuple_size_v<std::decay_t<decltype(Fields<T>::fields)>>;
+
+//! The members of a struct's object from its I-th field on, in order (StructWriter).
+template <std::size_t I, class TWriter, typename T>
+FBE_INLINE bool write_from(TWriter& writer, const T& value) {
+    if constexpr (I == field_count<T>) {
+        return true;
+    } else {
+        constexpr auto& field = std::get<I>(Fields<T>::fields);
+        if (!writer.Key(field.name.data(), rapidjson::SizeType(field.name.size())) ||
+            !FBE::JSON::to_json(writer, value.*field.member))
+            return false;
+        return write_from<I + 1>(writer, value);
+    }
+}
+} // namespace detail
+
+//! The ValueWriter of a struct (`<package>_json.h` derives it from this): its object, the members over
+//! Fields<T>::fields (inherited ones first, as docs/cpp-json-protocol.md writes them).
+template <class TWriter, typename T>
+struct StructWriter {
+    static bool to_json(TWriter& writer, const T& value, bool scope = true) {
+        return detail::write_struct(writer, scope, Fields<T>::name,
+                                    [&] { return detail::write_from<0>(writer, value); });
+    }
+};
+
 template <class TWriter>
 struct ValueWriter<TWriter, bool> {
     static bool to_json(TWriter& writer, bool value, bool = true) { return writer.Bool(value); }

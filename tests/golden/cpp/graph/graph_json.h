@@ -11,24 +11,19 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::graph::Node>
+template <>
+struct Fields<::graph::Node>
 {
-    static bool to_json(TWriter& writer, const ::graph::Node& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "graph.Node", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "value") || !FBE::JSON::to_json(writer, value.value))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "out_edges") || !FBE::JSON::to_json(writer, value.out_edges))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "graph.Node";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::graph::Node::id, "id"),
+        FBE::JSON::field(&::graph::Node::name, "name"),
+        FBE::JSON::field(&::graph::Node::value, "value"),
+        FBE::JSON::field(&::graph::Node::out_edges, "out_edges"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::graph::Node> : StructWriter<TWriter, ::graph::Node> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::graph::Node>
@@ -71,22 +66,18 @@ struct ValueReader<TJson, ::graph::Node>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::graph::Edge>
+template <>
+struct Fields<::graph::Edge>
 {
-    static bool to_json(TWriter& writer, const ::graph::Edge& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "graph.Edge", [&] {
-            if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "graph.Edge";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::graph::Edge::source, "source"),
+        FBE::JSON::field(&::graph::Edge::target, "target"),
+        FBE::JSON::field(&::graph::Edge::weight, "weight"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::graph::Edge> : StructWriter<TWriter, ::graph::Edge> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::graph::Edge>
@@ -126,20 +117,17 @@ struct ValueReader<TJson, ::graph::Edge>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::graph::Graph>
+template <>
+struct Fields<::graph::Graph>
 {
-    static bool to_json(TWriter& writer, const ::graph::Graph& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "graph.Graph", [&] {
-            if (!FBE::JSON::to_json_key(writer, "nodes") || !FBE::JSON::to_json(writer, value.nodes))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "graph.Graph";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::graph::Graph::nodes, "nodes"),
+        FBE::JSON::field(&::graph::Graph::edges, "edges"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::graph::Graph> : StructWriter<TWriter, ::graph::Graph> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::graph::Graph>

@@ -11,22 +11,18 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::recursive::Node>
+template <>
+struct Fields<::recursive::Node>
 {
-    static bool to_json(TWriter& writer, const ::recursive::Node& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "recursive.Node", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "label") || !FBE::JSON::to_json(writer, value.label))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "children") || !FBE::JSON::to_json(writer, value.children))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "recursive.Node";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::recursive::Node::id, "id"),
+        FBE::JSON::field(&::recursive::Node::label, "label"),
+        FBE::JSON::field(&::recursive::Node::children, "children"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::recursive::Node> : StructWriter<TWriter, ::recursive::Node> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::recursive::Node>

@@ -11,22 +11,18 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Edge>
+template <>
+struct Fields<::vectors::Edge>
 {
-    static bool to_json(TWriter& writer, const ::vectors::Edge& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors.Edge", [&] {
-            if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors.Edge";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors::Edge::source, "source"),
+        FBE::JSON::field(&::vectors::Edge::target, "target"),
+        FBE::JSON::field(&::vectors::Edge::weight, "weight"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors::Edge> : StructWriter<TWriter, ::vectors::Edge> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Edge>
@@ -66,22 +62,18 @@ struct ValueReader<TJson, ::vectors::Edge>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Point>
+template <>
+struct Fields<::vectors::Point>
 {
-    static bool to_json(TWriter& writer, const ::vectors::Point& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors.Point", [&] {
-            if (!FBE::JSON::to_json_key(writer, "flag") || !FBE::JSON::to_json(writer, value.flag))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "x") || !FBE::JSON::to_json(writer, value.x))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "y") || !FBE::JSON::to_json(writer, value.y))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors.Point";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors::Point::flag, "flag"),
+        FBE::JSON::field(&::vectors::Point::x, "x"),
+        FBE::JSON::field(&::vectors::Point::y, "y"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors::Point> : StructWriter<TWriter, ::vectors::Point> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Point>
@@ -121,20 +113,19 @@ struct ValueReader<TJson, ::vectors::Point>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Point3>
+template <>
+struct Fields<::vectors::Point3>
 {
-    static bool to_json(TWriter& writer, const ::vectors::Point3& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors.Point3", [&] {
-            if (!FBE::JSON::to_json(writer, static_cast<const ::vectors::Point&>(value), false))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "z") || !FBE::JSON::to_json(writer, value.z))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors.Point3";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors::Point::flag, "flag"),
+        FBE::JSON::field(&::vectors::Point::x, "x"),
+        FBE::JSON::field(&::vectors::Point::y, "y"),
+        FBE::JSON::field(&::vectors::Point3::z, "z"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors::Point3> : StructWriter<TWriter, ::vectors::Point3> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Point3>
@@ -177,20 +168,17 @@ struct ValueReader<TJson, ::vectors::Point3>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Named>
+template <>
+struct Fields<::vectors::Named>
 {
-    static bool to_json(TWriter& writer, const ::vectors::Named& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors.Named", [&] {
-            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "values") || !FBE::JSON::to_json(writer, value.values))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors.Named";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors::Named::name, "name"),
+        FBE::JSON::field(&::vectors::Named::values, "values"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors::Named> : StructWriter<TWriter, ::vectors::Named> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Named>
@@ -227,28 +215,21 @@ struct ValueReader<TJson, ::vectors::Named>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Holder>
+template <>
+struct Fields<::vectors::Holder>
 {
-    static bool to_json(TWriter& writer, const ::vectors::Holder& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors.Holder", [&] {
-            if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "points") || !FBE::JSON::to_json(writer, value.points))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ints") || !FBE::JSON::to_json(writer, value.ints))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "switches") || !FBE::JSON::to_json(writer, value.switches))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "reals") || !FBE::JSON::to_json(writer, value.reals))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "named") || !FBE::JSON::to_json(writer, value.named))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors.Holder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors::Holder::edges, "edges"),
+        FBE::JSON::field(&::vectors::Holder::points, "points"),
+        FBE::JSON::field(&::vectors::Holder::ints, "ints"),
+        FBE::JSON::field(&::vectors::Holder::switches, "switches"),
+        FBE::JSON::field(&::vectors::Holder::reals, "reals"),
+        FBE::JSON::field(&::vectors::Holder::named, "named"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors::Holder> : StructWriter<TWriter, ::vectors::Holder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Holder>

@@ -11,24 +11,19 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors_new::Edge>
+template <>
+struct Fields<::vectors_new::Edge>
 {
-    static bool to_json(TWriter& writer, const ::vectors_new::Edge& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors_new.Edge", [&] {
-            if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "note") || !FBE::JSON::to_json(writer, value.note))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors_new.Edge";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors_new::Edge::source, "source"),
+        FBE::JSON::field(&::vectors_new::Edge::target, "target"),
+        FBE::JSON::field(&::vectors_new::Edge::weight, "weight"),
+        FBE::JSON::field(&::vectors_new::Edge::note, "note"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors_new::Edge> : StructWriter<TWriter, ::vectors_new::Edge> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors_new::Edge>
@@ -71,18 +66,16 @@ struct ValueReader<TJson, ::vectors_new::Edge>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors_new::Holder>
+template <>
+struct Fields<::vectors_new::Holder>
 {
-    static bool to_json(TWriter& writer, const ::vectors_new::Holder& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors_new.Holder", [&] {
-            if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors_new.Holder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors_new::Holder::edges, "edges"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors_new::Holder> : StructWriter<TWriter, ::vectors_new::Holder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors_new::Holder>

@@ -11,18 +11,16 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors_old::Edge>
+template <>
+struct Fields<::vectors_old::Edge>
 {
-    static bool to_json(TWriter& writer, const ::vectors_old::Edge& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors_old.Edge", [&] {
-            if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors_old.Edge";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors_old::Edge::source, "source"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors_old::Edge> : StructWriter<TWriter, ::vectors_old::Edge> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors_old::Edge>
@@ -56,18 +54,16 @@ struct ValueReader<TJson, ::vectors_old::Edge>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors_old::Holder>
+template <>
+struct Fields<::vectors_old::Holder>
 {
-    static bool to_json(TWriter& writer, const ::vectors_old::Holder& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "vectors_old.Holder", [&] {
-            if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "vectors_old.Holder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::vectors_old::Holder::edges, "edges"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::vectors_old::Holder> : StructWriter<TWriter, ::vectors_old::Holder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors_old::Holder>

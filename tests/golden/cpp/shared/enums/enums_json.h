@@ -11,148 +11,81 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::enums::Enums>
+template <>
+struct Fields<::enums::Enums>
 {
-    static bool to_json(TWriter& writer, const ::enums::Enums& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "enums.Enums", [&] {
-            if (!FBE::JSON::to_json_key(writer, "byte0") || !FBE::JSON::to_json(writer, value.byte0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "byte1") || !FBE::JSON::to_json(writer, value.byte1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "byte2") || !FBE::JSON::to_json(writer, value.byte2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "byte3") || !FBE::JSON::to_json(writer, value.byte3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "byte4") || !FBE::JSON::to_json(writer, value.byte4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "byte5") || !FBE::JSON::to_json(writer, value.byte5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char0") || !FBE::JSON::to_json(writer, value.char0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char1") || !FBE::JSON::to_json(writer, value.char1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char2") || !FBE::JSON::to_json(writer, value.char2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char3") || !FBE::JSON::to_json(writer, value.char3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char4") || !FBE::JSON::to_json(writer, value.char4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char5") || !FBE::JSON::to_json(writer, value.char5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wchar0") || !FBE::JSON::to_json(writer, value.wchar0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wchar1") || !FBE::JSON::to_json(writer, value.wchar1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wchar2") || !FBE::JSON::to_json(writer, value.wchar2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wchar3") || !FBE::JSON::to_json(writer, value.wchar3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wchar4") || !FBE::JSON::to_json(writer, value.wchar4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wchar5") || !FBE::JSON::to_json(writer, value.wchar5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int8b0") || !FBE::JSON::to_json(writer, value.int8b0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int8b1") || !FBE::JSON::to_json(writer, value.int8b1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int8b2") || !FBE::JSON::to_json(writer, value.int8b2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int8b3") || !FBE::JSON::to_json(writer, value.int8b3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int8b4") || !FBE::JSON::to_json(writer, value.int8b4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int8b5") || !FBE::JSON::to_json(writer, value.int8b5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint8b0") || !FBE::JSON::to_json(writer, value.uint8b0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint8b1") || !FBE::JSON::to_json(writer, value.uint8b1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint8b2") || !FBE::JSON::to_json(writer, value.uint8b2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint8b3") || !FBE::JSON::to_json(writer, value.uint8b3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint8b4") || !FBE::JSON::to_json(writer, value.uint8b4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint8b5") || !FBE::JSON::to_json(writer, value.uint8b5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int16b0") || !FBE::JSON::to_json(writer, value.int16b0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int16b1") || !FBE::JSON::to_json(writer, value.int16b1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int16b2") || !FBE::JSON::to_json(writer, value.int16b2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int16b3") || !FBE::JSON::to_json(writer, value.int16b3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int16b4") || !FBE::JSON::to_json(writer, value.int16b4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int16b5") || !FBE::JSON::to_json(writer, value.int16b5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint16b0") || !FBE::JSON::to_json(writer, value.uint16b0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint16b1") || !FBE::JSON::to_json(writer, value.uint16b1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint16b2") || !FBE::JSON::to_json(writer, value.uint16b2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint16b3") || !FBE::JSON::to_json(writer, value.uint16b3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint16b4") || !FBE::JSON::to_json(writer, value.uint16b4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint16b5") || !FBE::JSON::to_json(writer, value.uint16b5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int32b0") || !FBE::JSON::to_json(writer, value.int32b0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int32b1") || !FBE::JSON::to_json(writer, value.int32b1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int32b2") || !FBE::JSON::to_json(writer, value.int32b2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int32b3") || !FBE::JSON::to_json(writer, value.int32b3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int32b4") || !FBE::JSON::to_json(writer, value.int32b4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int32b5") || !FBE::JSON::to_json(writer, value.int32b5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint32b0") || !FBE::JSON::to_json(writer, value.uint32b0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint32b1") || !FBE::JSON::to_json(writer, value.uint32b1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint32b2") || !FBE::JSON::to_json(writer, value.uint32b2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint32b3") || !FBE::JSON::to_json(writer, value.uint32b3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint32b4") || !FBE::JSON::to_json(writer, value.uint32b4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint32b5") || !FBE::JSON::to_json(writer, value.uint32b5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int64b0") || !FBE::JSON::to_json(writer, value.int64b0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int64b1") || !FBE::JSON::to_json(writer, value.int64b1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int64b2") || !FBE::JSON::to_json(writer, value.int64b2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int64b3") || !FBE::JSON::to_json(writer, value.int64b3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int64b4") || !FBE::JSON::to_json(writer, value.int64b4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int64b5") || !FBE::JSON::to_json(writer, value.int64b5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint64b0") || !FBE::JSON::to_json(writer, value.uint64b0))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint64b1") || !FBE::JSON::to_json(writer, value.uint64b1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint64b2") || !FBE::JSON::to_json(writer, value.uint64b2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint64b3") || !FBE::JSON::to_json(writer, value.uint64b3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint64b4") || !FBE::JSON::to_json(writer, value.uint64b4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint64b5") || !FBE::JSON::to_json(writer, value.uint64b5))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "enums.Enums";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::enums::Enums::byte0, "byte0"),
+        FBE::JSON::field(&::enums::Enums::byte1, "byte1"),
+        FBE::JSON::field(&::enums::Enums::byte2, "byte2"),
+        FBE::JSON::field(&::enums::Enums::byte3, "byte3"),
+        FBE::JSON::field(&::enums::Enums::byte4, "byte4"),
+        FBE::JSON::field(&::enums::Enums::byte5, "byte5"),
+        FBE::JSON::field(&::enums::Enums::char0, "char0"),
+        FBE::JSON::field(&::enums::Enums::char1, "char1"),
+        FBE::JSON::field(&::enums::Enums::char2, "char2"),
+        FBE::JSON::field(&::enums::Enums::char3, "char3"),
+        FBE::JSON::field(&::enums::Enums::char4, "char4"),
+        FBE::JSON::field(&::enums::Enums::char5, "char5"),
+        FBE::JSON::field(&::enums::Enums::wchar0, "wchar0"),
+        FBE::JSON::field(&::enums::Enums::wchar1, "wchar1"),
+        FBE::JSON::field(&::enums::Enums::wchar2, "wchar2"),
+        FBE::JSON::field(&::enums::Enums::wchar3, "wchar3"),
+        FBE::JSON::field(&::enums::Enums::wchar4, "wchar4"),
+        FBE::JSON::field(&::enums::Enums::wchar5, "wchar5"),
+        FBE::JSON::field(&::enums::Enums::int8b0, "int8b0"),
+        FBE::JSON::field(&::enums::Enums::int8b1, "int8b1"),
+        FBE::JSON::field(&::enums::Enums::int8b2, "int8b2"),
+        FBE::JSON::field(&::enums::Enums::int8b3, "int8b3"),
+        FBE::JSON::field(&::enums::Enums::int8b4, "int8b4"),
+        FBE::JSON::field(&::enums::Enums::int8b5, "int8b5"),
+        FBE::JSON::field(&::enums::Enums::uint8b0, "uint8b0"),
+        FBE::JSON::field(&::enums::Enums::uint8b1, "uint8b1"),
+        FBE::JSON::field(&::enums::Enums::uint8b2, "uint8b2"),
+        FBE::JSON::field(&::enums::Enums::uint8b3, "uint8b3"),
+        FBE::JSON::field(&::enums::Enums::uint8b4, "uint8b4"),
+        FBE::JSON::field(&::enums::Enums::uint8b5, "uint8b5"),
+        FBE::JSON::field(&::enums::Enums::int16b0, "int16b0"),
+        FBE::JSON::field(&::enums::Enums::int16b1, "int16b1"),
+        FBE::JSON::field(&::enums::Enums::int16b2, "int16b2"),
+        FBE::JSON::field(&::enums::Enums::int16b3, "int16b3"),
+        FBE::JSON::field(&::enums::Enums::int16b4, "int16b4"),
+        FBE::JSON::field(&::enums::Enums::int16b5, "int16b5"),
+        FBE::JSON::field(&::enums::Enums::uint16b0, "uint16b0"),
+        FBE::JSON::field(&::enums::Enums::uint16b1, "uint16b1"),
+        FBE::JSON::field(&::enums::Enums::uint16b2, "uint16b2"),
+        FBE::JSON::field(&::enums::Enums::uint16b3, "uint16b3"),
+        FBE::JSON::field(&::enums::Enums::uint16b4, "uint16b4"),
+        FBE::JSON::field(&::enums::Enums::uint16b5, "uint16b5"),
+        FBE::JSON::field(&::enums::Enums::int32b0, "int32b0"),
+        FBE::JSON::field(&::enums::Enums::int32b1, "int32b1"),
+        FBE::JSON::field(&::enums::Enums::int32b2, "int32b2"),
+        FBE::JSON::field(&::enums::Enums::int32b3, "int32b3"),
+        FBE::JSON::field(&::enums::Enums::int32b4, "int32b4"),
+        FBE::JSON::field(&::enums::Enums::int32b5, "int32b5"),
+        FBE::JSON::field(&::enums::Enums::uint32b0, "uint32b0"),
+        FBE::JSON::field(&::enums::Enums::uint32b1, "uint32b1"),
+        FBE::JSON::field(&::enums::Enums::uint32b2, "uint32b2"),
+        FBE::JSON::field(&::enums::Enums::uint32b3, "uint32b3"),
+        FBE::JSON::field(&::enums::Enums::uint32b4, "uint32b4"),
+        FBE::JSON::field(&::enums::Enums::uint32b5, "uint32b5"),
+        FBE::JSON::field(&::enums::Enums::int64b0, "int64b0"),
+        FBE::JSON::field(&::enums::Enums::int64b1, "int64b1"),
+        FBE::JSON::field(&::enums::Enums::int64b2, "int64b2"),
+        FBE::JSON::field(&::enums::Enums::int64b3, "int64b3"),
+        FBE::JSON::field(&::enums::Enums::int64b4, "int64b4"),
+        FBE::JSON::field(&::enums::Enums::int64b5, "int64b5"),
+        FBE::JSON::field(&::enums::Enums::uint64b0, "uint64b0"),
+        FBE::JSON::field(&::enums::Enums::uint64b1, "uint64b1"),
+        FBE::JSON::field(&::enums::Enums::uint64b2, "uint64b2"),
+        FBE::JSON::field(&::enums::Enums::uint64b3, "uint64b3"),
+        FBE::JSON::field(&::enums::Enums::uint64b4, "uint64b4"),
+        FBE::JSON::field(&::enums::Enums::uint64b5, "uint64b5"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::enums::Enums> : StructWriter<TWriter, ::enums::Enums> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::enums::Enums>

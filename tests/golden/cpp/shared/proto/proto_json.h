@@ -11,28 +11,21 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::Order>
+template <>
+struct Fields<::proto::Order>
 {
-    static bool to_json(TWriter& writer, const ::proto::Order& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "proto.Order", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "volume") || !FBE::JSON::to_json(writer, value.volume))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "proto.Order";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::proto::Order::id, "id"),
+        FBE::JSON::field(&::proto::Order::symbol, "symbol"),
+        FBE::JSON::field(&::proto::Order::side, "side"),
+        FBE::JSON::field(&::proto::Order::type, "type"),
+        FBE::JSON::field(&::proto::Order::price, "price"),
+        FBE::JSON::field(&::proto::Order::volume, "volume"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::proto::Order> : StructWriter<TWriter, ::proto::Order> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::proto::Order>
@@ -81,20 +74,17 @@ struct ValueReader<TJson, ::proto::Order>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::Balance>
+template <>
+struct Fields<::proto::Balance>
 {
-    static bool to_json(TWriter& writer, const ::proto::Balance& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "proto.Balance", [&] {
-            if (!FBE::JSON::to_json_key(writer, "currency") || !FBE::JSON::to_json(writer, value.currency))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "amount") || !FBE::JSON::to_json(writer, value.amount))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "proto.Balance";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::proto::Balance::currency, "currency"),
+        FBE::JSON::field(&::proto::Balance::amount, "amount"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::proto::Balance> : StructWriter<TWriter, ::proto::Balance> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::proto::Balance>
@@ -131,28 +121,21 @@ struct ValueReader<TJson, ::proto::Balance>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::Account>
+template <>
+struct Fields<::proto::Account>
 {
-    static bool to_json(TWriter& writer, const ::proto::Account& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "proto.Account", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "state") || !FBE::JSON::to_json(writer, value.state))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wallet") || !FBE::JSON::to_json(writer, value.wallet))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "asset") || !FBE::JSON::to_json(writer, value.asset))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "orders") || !FBE::JSON::to_json(writer, value.orders))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "proto.Account";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::proto::Account::id, "id"),
+        FBE::JSON::field(&::proto::Account::name, "name"),
+        FBE::JSON::field(&::proto::Account::state, "state"),
+        FBE::JSON::field(&::proto::Account::wallet, "wallet"),
+        FBE::JSON::field(&::proto::Account::asset, "asset"),
+        FBE::JSON::field(&::proto::Account::orders, "orders"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::proto::Account> : StructWriter<TWriter, ::proto::Account> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::proto::Account>
@@ -205,18 +188,16 @@ struct ValueReader<TJson, ::proto::Account>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::OrderMessage>
+template <>
+struct Fields<::proto::OrderMessage>
 {
-    static bool to_json(TWriter& writer, const ::proto::OrderMessage& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "proto.OrderMessage", [&] {
-            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "proto.OrderMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::proto::OrderMessage::body, "body"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::proto::OrderMessage> : StructWriter<TWriter, ::proto::OrderMessage> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::proto::OrderMessage>
@@ -254,18 +235,16 @@ struct ValueReader<TJson, ::proto::OrderMessage>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::BalanceMessage>
+template <>
+struct Fields<::proto::BalanceMessage>
 {
-    static bool to_json(TWriter& writer, const ::proto::BalanceMessage& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "proto.BalanceMessage", [&] {
-            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "proto.BalanceMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::proto::BalanceMessage::body, "body"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::proto::BalanceMessage> : StructWriter<TWriter, ::proto::BalanceMessage> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::proto::BalanceMessage>
@@ -303,18 +282,16 @@ struct ValueReader<TJson, ::proto::BalanceMessage>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::AccountMessage>
+template <>
+struct Fields<::proto::AccountMessage>
 {
-    static bool to_json(TWriter& writer, const ::proto::AccountMessage& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "proto.AccountMessage", [&] {
-            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "proto.AccountMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::proto::AccountMessage::body, "body"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::proto::AccountMessage> : StructWriter<TWriter, ::proto::AccountMessage> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::proto::AccountMessage>

@@ -12,32 +12,23 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::Order>
+template <>
+struct Fields<::protoex::Order>
 {
-    static bool to_json(TWriter& writer, const ::protoex::Order& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "protoex.Order", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "volume") || !FBE::JSON::to_json(writer, value.volume))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "tp") || !FBE::JSON::to_json(writer, value.tp))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "sl") || !FBE::JSON::to_json(writer, value.sl))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "protoex.Order";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::protoex::Order::id, "id"),
+        FBE::JSON::field(&::protoex::Order::symbol, "symbol"),
+        FBE::JSON::field(&::protoex::Order::side, "side"),
+        FBE::JSON::field(&::protoex::Order::type, "type"),
+        FBE::JSON::field(&::protoex::Order::price, "price"),
+        FBE::JSON::field(&::protoex::Order::volume, "volume"),
+        FBE::JSON::field(&::protoex::Order::tp, "tp"),
+        FBE::JSON::field(&::protoex::Order::sl, "sl"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::protoex::Order> : StructWriter<TWriter, ::protoex::Order> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Order>
@@ -92,20 +83,18 @@ struct ValueReader<TJson, ::protoex::Order>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::Balance>
+template <>
+struct Fields<::protoex::Balance>
 {
-    static bool to_json(TWriter& writer, const ::protoex::Balance& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "protoex.Balance", [&] {
-            if (!FBE::JSON::to_json(writer, static_cast<const ::proto::Balance&>(value), false))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "locked") || !FBE::JSON::to_json(writer, value.locked))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "protoex.Balance";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::proto::Balance::currency, "currency"),
+        FBE::JSON::field(&::proto::Balance::amount, "amount"),
+        FBE::JSON::field(&::protoex::Balance::locked, "locked"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::protoex::Balance> : StructWriter<TWriter, ::protoex::Balance> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Balance>
@@ -145,28 +134,21 @@ struct ValueReader<TJson, ::protoex::Balance>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::Account>
+template <>
+struct Fields<::protoex::Account>
 {
-    static bool to_json(TWriter& writer, const ::protoex::Account& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "protoex.Account", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "state") || !FBE::JSON::to_json(writer, value.state))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wallet") || !FBE::JSON::to_json(writer, value.wallet))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "asset") || !FBE::JSON::to_json(writer, value.asset))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "orders") || !FBE::JSON::to_json(writer, value.orders))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "protoex.Account";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::protoex::Account::id, "id"),
+        FBE::JSON::field(&::protoex::Account::name, "name"),
+        FBE::JSON::field(&::protoex::Account::state, "state"),
+        FBE::JSON::field(&::protoex::Account::wallet, "wallet"),
+        FBE::JSON::field(&::protoex::Account::asset, "asset"),
+        FBE::JSON::field(&::protoex::Account::orders, "orders"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::protoex::Account> : StructWriter<TWriter, ::protoex::Account> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Account>
@@ -219,18 +201,16 @@ struct ValueReader<TJson, ::protoex::Account>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::OrderMessage>
+template <>
+struct Fields<::protoex::OrderMessage>
 {
-    static bool to_json(TWriter& writer, const ::protoex::OrderMessage& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "protoex.OrderMessage", [&] {
-            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "protoex.OrderMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::protoex::OrderMessage::body, "body"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::protoex::OrderMessage> : StructWriter<TWriter, ::protoex::OrderMessage> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::protoex::OrderMessage>
@@ -268,18 +248,16 @@ struct ValueReader<TJson, ::protoex::OrderMessage>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::BalanceMessage>
+template <>
+struct Fields<::protoex::BalanceMessage>
 {
-    static bool to_json(TWriter& writer, const ::protoex::BalanceMessage& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "protoex.BalanceMessage", [&] {
-            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "protoex.BalanceMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::protoex::BalanceMessage::body, "body"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::protoex::BalanceMessage> : StructWriter<TWriter, ::protoex::BalanceMessage> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::protoex::BalanceMessage>
@@ -317,18 +295,16 @@ struct ValueReader<TJson, ::protoex::BalanceMessage>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::AccountMessage>
+template <>
+struct Fields<::protoex::AccountMessage>
 {
-    static bool to_json(TWriter& writer, const ::protoex::AccountMessage& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "protoex.AccountMessage", [&] {
-            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "protoex.AccountMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::protoex::AccountMessage::body, "body"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::protoex::AccountMessage> : StructWriter<TWriter, ::protoex::AccountMessage> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::protoex::AccountMessage>

@@ -12,106 +12,60 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructSimple>
+template <>
+struct Fields<::test::StructSimple>
 {
-    static bool to_json(TWriter& writer, const ::test::StructSimple& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructSimple", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f11") || !FBE::JSON::to_json(writer, value.f11))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f12") || !FBE::JSON::to_json(writer, value.f12))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f13") || !FBE::JSON::to_json(writer, value.f13))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f14") || !FBE::JSON::to_json(writer, value.f14))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f15") || !FBE::JSON::to_json(writer, value.f15))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f16") || !FBE::JSON::to_json(writer, value.f16))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f17") || !FBE::JSON::to_json(writer, value.f17))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f18") || !FBE::JSON::to_json(writer, value.f18))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f19") || !FBE::JSON::to_json(writer, value.f19))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f20") || !FBE::JSON::to_json(writer, value.f20))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f21") || !FBE::JSON::to_json(writer, value.f21))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f22") || !FBE::JSON::to_json(writer, value.f22))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f23") || !FBE::JSON::to_json(writer, value.f23))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f24") || !FBE::JSON::to_json(writer, value.f24))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f25") || !FBE::JSON::to_json(writer, value.f25))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f26") || !FBE::JSON::to_json(writer, value.f26))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f27") || !FBE::JSON::to_json(writer, value.f27))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f28") || !FBE::JSON::to_json(writer, value.f28))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f29") || !FBE::JSON::to_json(writer, value.f29))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f30") || !FBE::JSON::to_json(writer, value.f30))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f31") || !FBE::JSON::to_json(writer, value.f31))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f32") || !FBE::JSON::to_json(writer, value.f32))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f33") || !FBE::JSON::to_json(writer, value.f33))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f34") || !FBE::JSON::to_json(writer, value.f34))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f35") || !FBE::JSON::to_json(writer, value.f35))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f36") || !FBE::JSON::to_json(writer, value.f36))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f37") || !FBE::JSON::to_json(writer, value.f37))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f38") || !FBE::JSON::to_json(writer, value.f38))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f39") || !FBE::JSON::to_json(writer, value.f39))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f40") || !FBE::JSON::to_json(writer, value.f40))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f41") || !FBE::JSON::to_json(writer, value.f41))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f42") || !FBE::JSON::to_json(writer, value.f42))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f43") || !FBE::JSON::to_json(writer, value.f43))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f44") || !FBE::JSON::to_json(writer, value.f44))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructSimple";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructSimple::id, "id"),
+        FBE::JSON::field(&::test::StructSimple::f1, "f1"),
+        FBE::JSON::field(&::test::StructSimple::f2, "f2"),
+        FBE::JSON::field(&::test::StructSimple::f3, "f3"),
+        FBE::JSON::field(&::test::StructSimple::f4, "f4"),
+        FBE::JSON::field(&::test::StructSimple::f5, "f5"),
+        FBE::JSON::field(&::test::StructSimple::f6, "f6"),
+        FBE::JSON::field(&::test::StructSimple::f7, "f7"),
+        FBE::JSON::field(&::test::StructSimple::f8, "f8"),
+        FBE::JSON::field(&::test::StructSimple::f9, "f9"),
+        FBE::JSON::field(&::test::StructSimple::f10, "f10"),
+        FBE::JSON::field(&::test::StructSimple::f11, "f11"),
+        FBE::JSON::field(&::test::StructSimple::f12, "f12"),
+        FBE::JSON::field(&::test::StructSimple::f13, "f13"),
+        FBE::JSON::field(&::test::StructSimple::f14, "f14"),
+        FBE::JSON::field(&::test::StructSimple::f15, "f15"),
+        FBE::JSON::field(&::test::StructSimple::f16, "f16"),
+        FBE::JSON::field(&::test::StructSimple::f17, "f17"),
+        FBE::JSON::field(&::test::StructSimple::f18, "f18"),
+        FBE::JSON::field(&::test::StructSimple::f19, "f19"),
+        FBE::JSON::field(&::test::StructSimple::f20, "f20"),
+        FBE::JSON::field(&::test::StructSimple::f21, "f21"),
+        FBE::JSON::field(&::test::StructSimple::f22, "f22"),
+        FBE::JSON::field(&::test::StructSimple::f23, "f23"),
+        FBE::JSON::field(&::test::StructSimple::f24, "f24"),
+        FBE::JSON::field(&::test::StructSimple::f25, "f25"),
+        FBE::JSON::field(&::test::StructSimple::f26, "f26"),
+        FBE::JSON::field(&::test::StructSimple::f27, "f27"),
+        FBE::JSON::field(&::test::StructSimple::f28, "f28"),
+        FBE::JSON::field(&::test::StructSimple::f29, "f29"),
+        FBE::JSON::field(&::test::StructSimple::f30, "f30"),
+        FBE::JSON::field(&::test::StructSimple::f31, "f31"),
+        FBE::JSON::field(&::test::StructSimple::f32, "f32"),
+        FBE::JSON::field(&::test::StructSimple::f33, "f33"),
+        FBE::JSON::field(&::test::StructSimple::f34, "f34"),
+        FBE::JSON::field(&::test::StructSimple::f35, "f35"),
+        FBE::JSON::field(&::test::StructSimple::f36, "f36"),
+        FBE::JSON::field(&::test::StructSimple::f37, "f37"),
+        FBE::JSON::field(&::test::StructSimple::f38, "f38"),
+        FBE::JSON::field(&::test::StructSimple::f39, "f39"),
+        FBE::JSON::field(&::test::StructSimple::f40, "f40"),
+        FBE::JSON::field(&::test::StructSimple::f41, "f41"),
+        FBE::JSON::field(&::test::StructSimple::f42, "f42"),
+        FBE::JSON::field(&::test::StructSimple::f43, "f43"),
+        FBE::JSON::field(&::test::StructSimple::f44, "f44"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructSimple> : StructWriter<TWriter, ::test::StructSimple> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructSimple>
@@ -287,150 +241,126 @@ struct ValueReader<TJson, ::test::StructSimple>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructOptional>
+template <>
+struct Fields<::test::StructOptional>
 {
-    static bool to_json(TWriter& writer, const ::test::StructOptional& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructOptional", [&] {
-            if (!FBE::JSON::to_json(writer, static_cast<const ::test::StructSimple&>(value), false))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f100") || !FBE::JSON::to_json(writer, value.f100))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f101") || !FBE::JSON::to_json(writer, value.f101))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f102") || !FBE::JSON::to_json(writer, value.f102))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f103") || !FBE::JSON::to_json(writer, value.f103))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f104") || !FBE::JSON::to_json(writer, value.f104))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f105") || !FBE::JSON::to_json(writer, value.f105))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f106") || !FBE::JSON::to_json(writer, value.f106))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f107") || !FBE::JSON::to_json(writer, value.f107))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f108") || !FBE::JSON::to_json(writer, value.f108))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f109") || !FBE::JSON::to_json(writer, value.f109))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f110") || !FBE::JSON::to_json(writer, value.f110))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f111") || !FBE::JSON::to_json(writer, value.f111))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f112") || !FBE::JSON::to_json(writer, value.f112))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f113") || !FBE::JSON::to_json(writer, value.f113))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f114") || !FBE::JSON::to_json(writer, value.f114))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f115") || !FBE::JSON::to_json(writer, value.f115))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f116") || !FBE::JSON::to_json(writer, value.f116))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f117") || !FBE::JSON::to_json(writer, value.f117))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f118") || !FBE::JSON::to_json(writer, value.f118))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f119") || !FBE::JSON::to_json(writer, value.f119))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f120") || !FBE::JSON::to_json(writer, value.f120))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f121") || !FBE::JSON::to_json(writer, value.f121))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f122") || !FBE::JSON::to_json(writer, value.f122))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f123") || !FBE::JSON::to_json(writer, value.f123))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f124") || !FBE::JSON::to_json(writer, value.f124))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f125") || !FBE::JSON::to_json(writer, value.f125))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f126") || !FBE::JSON::to_json(writer, value.f126))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f127") || !FBE::JSON::to_json(writer, value.f127))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f128") || !FBE::JSON::to_json(writer, value.f128))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f129") || !FBE::JSON::to_json(writer, value.f129))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f130") || !FBE::JSON::to_json(writer, value.f130))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f131") || !FBE::JSON::to_json(writer, value.f131))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f132") || !FBE::JSON::to_json(writer, value.f132))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f133") || !FBE::JSON::to_json(writer, value.f133))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f134") || !FBE::JSON::to_json(writer, value.f134))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f135") || !FBE::JSON::to_json(writer, value.f135))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f136") || !FBE::JSON::to_json(writer, value.f136))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f137") || !FBE::JSON::to_json(writer, value.f137))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f138") || !FBE::JSON::to_json(writer, value.f138))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f139") || !FBE::JSON::to_json(writer, value.f139))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f140") || !FBE::JSON::to_json(writer, value.f140))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f141") || !FBE::JSON::to_json(writer, value.f141))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f142") || !FBE::JSON::to_json(writer, value.f142))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f143") || !FBE::JSON::to_json(writer, value.f143))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f144") || !FBE::JSON::to_json(writer, value.f144))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f145") || !FBE::JSON::to_json(writer, value.f145))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f146") || !FBE::JSON::to_json(writer, value.f146))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f147") || !FBE::JSON::to_json(writer, value.f147))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f148") || !FBE::JSON::to_json(writer, value.f148))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f149") || !FBE::JSON::to_json(writer, value.f149))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f150") || !FBE::JSON::to_json(writer, value.f150))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f151") || !FBE::JSON::to_json(writer, value.f151))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f152") || !FBE::JSON::to_json(writer, value.f152))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f153") || !FBE::JSON::to_json(writer, value.f153))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f154") || !FBE::JSON::to_json(writer, value.f154))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f155") || !FBE::JSON::to_json(writer, value.f155))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f156") || !FBE::JSON::to_json(writer, value.f156))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f157") || !FBE::JSON::to_json(writer, value.f157))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f158") || !FBE::JSON::to_json(writer, value.f158))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f159") || !FBE::JSON::to_json(writer, value.f159))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f160") || !FBE::JSON::to_json(writer, value.f160))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f161") || !FBE::JSON::to_json(writer, value.f161))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f162") || !FBE::JSON::to_json(writer, value.f162))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f163") || !FBE::JSON::to_json(writer, value.f163))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f164") || !FBE::JSON::to_json(writer, value.f164))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f165") || !FBE::JSON::to_json(writer, value.f165))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructOptional";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructSimple::id, "id"),
+        FBE::JSON::field(&::test::StructSimple::f1, "f1"),
+        FBE::JSON::field(&::test::StructSimple::f2, "f2"),
+        FBE::JSON::field(&::test::StructSimple::f3, "f3"),
+        FBE::JSON::field(&::test::StructSimple::f4, "f4"),
+        FBE::JSON::field(&::test::StructSimple::f5, "f5"),
+        FBE::JSON::field(&::test::StructSimple::f6, "f6"),
+        FBE::JSON::field(&::test::StructSimple::f7, "f7"),
+        FBE::JSON::field(&::test::StructSimple::f8, "f8"),
+        FBE::JSON::field(&::test::StructSimple::f9, "f9"),
+        FBE::JSON::field(&::test::StructSimple::f10, "f10"),
+        FBE::JSON::field(&::test::StructSimple::f11, "f11"),
+        FBE::JSON::field(&::test::StructSimple::f12, "f12"),
+        FBE::JSON::field(&::test::StructSimple::f13, "f13"),
+        FBE::JSON::field(&::test::StructSimple::f14, "f14"),
+        FBE::JSON::field(&::test::StructSimple::f15, "f15"),
+        FBE::JSON::field(&::test::StructSimple::f16, "f16"),
+        FBE::JSON::field(&::test::StructSimple::f17, "f17"),
+        FBE::JSON::field(&::test::StructSimple::f18, "f18"),
+        FBE::JSON::field(&::test::StructSimple::f19, "f19"),
+        FBE::JSON::field(&::test::StructSimple::f20, "f20"),
+        FBE::JSON::field(&::test::StructSimple::f21, "f21"),
+        FBE::JSON::field(&::test::StructSimple::f22, "f22"),
+        FBE::JSON::field(&::test::StructSimple::f23, "f23"),
+        FBE::JSON::field(&::test::StructSimple::f24, "f24"),
+        FBE::JSON::field(&::test::StructSimple::f25, "f25"),
+        FBE::JSON::field(&::test::StructSimple::f26, "f26"),
+        FBE::JSON::field(&::test::StructSimple::f27, "f27"),
+        FBE::JSON::field(&::test::StructSimple::f28, "f28"),
+        FBE::JSON::field(&::test::StructSimple::f29, "f29"),
+        FBE::JSON::field(&::test::StructSimple::f30, "f30"),
+        FBE::JSON::field(&::test::StructSimple::f31, "f31"),
+        FBE::JSON::field(&::test::StructSimple::f32, "f32"),
+        FBE::JSON::field(&::test::StructSimple::f33, "f33"),
+        FBE::JSON::field(&::test::StructSimple::f34, "f34"),
+        FBE::JSON::field(&::test::StructSimple::f35, "f35"),
+        FBE::JSON::field(&::test::StructSimple::f36, "f36"),
+        FBE::JSON::field(&::test::StructSimple::f37, "f37"),
+        FBE::JSON::field(&::test::StructSimple::f38, "f38"),
+        FBE::JSON::field(&::test::StructSimple::f39, "f39"),
+        FBE::JSON::field(&::test::StructSimple::f40, "f40"),
+        FBE::JSON::field(&::test::StructSimple::f41, "f41"),
+        FBE::JSON::field(&::test::StructSimple::f42, "f42"),
+        FBE::JSON::field(&::test::StructSimple::f43, "f43"),
+        FBE::JSON::field(&::test::StructSimple::f44, "f44"),
+        FBE::JSON::field(&::test::StructOptional::f100, "f100"),
+        FBE::JSON::field(&::test::StructOptional::f101, "f101"),
+        FBE::JSON::field(&::test::StructOptional::f102, "f102"),
+        FBE::JSON::field(&::test::StructOptional::f103, "f103"),
+        FBE::JSON::field(&::test::StructOptional::f104, "f104"),
+        FBE::JSON::field(&::test::StructOptional::f105, "f105"),
+        FBE::JSON::field(&::test::StructOptional::f106, "f106"),
+        FBE::JSON::field(&::test::StructOptional::f107, "f107"),
+        FBE::JSON::field(&::test::StructOptional::f108, "f108"),
+        FBE::JSON::field(&::test::StructOptional::f109, "f109"),
+        FBE::JSON::field(&::test::StructOptional::f110, "f110"),
+        FBE::JSON::field(&::test::StructOptional::f111, "f111"),
+        FBE::JSON::field(&::test::StructOptional::f112, "f112"),
+        FBE::JSON::field(&::test::StructOptional::f113, "f113"),
+        FBE::JSON::field(&::test::StructOptional::f114, "f114"),
+        FBE::JSON::field(&::test::StructOptional::f115, "f115"),
+        FBE::JSON::field(&::test::StructOptional::f116, "f116"),
+        FBE::JSON::field(&::test::StructOptional::f117, "f117"),
+        FBE::JSON::field(&::test::StructOptional::f118, "f118"),
+        FBE::JSON::field(&::test::StructOptional::f119, "f119"),
+        FBE::JSON::field(&::test::StructOptional::f120, "f120"),
+        FBE::JSON::field(&::test::StructOptional::f121, "f121"),
+        FBE::JSON::field(&::test::StructOptional::f122, "f122"),
+        FBE::JSON::field(&::test::StructOptional::f123, "f123"),
+        FBE::JSON::field(&::test::StructOptional::f124, "f124"),
+        FBE::JSON::field(&::test::StructOptional::f125, "f125"),
+        FBE::JSON::field(&::test::StructOptional::f126, "f126"),
+        FBE::JSON::field(&::test::StructOptional::f127, "f127"),
+        FBE::JSON::field(&::test::StructOptional::f128, "f128"),
+        FBE::JSON::field(&::test::StructOptional::f129, "f129"),
+        FBE::JSON::field(&::test::StructOptional::f130, "f130"),
+        FBE::JSON::field(&::test::StructOptional::f131, "f131"),
+        FBE::JSON::field(&::test::StructOptional::f132, "f132"),
+        FBE::JSON::field(&::test::StructOptional::f133, "f133"),
+        FBE::JSON::field(&::test::StructOptional::f134, "f134"),
+        FBE::JSON::field(&::test::StructOptional::f135, "f135"),
+        FBE::JSON::field(&::test::StructOptional::f136, "f136"),
+        FBE::JSON::field(&::test::StructOptional::f137, "f137"),
+        FBE::JSON::field(&::test::StructOptional::f138, "f138"),
+        FBE::JSON::field(&::test::StructOptional::f139, "f139"),
+        FBE::JSON::field(&::test::StructOptional::f140, "f140"),
+        FBE::JSON::field(&::test::StructOptional::f141, "f141"),
+        FBE::JSON::field(&::test::StructOptional::f142, "f142"),
+        FBE::JSON::field(&::test::StructOptional::f143, "f143"),
+        FBE::JSON::field(&::test::StructOptional::f144, "f144"),
+        FBE::JSON::field(&::test::StructOptional::f145, "f145"),
+        FBE::JSON::field(&::test::StructOptional::f146, "f146"),
+        FBE::JSON::field(&::test::StructOptional::f147, "f147"),
+        FBE::JSON::field(&::test::StructOptional::f148, "f148"),
+        FBE::JSON::field(&::test::StructOptional::f149, "f149"),
+        FBE::JSON::field(&::test::StructOptional::f150, "f150"),
+        FBE::JSON::field(&::test::StructOptional::f151, "f151"),
+        FBE::JSON::field(&::test::StructOptional::f152, "f152"),
+        FBE::JSON::field(&::test::StructOptional::f153, "f153"),
+        FBE::JSON::field(&::test::StructOptional::f154, "f154"),
+        FBE::JSON::field(&::test::StructOptional::f155, "f155"),
+        FBE::JSON::field(&::test::StructOptional::f156, "f156"),
+        FBE::JSON::field(&::test::StructOptional::f157, "f157"),
+        FBE::JSON::field(&::test::StructOptional::f158, "f158"),
+        FBE::JSON::field(&::test::StructOptional::f159, "f159"),
+        FBE::JSON::field(&::test::StructOptional::f160, "f160"),
+        FBE::JSON::field(&::test::StructOptional::f161, "f161"),
+        FBE::JSON::field(&::test::StructOptional::f162, "f162"),
+        FBE::JSON::field(&::test::StructOptional::f163, "f163"),
+        FBE::JSON::field(&::test::StructOptional::f164, "f164"),
+        FBE::JSON::field(&::test::StructOptional::f165, "f165"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructOptional> : StructWriter<TWriter, ::test::StructOptional> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructOptional>
@@ -804,42 +734,138 @@ struct ValueReader<TJson, ::test::StructOptional>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructNested>
+template <>
+struct Fields<::test::StructNested>
 {
-    static bool to_json(TWriter& writer, const ::test::StructNested& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructNested", [&] {
-            if (!FBE::JSON::to_json(writer, static_cast<const ::test::StructOptional&>(value), false))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1000") || !FBE::JSON::to_json(writer, value.f1000))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1001") || !FBE::JSON::to_json(writer, value.f1001))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1002") || !FBE::JSON::to_json(writer, value.f1002))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1003") || !FBE::JSON::to_json(writer, value.f1003))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1004") || !FBE::JSON::to_json(writer, value.f1004))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1005") || !FBE::JSON::to_json(writer, value.f1005))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1006") || !FBE::JSON::to_json(writer, value.f1006))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1007") || !FBE::JSON::to_json(writer, value.f1007))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1008") || !FBE::JSON::to_json(writer, value.f1008))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1009") || !FBE::JSON::to_json(writer, value.f1009))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1010") || !FBE::JSON::to_json(writer, value.f1010))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1011") || !FBE::JSON::to_json(writer, value.f1011))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructNested";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructSimple::id, "id"),
+        FBE::JSON::field(&::test::StructSimple::f1, "f1"),
+        FBE::JSON::field(&::test::StructSimple::f2, "f2"),
+        FBE::JSON::field(&::test::StructSimple::f3, "f3"),
+        FBE::JSON::field(&::test::StructSimple::f4, "f4"),
+        FBE::JSON::field(&::test::StructSimple::f5, "f5"),
+        FBE::JSON::field(&::test::StructSimple::f6, "f6"),
+        FBE::JSON::field(&::test::StructSimple::f7, "f7"),
+        FBE::JSON::field(&::test::StructSimple::f8, "f8"),
+        FBE::JSON::field(&::test::StructSimple::f9, "f9"),
+        FBE::JSON::field(&::test::StructSimple::f10, "f10"),
+        FBE::JSON::field(&::test::StructSimple::f11, "f11"),
+        FBE::JSON::field(&::test::StructSimple::f12, "f12"),
+        FBE::JSON::field(&::test::StructSimple::f13, "f13"),
+        FBE::JSON::field(&::test::StructSimple::f14, "f14"),
+        FBE::JSON::field(&::test::StructSimple::f15, "f15"),
+        FBE::JSON::field(&::test::StructSimple::f16, "f16"),
+        FBE::JSON::field(&::test::StructSimple::f17, "f17"),
+        FBE::JSON::field(&::test::StructSimple::f18, "f18"),
+        FBE::JSON::field(&::test::StructSimple::f19, "f19"),
+        FBE::JSON::field(&::test::StructSimple::f20, "f20"),
+        FBE::JSON::field(&::test::StructSimple::f21, "f21"),
+        FBE::JSON::field(&::test::StructSimple::f22, "f22"),
+        FBE::JSON::field(&::test::StructSimple::f23, "f23"),
+        FBE::JSON::field(&::test::StructSimple::f24, "f24"),
+        FBE::JSON::field(&::test::StructSimple::f25, "f25"),
+        FBE::JSON::field(&::test::StructSimple::f26, "f26"),
+        FBE::JSON::field(&::test::StructSimple::f27, "f27"),
+        FBE::JSON::field(&::test::StructSimple::f28, "f28"),
+        FBE::JSON::field(&::test::StructSimple::f29, "f29"),
+        FBE::JSON::field(&::test::StructSimple::f30, "f30"),
+        FBE::JSON::field(&::test::StructSimple::f31, "f31"),
+        FBE::JSON::field(&::test::StructSimple::f32, "f32"),
+        FBE::JSON::field(&::test::StructSimple::f33, "f33"),
+        FBE::JSON::field(&::test::StructSimple::f34, "f34"),
+        FBE::JSON::field(&::test::StructSimple::f35, "f35"),
+        FBE::JSON::field(&::test::StructSimple::f36, "f36"),
+        FBE::JSON::field(&::test::StructSimple::f37, "f37"),
+        FBE::JSON::field(&::test::StructSimple::f38, "f38"),
+        FBE::JSON::field(&::test::StructSimple::f39, "f39"),
+        FBE::JSON::field(&::test::StructSimple::f40, "f40"),
+        FBE::JSON::field(&::test::StructSimple::f41, "f41"),
+        FBE::JSON::field(&::test::StructSimple::f42, "f42"),
+        FBE::JSON::field(&::test::StructSimple::f43, "f43"),
+        FBE::JSON::field(&::test::StructSimple::f44, "f44"),
+        FBE::JSON::field(&::test::StructOptional::f100, "f100"),
+        FBE::JSON::field(&::test::StructOptional::f101, "f101"),
+        FBE::JSON::field(&::test::StructOptional::f102, "f102"),
+        FBE::JSON::field(&::test::StructOptional::f103, "f103"),
+        FBE::JSON::field(&::test::StructOptional::f104, "f104"),
+        FBE::JSON::field(&::test::StructOptional::f105, "f105"),
+        FBE::JSON::field(&::test::StructOptional::f106, "f106"),
+        FBE::JSON::field(&::test::StructOptional::f107, "f107"),
+        FBE::JSON::field(&::test::StructOptional::f108, "f108"),
+        FBE::JSON::field(&::test::StructOptional::f109, "f109"),
+        FBE::JSON::field(&::test::StructOptional::f110, "f110"),
+        FBE::JSON::field(&::test::StructOptional::f111, "f111"),
+        FBE::JSON::field(&::test::StructOptional::f112, "f112"),
+        FBE::JSON::field(&::test::StructOptional::f113, "f113"),
+        FBE::JSON::field(&::test::StructOptional::f114, "f114"),
+        FBE::JSON::field(&::test::StructOptional::f115, "f115"),
+        FBE::JSON::field(&::test::StructOptional::f116, "f116"),
+        FBE::JSON::field(&::test::StructOptional::f117, "f117"),
+        FBE::JSON::field(&::test::StructOptional::f118, "f118"),
+        FBE::JSON::field(&::test::StructOptional::f119, "f119"),
+        FBE::JSON::field(&::test::StructOptional::f120, "f120"),
+        FBE::JSON::field(&::test::StructOptional::f121, "f121"),
+        FBE::JSON::field(&::test::StructOptional::f122, "f122"),
+        FBE::JSON::field(&::test::StructOptional::f123, "f123"),
+        FBE::JSON::field(&::test::StructOptional::f124, "f124"),
+        FBE::JSON::field(&::test::StructOptional::f125, "f125"),
+        FBE::JSON::field(&::test::StructOptional::f126, "f126"),
+        FBE::JSON::field(&::test::StructOptional::f127, "f127"),
+        FBE::JSON::field(&::test::StructOptional::f128, "f128"),
+        FBE::JSON::field(&::test::StructOptional::f129, "f129"),
+        FBE::JSON::field(&::test::StructOptional::f130, "f130"),
+        FBE::JSON::field(&::test::StructOptional::f131, "f131"),
+        FBE::JSON::field(&::test::StructOptional::f132, "f132"),
+        FBE::JSON::field(&::test::StructOptional::f133, "f133"),
+        FBE::JSON::field(&::test::StructOptional::f134, "f134"),
+        FBE::JSON::field(&::test::StructOptional::f135, "f135"),
+        FBE::JSON::field(&::test::StructOptional::f136, "f136"),
+        FBE::JSON::field(&::test::StructOptional::f137, "f137"),
+        FBE::JSON::field(&::test::StructOptional::f138, "f138"),
+        FBE::JSON::field(&::test::StructOptional::f139, "f139"),
+        FBE::JSON::field(&::test::StructOptional::f140, "f140"),
+        FBE::JSON::field(&::test::StructOptional::f141, "f141"),
+        FBE::JSON::field(&::test::StructOptional::f142, "f142"),
+        FBE::JSON::field(&::test::StructOptional::f143, "f143"),
+        FBE::JSON::field(&::test::StructOptional::f144, "f144"),
+        FBE::JSON::field(&::test::StructOptional::f145, "f145"),
+        FBE::JSON::field(&::test::StructOptional::f146, "f146"),
+        FBE::JSON::field(&::test::StructOptional::f147, "f147"),
+        FBE::JSON::field(&::test::StructOptional::f148, "f148"),
+        FBE::JSON::field(&::test::StructOptional::f149, "f149"),
+        FBE::JSON::field(&::test::StructOptional::f150, "f150"),
+        FBE::JSON::field(&::test::StructOptional::f151, "f151"),
+        FBE::JSON::field(&::test::StructOptional::f152, "f152"),
+        FBE::JSON::field(&::test::StructOptional::f153, "f153"),
+        FBE::JSON::field(&::test::StructOptional::f154, "f154"),
+        FBE::JSON::field(&::test::StructOptional::f155, "f155"),
+        FBE::JSON::field(&::test::StructOptional::f156, "f156"),
+        FBE::JSON::field(&::test::StructOptional::f157, "f157"),
+        FBE::JSON::field(&::test::StructOptional::f158, "f158"),
+        FBE::JSON::field(&::test::StructOptional::f159, "f159"),
+        FBE::JSON::field(&::test::StructOptional::f160, "f160"),
+        FBE::JSON::field(&::test::StructOptional::f161, "f161"),
+        FBE::JSON::field(&::test::StructOptional::f162, "f162"),
+        FBE::JSON::field(&::test::StructOptional::f163, "f163"),
+        FBE::JSON::field(&::test::StructOptional::f164, "f164"),
+        FBE::JSON::field(&::test::StructOptional::f165, "f165"),
+        FBE::JSON::field(&::test::StructNested::f1000, "f1000"),
+        FBE::JSON::field(&::test::StructNested::f1001, "f1001"),
+        FBE::JSON::field(&::test::StructNested::f1002, "f1002"),
+        FBE::JSON::field(&::test::StructNested::f1003, "f1003"),
+        FBE::JSON::field(&::test::StructNested::f1004, "f1004"),
+        FBE::JSON::field(&::test::StructNested::f1005, "f1005"),
+        FBE::JSON::field(&::test::StructNested::f1006, "f1006"),
+        FBE::JSON::field(&::test::StructNested::f1007, "f1007"),
+        FBE::JSON::field(&::test::StructNested::f1008, "f1008"),
+        FBE::JSON::field(&::test::StructNested::f1009, "f1009"),
+        FBE::JSON::field(&::test::StructNested::f1010, "f1010"),
+        FBE::JSON::field(&::test::StructNested::f1011, "f1011"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructNested> : StructWriter<TWriter, ::test::StructNested> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructNested>
@@ -1255,22 +1281,18 @@ struct ValueReader<TJson, ::test::StructNested>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructBytes>
+template <>
+struct Fields<::test::StructBytes>
 {
-    static bool to_json(TWriter& writer, const ::test::StructBytes& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructBytes", [&] {
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructBytes";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructBytes::f1, "f1"),
+        FBE::JSON::field(&::test::StructBytes::f2, "f2"),
+        FBE::JSON::field(&::test::StructBytes::f3, "f3"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructBytes> : StructWriter<TWriter, ::test::StructBytes> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructBytes>
@@ -1310,36 +1332,25 @@ struct ValueReader<TJson, ::test::StructBytes>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructArray>
+template <>
+struct Fields<::test::StructArray>
 {
-    static bool to_json(TWriter& writer, const ::test::StructArray& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructArray", [&] {
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructArray";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructArray::f1, "f1"),
+        FBE::JSON::field(&::test::StructArray::f2, "f2"),
+        FBE::JSON::field(&::test::StructArray::f3, "f3"),
+        FBE::JSON::field(&::test::StructArray::f4, "f4"),
+        FBE::JSON::field(&::test::StructArray::f5, "f5"),
+        FBE::JSON::field(&::test::StructArray::f6, "f6"),
+        FBE::JSON::field(&::test::StructArray::f7, "f7"),
+        FBE::JSON::field(&::test::StructArray::f8, "f8"),
+        FBE::JSON::field(&::test::StructArray::f9, "f9"),
+        FBE::JSON::field(&::test::StructArray::f10, "f10"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructArray> : StructWriter<TWriter, ::test::StructArray> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructArray>
@@ -1404,36 +1415,25 @@ struct ValueReader<TJson, ::test::StructArray>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructVector>
+template <>
+struct Fields<::test::StructVector>
 {
-    static bool to_json(TWriter& writer, const ::test::StructVector& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructVector", [&] {
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructVector";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructVector::f1, "f1"),
+        FBE::JSON::field(&::test::StructVector::f2, "f2"),
+        FBE::JSON::field(&::test::StructVector::f3, "f3"),
+        FBE::JSON::field(&::test::StructVector::f4, "f4"),
+        FBE::JSON::field(&::test::StructVector::f5, "f5"),
+        FBE::JSON::field(&::test::StructVector::f6, "f6"),
+        FBE::JSON::field(&::test::StructVector::f7, "f7"),
+        FBE::JSON::field(&::test::StructVector::f8, "f8"),
+        FBE::JSON::field(&::test::StructVector::f9, "f9"),
+        FBE::JSON::field(&::test::StructVector::f10, "f10"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructVector> : StructWriter<TWriter, ::test::StructVector> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructVector>
@@ -1494,36 +1494,25 @@ struct ValueReader<TJson, ::test::StructVector>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructList>
+template <>
+struct Fields<::test::StructList>
 {
-    static bool to_json(TWriter& writer, const ::test::StructList& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructList", [&] {
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructList";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructList::f1, "f1"),
+        FBE::JSON::field(&::test::StructList::f2, "f2"),
+        FBE::JSON::field(&::test::StructList::f3, "f3"),
+        FBE::JSON::field(&::test::StructList::f4, "f4"),
+        FBE::JSON::field(&::test::StructList::f5, "f5"),
+        FBE::JSON::field(&::test::StructList::f6, "f6"),
+        FBE::JSON::field(&::test::StructList::f7, "f7"),
+        FBE::JSON::field(&::test::StructList::f8, "f8"),
+        FBE::JSON::field(&::test::StructList::f9, "f9"),
+        FBE::JSON::field(&::test::StructList::f10, "f10"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructList> : StructWriter<TWriter, ::test::StructList> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructList>
@@ -1584,24 +1573,19 @@ struct ValueReader<TJson, ::test::StructList>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructSet>
+template <>
+struct Fields<::test::StructSet>
 {
-    static bool to_json(TWriter& writer, const ::test::StructSet& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructSet", [&] {
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructSet";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructSet::f1, "f1"),
+        FBE::JSON::field(&::test::StructSet::f2, "f2"),
+        FBE::JSON::field(&::test::StructSet::f3, "f3"),
+        FBE::JSON::field(&::test::StructSet::f4, "f4"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructSet> : StructWriter<TWriter, ::test::StructSet> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructSet>
@@ -1644,36 +1628,25 @@ struct ValueReader<TJson, ::test::StructSet>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructMap>
+template <>
+struct Fields<::test::StructMap>
 {
-    static bool to_json(TWriter& writer, const ::test::StructMap& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructMap", [&] {
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructMap";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructMap::f1, "f1"),
+        FBE::JSON::field(&::test::StructMap::f2, "f2"),
+        FBE::JSON::field(&::test::StructMap::f3, "f3"),
+        FBE::JSON::field(&::test::StructMap::f4, "f4"),
+        FBE::JSON::field(&::test::StructMap::f5, "f5"),
+        FBE::JSON::field(&::test::StructMap::f6, "f6"),
+        FBE::JSON::field(&::test::StructMap::f7, "f7"),
+        FBE::JSON::field(&::test::StructMap::f8, "f8"),
+        FBE::JSON::field(&::test::StructMap::f9, "f9"),
+        FBE::JSON::field(&::test::StructMap::f10, "f10"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructMap> : StructWriter<TWriter, ::test::StructMap> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructMap>
@@ -1734,36 +1707,25 @@ struct ValueReader<TJson, ::test::StructMap>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructHash>
+template <>
+struct Fields<::test::StructHash>
 {
-    static bool to_json(TWriter& writer, const ::test::StructHash& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructHash", [&] {
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructHash";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructHash::f1, "f1"),
+        FBE::JSON::field(&::test::StructHash::f2, "f2"),
+        FBE::JSON::field(&::test::StructHash::f3, "f3"),
+        FBE::JSON::field(&::test::StructHash::f4, "f4"),
+        FBE::JSON::field(&::test::StructHash::f5, "f5"),
+        FBE::JSON::field(&::test::StructHash::f6, "f6"),
+        FBE::JSON::field(&::test::StructHash::f7, "f7"),
+        FBE::JSON::field(&::test::StructHash::f8, "f8"),
+        FBE::JSON::field(&::test::StructHash::f9, "f9"),
+        FBE::JSON::field(&::test::StructHash::f10, "f10"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructHash> : StructWriter<TWriter, ::test::StructHash> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructHash>
@@ -1824,20 +1786,17 @@ struct ValueReader<TJson, ::test::StructHash>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructHashEx>
+template <>
+struct Fields<::test::StructHashEx>
 {
-    static bool to_json(TWriter& writer, const ::test::StructHashEx& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructHashEx", [&] {
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructHashEx";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::test::StructHashEx::f1, "f1"),
+        FBE::JSON::field(&::test::StructHashEx::f2, "f2"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructHashEx> : StructWriter<TWriter, ::test::StructHashEx> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructHashEx>
@@ -1874,16 +1833,15 @@ struct ValueReader<TJson, ::test::StructHashEx>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructEmpty>
+template <>
+struct Fields<::test::StructEmpty>
 {
-    static bool to_json(TWriter& writer, const ::test::StructEmpty& /*value*/, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "test.StructEmpty", [&] {
-            return true;
-        });
-    }
+    static constexpr const char* name = "test.StructEmpty";
+    static constexpr auto fields = std::make_tuple();
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::test::StructEmpty> : StructWriter<TWriter, ::test::StructEmpty> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructEmpty>

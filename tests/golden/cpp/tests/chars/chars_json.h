@@ -11,20 +11,17 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::chars::CharKeys>
+template <>
+struct Fields<::chars::CharKeys>
 {
-    static bool to_json(TWriter& writer, const ::chars::CharKeys& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "chars.CharKeys", [&] {
-            if (!FBE::JSON::to_json_key(writer, "letters") || !FBE::JSON::to_json(writer, value.letters))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "countByLetter") || !FBE::JSON::to_json(writer, value.countByLetter))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "chars.CharKeys";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::chars::CharKeys::letters, "letters"),
+        FBE::JSON::field(&::chars::CharKeys::countByLetter, "countByLetter"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::chars::CharKeys> : StructWriter<TWriter, ::chars::CharKeys> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::chars::CharKeys>
@@ -61,20 +58,17 @@ struct ValueReader<TJson, ::chars::CharKeys>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::chars::GradeKeys>
+template <>
+struct Fields<::chars::GradeKeys>
 {
-    static bool to_json(TWriter& writer, const ::chars::GradeKeys& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "chars.GradeKeys", [&] {
-            if (!FBE::JSON::to_json_key(writer, "grades") || !FBE::JSON::to_json(writer, value.grades))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "countByGrade") || !FBE::JSON::to_json(writer, value.countByGrade))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "chars.GradeKeys";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::chars::GradeKeys::grades, "grades"),
+        FBE::JSON::field(&::chars::GradeKeys::countByGrade, "countByGrade"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::chars::GradeKeys> : StructWriter<TWriter, ::chars::GradeKeys> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::chars::GradeKeys>

@@ -11,36 +11,25 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::decimals::Prices>
+template <>
+struct Fields<::decimals::Prices>
 {
-    static bool to_json(TWriter& writer, const ::decimals::Prices& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "decimals.Prices", [&] {
-            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "maybePrice") || !FBE::JSON::to_json(writer, value.maybePrice))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "pair") || !FBE::JSON::to_json(writer, value.pair))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "priceVector") || !FBE::JSON::to_json(writer, value.priceVector))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "priceList") || !FBE::JSON::to_json(writer, value.priceList))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "priceSet") || !FBE::JSON::to_json(writer, value.priceSet))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "priceById") || !FBE::JSON::to_json(writer, value.priceById))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "idByPrice") || !FBE::JSON::to_json(writer, value.idByPrice))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "priceByPrice") || !FBE::JSON::to_json(writer, value.priceByPrice))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "maybePrices") || !FBE::JSON::to_json(writer, value.maybePrices))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "decimals.Prices";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::decimals::Prices::price, "price"),
+        FBE::JSON::field(&::decimals::Prices::maybePrice, "maybePrice"),
+        FBE::JSON::field(&::decimals::Prices::pair, "pair"),
+        FBE::JSON::field(&::decimals::Prices::priceVector, "priceVector"),
+        FBE::JSON::field(&::decimals::Prices::priceList, "priceList"),
+        FBE::JSON::field(&::decimals::Prices::priceSet, "priceSet"),
+        FBE::JSON::field(&::decimals::Prices::priceById, "priceById"),
+        FBE::JSON::field(&::decimals::Prices::idByPrice, "idByPrice"),
+        FBE::JSON::field(&::decimals::Prices::priceByPrice, "priceByPrice"),
+        FBE::JSON::field(&::decimals::Prices::maybePrices, "maybePrices"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::decimals::Prices> : StructWriter<TWriter, ::decimals::Prices> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::decimals::Prices>

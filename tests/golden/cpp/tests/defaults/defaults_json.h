@@ -11,44 +11,29 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::defaults::Zeros>
+template <>
+struct Fields<::defaults::Zeros>
 {
-    static bool to_json(TWriter& writer, const ::defaults::Zeros& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "defaults.Zeros", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "b") || !FBE::JSON::to_json(writer, value.b))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "i") || !FBE::JSON::to_json(writer, value.i))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "l") || !FBE::JSON::to_json(writer, value.l))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f") || !FBE::JSON::to_json(writer, value.f))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "d") || !FBE::JSON::to_json(writer, value.d))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "m") || !FBE::JSON::to_json(writer, value.m))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "s") || !FBE::JSON::to_json(writer, value.s))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "c") || !FBE::JSON::to_json(writer, value.c))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fl") || !FBE::JSON::to_json(writer, value.fl))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "t") || !FBE::JSON::to_json(writer, value.t))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "u") || !FBE::JSON::to_json(writer, value.u))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "n") || !FBE::JSON::to_json(writer, value.n))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "absent") || !FBE::JSON::to_json(writer, value.absent))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "defaults.Zeros";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::defaults::Zeros::id, "id"),
+        FBE::JSON::field(&::defaults::Zeros::b, "b"),
+        FBE::JSON::field(&::defaults::Zeros::i, "i"),
+        FBE::JSON::field(&::defaults::Zeros::l, "l"),
+        FBE::JSON::field(&::defaults::Zeros::f, "f"),
+        FBE::JSON::field(&::defaults::Zeros::d, "d"),
+        FBE::JSON::field(&::defaults::Zeros::m, "m"),
+        FBE::JSON::field(&::defaults::Zeros::s, "s"),
+        FBE::JSON::field(&::defaults::Zeros::c, "c"),
+        FBE::JSON::field(&::defaults::Zeros::fl, "fl"),
+        FBE::JSON::field(&::defaults::Zeros::t, "t"),
+        FBE::JSON::field(&::defaults::Zeros::u, "u"),
+        FBE::JSON::field(&::defaults::Zeros::n, "n"),
+        FBE::JSON::field(&::defaults::Zeros::absent, "absent"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::defaults::Zeros> : StructWriter<TWriter, ::defaults::Zeros> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::defaults::Zeros>

@@ -15,18 +15,16 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Counted>
+template <>
+struct Fields<::everything::Counted>
 {
-    static bool to_json(TWriter& writer, const ::everything::Counted& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Counted", [&] {
-            if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Counted";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Counted::a, "a"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Counted> : StructWriter<TWriter, ::everything::Counted> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Counted>
@@ -60,18 +58,16 @@ struct ValueReader<TJson, ::everything::Counted>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Shifted>
+template <>
+struct Fields<::everything::Shifted>
 {
-    static bool to_json(TWriter& writer, const ::everything::Shifted& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Shifted", [&] {
-            if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Shifted";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Shifted::a, "a"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Shifted> : StructWriter<TWriter, ::everything::Shifted> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Shifted>
@@ -105,18 +101,16 @@ struct ValueReader<TJson, ::everything::Shifted>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::AfterShift>
+template <>
+struct Fields<::everything::AfterShift>
 {
-    static bool to_json(TWriter& writer, const ::everything::AfterShift& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.AfterShift", [&] {
-            if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.AfterShift";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::AfterShift::a, "a"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::AfterShift> : StructWriter<TWriter, ::everything::AfterShift> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::AfterShift>
@@ -150,18 +144,16 @@ struct ValueReader<TJson, ::everything::AfterShift>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Fixed>
+template <>
+struct Fields<::everything::Fixed>
 {
-    static bool to_json(TWriter& writer, const ::everything::Fixed& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Fixed", [&] {
-            if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Fixed";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Fixed::a, "a"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Fixed> : StructWriter<TWriter, ::everything::Fixed> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Fixed>
@@ -195,20 +187,17 @@ struct ValueReader<TJson, ::everything::Fixed>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Derived>
+template <>
+struct Fields<::everything::Derived>
 {
-    static bool to_json(TWriter& writer, const ::everything::Derived& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Derived", [&] {
-            if (!FBE::JSON::to_json(writer, static_cast<const ::everything::Fixed&>(value), false))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "b") || !FBE::JSON::to_json(writer, value.b))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Derived";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Fixed::a, "a"),
+        FBE::JSON::field(&::everything::Derived::b, "b"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Derived> : StructWriter<TWriter, ::everything::Derived> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Derived>
@@ -245,20 +234,18 @@ struct ValueReader<TJson, ::everything::Derived>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::ImportedBase>
+template <>
+struct Fields<::everything::ImportedBase>
 {
-    static bool to_json(TWriter& writer, const ::everything::ImportedBase& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.ImportedBase", [&] {
-            if (!FBE::JSON::to_json(writer, static_cast<const ::market::Instrument&>(value), false))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.ImportedBase";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::market::Instrument::symbol, "symbol"),
+        FBE::JSON::field(&::market::Instrument::digits, "digits"),
+        FBE::JSON::field(&::everything::ImportedBase::price, "price"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::ImportedBase> : StructWriter<TWriter, ::everything::ImportedBase> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::ImportedBase>
@@ -298,18 +285,16 @@ struct ValueReader<TJson, ::everything::ImportedBase>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Note>
+template <>
+struct Fields<::everything::Note>
 {
-    static bool to_json(TWriter& writer, const ::everything::Note& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Note", [&] {
-            if (!FBE::JSON::to_json_key(writer, "text") || !FBE::JSON::to_json(writer, value.text))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Note";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Note::text, "text"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Note> : StructWriter<TWriter, ::everything::Note> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Note>
@@ -343,20 +328,17 @@ struct ValueReader<TJson, ::everything::Note>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Quiet>
+template <>
+struct Fields<::everything::Quiet>
 {
-    static bool to_json(TWriter& writer, const ::everything::Quiet& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Quiet", [&] {
-            if (!FBE::JSON::to_json_key(writer, "password") || !FBE::JSON::to_json(writer, value.password))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "legacy") || !FBE::JSON::to_json(writer, value.legacy))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Quiet";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Quiet::password, "password"),
+        FBE::JSON::field(&::everything::Quiet::legacy, "legacy"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Quiet> : StructWriter<TWriter, ::everything::Quiet> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Quiet>
@@ -393,16 +375,15 @@ struct ValueReader<TJson, ::everything::Quiet>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Empty>
+template <>
+struct Fields<::everything::Empty>
 {
-    static bool to_json(TWriter& writer, const ::everything::Empty& /*value*/, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Empty", [&] {
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Empty";
+    static constexpr auto fields = std::make_tuple();
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Empty> : StructWriter<TWriter, ::everything::Empty> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Empty>
@@ -422,124 +403,69 @@ struct ValueReader<TJson, ::everything::Empty>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Everything>
+template <>
+struct Fields<::everything::Everything>
 {
-    static bool to_json(TWriter& writer, const ::everything::Everything& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Everything", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f11") || !FBE::JSON::to_json(writer, value.f11))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f12") || !FBE::JSON::to_json(writer, value.f12))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f13") || !FBE::JSON::to_json(writer, value.f13))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f14") || !FBE::JSON::to_json(writer, value.f14))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f15") || !FBE::JSON::to_json(writer, value.f15))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f16") || !FBE::JSON::to_json(writer, value.f16))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f17") || !FBE::JSON::to_json(writer, value.f17))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f18") || !FBE::JSON::to_json(writer, value.f18))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f19") || !FBE::JSON::to_json(writer, value.f19))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f20") || !FBE::JSON::to_json(writer, value.f20))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f21") || !FBE::JSON::to_json(writer, value.f21))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f22") || !FBE::JSON::to_json(writer, value.f22))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f23") || !FBE::JSON::to_json(writer, value.f23))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f24") || !FBE::JSON::to_json(writer, value.f24))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f25") || !FBE::JSON::to_json(writer, value.f25))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f26") || !FBE::JSON::to_json(writer, value.f26))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f27") || !FBE::JSON::to_json(writer, value.f27))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f28") || !FBE::JSON::to_json(writer, value.f28))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f29") || !FBE::JSON::to_json(writer, value.f29))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f30") || !FBE::JSON::to_json(writer, value.f30))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f31") || !FBE::JSON::to_json(writer, value.f31))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f32") || !FBE::JSON::to_json(writer, value.f32))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f33") || !FBE::JSON::to_json(writer, value.f33))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f34") || !FBE::JSON::to_json(writer, value.f34))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f35") || !FBE::JSON::to_json(writer, value.f35))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f36") || !FBE::JSON::to_json(writer, value.f36))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f37") || !FBE::JSON::to_json(writer, value.f37))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f38") || !FBE::JSON::to_json(writer, value.f38))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f39") || !FBE::JSON::to_json(writer, value.f39))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f40") || !FBE::JSON::to_json(writer, value.f40))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f41") || !FBE::JSON::to_json(writer, value.f41))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f42") || !FBE::JSON::to_json(writer, value.f42))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f43") || !FBE::JSON::to_json(writer, value.f43))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f44") || !FBE::JSON::to_json(writer, value.f44))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f45") || !FBE::JSON::to_json(writer, value.f45))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f46") || !FBE::JSON::to_json(writer, value.f46))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f47") || !FBE::JSON::to_json(writer, value.f47))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f47Reset") || !FBE::JSON::to_json(writer, value.f47Reset))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f48") || !FBE::JSON::to_json(writer, value.f48))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f49") || !FBE::JSON::to_json(writer, value.f49))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f50") || !FBE::JSON::to_json(writer, value.f50))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f51") || !FBE::JSON::to_json(writer, value.f51))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "f52") || !FBE::JSON::to_json(writer, value.f52))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Everything";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Everything::id, "id"),
+        FBE::JSON::field(&::everything::Everything::f1, "f1"),
+        FBE::JSON::field(&::everything::Everything::f2, "f2"),
+        FBE::JSON::field(&::everything::Everything::f3, "f3"),
+        FBE::JSON::field(&::everything::Everything::f4, "f4"),
+        FBE::JSON::field(&::everything::Everything::f5, "f5"),
+        FBE::JSON::field(&::everything::Everything::f6, "f6"),
+        FBE::JSON::field(&::everything::Everything::f7, "f7"),
+        FBE::JSON::field(&::everything::Everything::f8, "f8"),
+        FBE::JSON::field(&::everything::Everything::f9, "f9"),
+        FBE::JSON::field(&::everything::Everything::f10, "f10"),
+        FBE::JSON::field(&::everything::Everything::f11, "f11"),
+        FBE::JSON::field(&::everything::Everything::f12, "f12"),
+        FBE::JSON::field(&::everything::Everything::f13, "f13"),
+        FBE::JSON::field(&::everything::Everything::f14, "f14"),
+        FBE::JSON::field(&::everything::Everything::f15, "f15"),
+        FBE::JSON::field(&::everything::Everything::f16, "f16"),
+        FBE::JSON::field(&::everything::Everything::f17, "f17"),
+        FBE::JSON::field(&::everything::Everything::f18, "f18"),
+        FBE::JSON::field(&::everything::Everything::f19, "f19"),
+        FBE::JSON::field(&::everything::Everything::f20, "f20"),
+        FBE::JSON::field(&::everything::Everything::f21, "f21"),
+        FBE::JSON::field(&::everything::Everything::f22, "f22"),
+        FBE::JSON::field(&::everything::Everything::f23, "f23"),
+        FBE::JSON::field(&::everything::Everything::f24, "f24"),
+        FBE::JSON::field(&::everything::Everything::f25, "f25"),
+        FBE::JSON::field(&::everything::Everything::f26, "f26"),
+        FBE::JSON::field(&::everything::Everything::f27, "f27"),
+        FBE::JSON::field(&::everything::Everything::f28, "f28"),
+        FBE::JSON::field(&::everything::Everything::f29, "f29"),
+        FBE::JSON::field(&::everything::Everything::f30, "f30"),
+        FBE::JSON::field(&::everything::Everything::f31, "f31"),
+        FBE::JSON::field(&::everything::Everything::f32, "f32"),
+        FBE::JSON::field(&::everything::Everything::f33, "f33"),
+        FBE::JSON::field(&::everything::Everything::f34, "f34"),
+        FBE::JSON::field(&::everything::Everything::f35, "f35"),
+        FBE::JSON::field(&::everything::Everything::f36, "f36"),
+        FBE::JSON::field(&::everything::Everything::f37, "f37"),
+        FBE::JSON::field(&::everything::Everything::f38, "f38"),
+        FBE::JSON::field(&::everything::Everything::f39, "f39"),
+        FBE::JSON::field(&::everything::Everything::f40, "f40"),
+        FBE::JSON::field(&::everything::Everything::f41, "f41"),
+        FBE::JSON::field(&::everything::Everything::f42, "f42"),
+        FBE::JSON::field(&::everything::Everything::f43, "f43"),
+        FBE::JSON::field(&::everything::Everything::f44, "f44"),
+        FBE::JSON::field(&::everything::Everything::f45, "f45"),
+        FBE::JSON::field(&::everything::Everything::f46, "f46"),
+        FBE::JSON::field(&::everything::Everything::f47, "f47"),
+        FBE::JSON::field(&::everything::Everything::f47Reset, "f47Reset"),
+        FBE::JSON::field(&::everything::Everything::f48, "f48"),
+        FBE::JSON::field(&::everything::Everything::f49, "f49"),
+        FBE::JSON::field(&::everything::Everything::f50, "f50"),
+        FBE::JSON::field(&::everything::Everything::f51, "f51"),
+        FBE::JSON::field(&::everything::Everything::f52, "f52"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Everything> : StructWriter<TWriter, ::everything::Everything> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Everything>
@@ -739,20 +665,17 @@ struct ValueReader<TJson, ::everything::Everything>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::PlaceOrder>
+template <>
+struct Fields<::everything::PlaceOrder>
 {
-    static bool to_json(TWriter& writer, const ::everything::PlaceOrder& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.PlaceOrder", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "instrument") || !FBE::JSON::to_json(writer, value.instrument))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.PlaceOrder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::PlaceOrder::id, "id"),
+        FBE::JSON::field(&::everything::PlaceOrder::instrument, "instrument"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::PlaceOrder> : StructWriter<TWriter, ::everything::PlaceOrder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::PlaceOrder>
@@ -793,18 +716,16 @@ struct ValueReader<TJson, ::everything::PlaceOrder>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Accepted>
+template <>
+struct Fields<::everything::Accepted>
 {
-    static bool to_json(TWriter& writer, const ::everything::Accepted& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Accepted", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Accepted";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Accepted::id, "id"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Accepted> : StructWriter<TWriter, ::everything::Accepted> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Accepted>
@@ -838,20 +759,17 @@ struct ValueReader<TJson, ::everything::Accepted>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Rejected>
+template <>
+struct Fields<::everything::Rejected>
 {
-    static bool to_json(TWriter& writer, const ::everything::Rejected& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Rejected", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "reason") || !FBE::JSON::to_json(writer, value.reason))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Rejected";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Rejected::id, "id"),
+        FBE::JSON::field(&::everything::Rejected::reason, "reason"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Rejected> : StructWriter<TWriter, ::everything::Rejected> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Rejected>
@@ -888,18 +806,16 @@ struct ValueReader<TJson, ::everything::Rejected>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Ping>
+template <>
+struct Fields<::everything::Ping>
 {
-    static bool to_json(TWriter& writer, const ::everything::Ping& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Ping", [&] {
-            if (!FBE::JSON::to_json_key(writer, "sequence") || !FBE::JSON::to_json(writer, value.sequence))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Ping";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Ping::sequence, "sequence"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Ping> : StructWriter<TWriter, ::everything::Ping> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Ping>
@@ -933,22 +849,18 @@ struct ValueReader<TJson, ::everything::Ping>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::FixedKeywords>
+template <>
+struct Fields<::everything::FixedKeywords>
 {
-    static bool to_json(TWriter& writer, const ::everything::FixedKeywords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.FixedKeywords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.FixedKeywords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::FixedKeywords::new_, "new"),
+        FBE::JSON::field(&::everything::FixedKeywords::swap_, "swap"),
+        FBE::JSON::field(&::everything::FixedKeywords::default_, "default"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::FixedKeywords> : StructWriter<TWriter, ::everything::FixedKeywords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::FixedKeywords>
@@ -988,34 +900,24 @@ struct ValueReader<TJson, ::everything::FixedKeywords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Keywords>
+template <>
+struct Fields<::everything::Keywords>
 {
-    static bool to_json(TWriter& writer, const ::everything::Keywords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Keywords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "from") || !FBE::JSON::to_json(writer, value.from))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "NULL") || !FBE::JSON::to_json(writer, value.NULL_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "operator") || !FBE::JSON::to_json(writer, value.operator_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "this") || !FBE::JSON::to_json(writer, value.this_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Keywords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Keywords::new_, "new"),
+        FBE::JSON::field(&::everything::Keywords::class_, "class"),
+        FBE::JSON::field(&::everything::Keywords::default_, "default"),
+        FBE::JSON::field(&::everything::Keywords::swap_, "swap"),
+        FBE::JSON::field(&::everything::Keywords::from, "from"),
+        FBE::JSON::field(&::everything::Keywords::None, "None"),
+        FBE::JSON::field(&::everything::Keywords::NULL_, "NULL"),
+        FBE::JSON::field(&::everything::Keywords::operator_, "operator"),
+        FBE::JSON::field(&::everything::Keywords::this_, "this"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Keywords> : StructWriter<TWriter, ::everything::Keywords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Keywords>
@@ -1073,22 +975,18 @@ struct ValueReader<TJson, ::everything::Keywords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Route>
+template <>
+struct Fields<::everything::Route>
 {
-    static bool to_json(TWriter& writer, const ::everything::Route& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Route", [&] {
-            if (!FBE::JSON::to_json_key(writer, "venue") || !FBE::JSON::to_json(writer, value.venue))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "leg") || !FBE::JSON::to_json(writer, value.leg))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Route";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Route::venue, "venue"),
+        FBE::JSON::field(&::everything::Route::weight, "weight"),
+        FBE::JSON::field(&::everything::Route::leg, "leg"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Route> : StructWriter<TWriter, ::everything::Route> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Route>
@@ -1128,22 +1026,18 @@ struct ValueReader<TJson, ::everything::Route>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Routes>
+template <>
+struct Fields<::everything::Routes>
 {
-    static bool to_json(TWriter& writer, const ::everything::Routes& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "everything.Routes", [&] {
-            if (!FBE::JSON::to_json_key(writer, "routes") || !FBE::JSON::to_json(writer, value.routes))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ranks") || !FBE::JSON::to_json(writer, value.ranks))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "names") || !FBE::JSON::to_json(writer, value.names))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "everything.Routes";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::everything::Routes::routes, "routes"),
+        FBE::JSON::field(&::everything::Routes::ranks, "ranks"),
+        FBE::JSON::field(&::everything::Routes::names, "names"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Routes> : StructWriter<TWriter, ::everything::Routes> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Routes>

@@ -11,16 +11,15 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Empty>
+template <>
+struct Fields<::hostile::Empty>
 {
-    static bool to_json(TWriter& writer, const ::hostile::Empty& /*value*/, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "hostile.Empty", [&] {
-            return true;
-        });
-    }
+    static constexpr const char* name = "hostile.Empty";
+    static constexpr auto fields = std::make_tuple();
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::hostile::Empty> : StructWriter<TWriter, ::hostile::Empty> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Empty>
@@ -40,18 +39,16 @@ struct ValueReader<TJson, ::hostile::Empty>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Empties>
+template <>
+struct Fields<::hostile::Empties>
 {
-    static bool to_json(TWriter& writer, const ::hostile::Empties& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "hostile.Empties", [&] {
-            if (!FBE::JSON::to_json_key(writer, "items") || !FBE::JSON::to_json(writer, value.items))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "hostile.Empties";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::hostile::Empties::items, "items"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::hostile::Empties> : StructWriter<TWriter, ::hostile::Empties> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Empties>
@@ -85,18 +82,16 @@ struct ValueReader<TJson, ::hostile::Empties>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Wide>
+template <>
+struct Fields<::hostile::Wide>
 {
-    static bool to_json(TWriter& writer, const ::hostile::Wide& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "hostile.Wide", [&] {
-            if (!FBE::JSON::to_json_key(writer, "values") || !FBE::JSON::to_json(writer, value.values))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "hostile.Wide";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::hostile::Wide::values, "values"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::hostile::Wide> : StructWriter<TWriter, ::hostile::Wide> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Wide>
@@ -132,18 +127,16 @@ struct ValueReader<TJson, ::hostile::Wide>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Wides>
+template <>
+struct Fields<::hostile::Wides>
 {
-    static bool to_json(TWriter& writer, const ::hostile::Wides& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "hostile.Wides", [&] {
-            if (!FBE::JSON::to_json_key(writer, "items") || !FBE::JSON::to_json(writer, value.items))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "hostile.Wides";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::hostile::Wides::items, "items"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::hostile::Wides> : StructWriter<TWriter, ::hostile::Wides> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Wides>
@@ -177,22 +170,18 @@ struct ValueReader<TJson, ::hostile::Wides>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Holder>
+template <>
+struct Fields<::hostile::Holder>
 {
-    static bool to_json(TWriter& writer, const ::hostile::Holder& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "hostile.Holder", [&] {
-            if (!FBE::JSON::to_json_key(writer, "wide") || !FBE::JSON::to_json(writer, value.wide))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "maybe") || !FBE::JSON::to_json(writer, value.maybe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "byId") || !FBE::JSON::to_json(writer, value.byId))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "hostile.Holder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::hostile::Holder::wide, "wide"),
+        FBE::JSON::field(&::hostile::Holder::maybe, "maybe"),
+        FBE::JSON::field(&::hostile::Holder::byId, "byId"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::hostile::Holder> : StructWriter<TWriter, ::hostile::Holder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Holder>

@@ -12,22 +12,18 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Order>
+template <>
+struct Fields<::import::Order>
 {
-    static bool to_json(TWriter& writer, const ::import::Order& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Order", [&] {
-            if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "s") || !FBE::JSON::to_json(writer, value.s))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "range") || !FBE::JSON::to_json(writer, value.range))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Order";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Order::side, "side"),
+        FBE::JSON::field(&::import::Order::s, "s"),
+        FBE::JSON::field(&::import::Order::range, "range"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Order> : StructWriter<TWriter, ::import::Order> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Order>
@@ -67,246 +63,130 @@ struct ValueReader<TJson, ::import::Order>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::CppWords>
+template <>
+struct Fields<::import::CppWords>
 {
-    static bool to_json(TWriter& writer, const ::import::CppWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.CppWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "alignas") || !FBE::JSON::to_json(writer, value.alignas_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "alignof") || !FBE::JSON::to_json(writer, value.alignof_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "and") || !FBE::JSON::to_json(writer, value.and_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "and_eq") || !FBE::JSON::to_json(writer, value.and_eq_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "asm") || !FBE::JSON::to_json(writer, value.asm_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "auto") || !FBE::JSON::to_json(writer, value.auto_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "bitand") || !FBE::JSON::to_json(writer, value.bitand_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "bitor") || !FBE::JSON::to_json(writer, value.bitor_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "break") || !FBE::JSON::to_json(writer, value.break_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "case") || !FBE::JSON::to_json(writer, value.case_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "catch") || !FBE::JSON::to_json(writer, value.catch_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char8_t") || !FBE::JSON::to_json(writer, value.char8_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char16_t") || !FBE::JSON::to_json(writer, value.char16_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "char32_t") || !FBE::JSON::to_json(writer, value.char32_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "compl") || !FBE::JSON::to_json(writer, value.compl_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "concept") || !FBE::JSON::to_json(writer, value.concept_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "const") || !FBE::JSON::to_json(writer, value.const_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "consteval") || !FBE::JSON::to_json(writer, value.consteval_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "constexpr") || !FBE::JSON::to_json(writer, value.constexpr_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "constinit") || !FBE::JSON::to_json(writer, value.constinit_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "const_cast") || !FBE::JSON::to_json(writer, value.const_cast_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "continue") || !FBE::JSON::to_json(writer, value.continue_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "co_await") || !FBE::JSON::to_json(writer, value.co_await_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "co_return") || !FBE::JSON::to_json(writer, value.co_return_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "co_yield") || !FBE::JSON::to_json(writer, value.co_yield_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "decltype") || !FBE::JSON::to_json(writer, value.decltype_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "delete") || !FBE::JSON::to_json(writer, value.delete_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "do") || !FBE::JSON::to_json(writer, value.do_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "dynamic_cast") || !FBE::JSON::to_json(writer, value.dynamic_cast_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "else") || !FBE::JSON::to_json(writer, value.else_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "explicit") || !FBE::JSON::to_json(writer, value.explicit_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "export") || !FBE::JSON::to_json(writer, value.export_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "extern") || !FBE::JSON::to_json(writer, value.extern_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "final") || !FBE::JSON::to_json(writer, value.final))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "for") || !FBE::JSON::to_json(writer, value.for_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "friend") || !FBE::JSON::to_json(writer, value.friend_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "goto") || !FBE::JSON::to_json(writer, value.goto_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "if") || !FBE::JSON::to_json(writer, value.if_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "import") || !FBE::JSON::to_json(writer, value.import))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "inline") || !FBE::JSON::to_json(writer, value.inline_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int") || !FBE::JSON::to_json(writer, value.int_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "long") || !FBE::JSON::to_json(writer, value.long_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "module") || !FBE::JSON::to_json(writer, value.module))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "mutable") || !FBE::JSON::to_json(writer, value.mutable_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "namespace") || !FBE::JSON::to_json(writer, value.namespace_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "noexcept") || !FBE::JSON::to_json(writer, value.noexcept_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "not") || !FBE::JSON::to_json(writer, value.not_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "not_eq") || !FBE::JSON::to_json(writer, value.not_eq_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "nullptr") || !FBE::JSON::to_json(writer, value.nullptr_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "operator") || !FBE::JSON::to_json(writer, value.operator_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "or") || !FBE::JSON::to_json(writer, value.or_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "or_eq") || !FBE::JSON::to_json(writer, value.or_eq_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "override") || !FBE::JSON::to_json(writer, value.override))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "private") || !FBE::JSON::to_json(writer, value.private_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "protected") || !FBE::JSON::to_json(writer, value.protected_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "public") || !FBE::JSON::to_json(writer, value.public_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "register") || !FBE::JSON::to_json(writer, value.register_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "reinterpret_cast") || !FBE::JSON::to_json(writer, value.reinterpret_cast_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "requires") || !FBE::JSON::to_json(writer, value.requires_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "return") || !FBE::JSON::to_json(writer, value.return_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "short") || !FBE::JSON::to_json(writer, value.short_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "signed") || !FBE::JSON::to_json(writer, value.signed_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "sizeof") || !FBE::JSON::to_json(writer, value.sizeof_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "static") || !FBE::JSON::to_json(writer, value.static_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "static_assert") || !FBE::JSON::to_json(writer, value.static_assert_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "static_cast") || !FBE::JSON::to_json(writer, value.static_cast_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "switch") || !FBE::JSON::to_json(writer, value.switch_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "template") || !FBE::JSON::to_json(writer, value.template_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "this") || !FBE::JSON::to_json(writer, value.this_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "thread_local") || !FBE::JSON::to_json(writer, value.thread_local_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "throw") || !FBE::JSON::to_json(writer, value.throw_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "try") || !FBE::JSON::to_json(writer, value.try_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "typedef") || !FBE::JSON::to_json(writer, value.typedef_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "typeid") || !FBE::JSON::to_json(writer, value.typeid_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "typename") || !FBE::JSON::to_json(writer, value.typename_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "union") || !FBE::JSON::to_json(writer, value.union_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "unsigned") || !FBE::JSON::to_json(writer, value.unsigned_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "using") || !FBE::JSON::to_json(writer, value.using_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "virtual") || !FBE::JSON::to_json(writer, value.virtual_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "void") || !FBE::JSON::to_json(writer, value.void_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "volatile") || !FBE::JSON::to_json(writer, value.volatile_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wchar_t") || !FBE::JSON::to_json(writer, value.wchar_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "while") || !FBE::JSON::to_json(writer, value.while_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "xor") || !FBE::JSON::to_json(writer, value.xor_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "xor_eq") || !FBE::JSON::to_json(writer, value.xor_eq_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "assert") || !FBE::JSON::to_json(writer, value.assert_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "errno") || !FBE::JSON::to_json(writer, value.errno_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "EOF") || !FBE::JSON::to_json(writer, value.EOF_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "NULL") || !FBE::JSON::to_json(writer, value.NULL_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "stdin") || !FBE::JSON::to_json(writer, value.stdin_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "stdout") || !FBE::JSON::to_json(writer, value.stdout_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "stderr") || !FBE::JSON::to_json(writer, value.stderr_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "offsetof") || !FBE::JSON::to_json(writer, value.offsetof_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int8_t") || !FBE::JSON::to_json(writer, value.int8_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint8_t") || !FBE::JSON::to_json(writer, value.uint8_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int16_t") || !FBE::JSON::to_json(writer, value.int16_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint16_t") || !FBE::JSON::to_json(writer, value.uint16_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint32_t") || !FBE::JSON::to_json(writer, value.uint32_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int64_t") || !FBE::JSON::to_json(writer, value.int64_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint64_t") || !FBE::JSON::to_json(writer, value.uint64_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ptrdiff_t") || !FBE::JSON::to_json(writer, value.ptrdiff_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "nullptr_t") || !FBE::JSON::to_json(writer, value.nullptr_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "linux") || !FBE::JSON::to_json(writer, value.linux_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "unix") || !FBE::JSON::to_json(writer, value.unix_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "BUFSIZ") || !FBE::JSON::to_json(writer, value.BUFSIZ_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "INT32_MAX") || !FBE::JSON::to_json(writer, value.INT32_MAX_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "CHAR_BIT") || !FBE::JSON::to_json(writer, value.CHAR_BIT))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "EINVAL") || !FBE::JSON::to_json(writer, value.EINVAL_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.CppWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::CppWords::alignas_, "alignas"),
+        FBE::JSON::field(&::import::CppWords::alignof_, "alignof"),
+        FBE::JSON::field(&::import::CppWords::and_, "and"),
+        FBE::JSON::field(&::import::CppWords::and_eq_, "and_eq"),
+        FBE::JSON::field(&::import::CppWords::asm_, "asm"),
+        FBE::JSON::field(&::import::CppWords::auto_, "auto"),
+        FBE::JSON::field(&::import::CppWords::bitand_, "bitand"),
+        FBE::JSON::field(&::import::CppWords::bitor_, "bitor"),
+        FBE::JSON::field(&::import::CppWords::break_, "break"),
+        FBE::JSON::field(&::import::CppWords::case_, "case"),
+        FBE::JSON::field(&::import::CppWords::catch_, "catch"),
+        FBE::JSON::field(&::import::CppWords::char8_t_, "char8_t"),
+        FBE::JSON::field(&::import::CppWords::char16_t_, "char16_t"),
+        FBE::JSON::field(&::import::CppWords::char32_t_, "char32_t"),
+        FBE::JSON::field(&::import::CppWords::class_, "class"),
+        FBE::JSON::field(&::import::CppWords::compl_, "compl"),
+        FBE::JSON::field(&::import::CppWords::concept_, "concept"),
+        FBE::JSON::field(&::import::CppWords::const_, "const"),
+        FBE::JSON::field(&::import::CppWords::consteval_, "consteval"),
+        FBE::JSON::field(&::import::CppWords::constexpr_, "constexpr"),
+        FBE::JSON::field(&::import::CppWords::constinit_, "constinit"),
+        FBE::JSON::field(&::import::CppWords::const_cast_, "const_cast"),
+        FBE::JSON::field(&::import::CppWords::continue_, "continue"),
+        FBE::JSON::field(&::import::CppWords::co_await_, "co_await"),
+        FBE::JSON::field(&::import::CppWords::co_return_, "co_return"),
+        FBE::JSON::field(&::import::CppWords::co_yield_, "co_yield"),
+        FBE::JSON::field(&::import::CppWords::decltype_, "decltype"),
+        FBE::JSON::field(&::import::CppWords::default_, "default"),
+        FBE::JSON::field(&::import::CppWords::delete_, "delete"),
+        FBE::JSON::field(&::import::CppWords::do_, "do"),
+        FBE::JSON::field(&::import::CppWords::dynamic_cast_, "dynamic_cast"),
+        FBE::JSON::field(&::import::CppWords::else_, "else"),
+        FBE::JSON::field(&::import::CppWords::explicit_, "explicit"),
+        FBE::JSON::field(&::import::CppWords::export_, "export"),
+        FBE::JSON::field(&::import::CppWords::extern_, "extern"),
+        FBE::JSON::field(&::import::CppWords::final, "final"),
+        FBE::JSON::field(&::import::CppWords::for_, "for"),
+        FBE::JSON::field(&::import::CppWords::friend_, "friend"),
+        FBE::JSON::field(&::import::CppWords::goto_, "goto"),
+        FBE::JSON::field(&::import::CppWords::if_, "if"),
+        FBE::JSON::field(&::import::CppWords::import, "import"),
+        FBE::JSON::field(&::import::CppWords::inline_, "inline"),
+        FBE::JSON::field(&::import::CppWords::int_, "int"),
+        FBE::JSON::field(&::import::CppWords::long_, "long"),
+        FBE::JSON::field(&::import::CppWords::module, "module"),
+        FBE::JSON::field(&::import::CppWords::mutable_, "mutable"),
+        FBE::JSON::field(&::import::CppWords::namespace_, "namespace"),
+        FBE::JSON::field(&::import::CppWords::new_, "new"),
+        FBE::JSON::field(&::import::CppWords::noexcept_, "noexcept"),
+        FBE::JSON::field(&::import::CppWords::not_, "not"),
+        FBE::JSON::field(&::import::CppWords::not_eq_, "not_eq"),
+        FBE::JSON::field(&::import::CppWords::nullptr_, "nullptr"),
+        FBE::JSON::field(&::import::CppWords::operator_, "operator"),
+        FBE::JSON::field(&::import::CppWords::or_, "or"),
+        FBE::JSON::field(&::import::CppWords::or_eq_, "or_eq"),
+        FBE::JSON::field(&::import::CppWords::override, "override"),
+        FBE::JSON::field(&::import::CppWords::private_, "private"),
+        FBE::JSON::field(&::import::CppWords::protected_, "protected"),
+        FBE::JSON::field(&::import::CppWords::public_, "public"),
+        FBE::JSON::field(&::import::CppWords::register_, "register"),
+        FBE::JSON::field(&::import::CppWords::reinterpret_cast_, "reinterpret_cast"),
+        FBE::JSON::field(&::import::CppWords::requires_, "requires"),
+        FBE::JSON::field(&::import::CppWords::return_, "return"),
+        FBE::JSON::field(&::import::CppWords::short_, "short"),
+        FBE::JSON::field(&::import::CppWords::signed_, "signed"),
+        FBE::JSON::field(&::import::CppWords::sizeof_, "sizeof"),
+        FBE::JSON::field(&::import::CppWords::static_, "static"),
+        FBE::JSON::field(&::import::CppWords::static_assert_, "static_assert"),
+        FBE::JSON::field(&::import::CppWords::static_cast_, "static_cast"),
+        FBE::JSON::field(&::import::CppWords::switch_, "switch"),
+        FBE::JSON::field(&::import::CppWords::template_, "template"),
+        FBE::JSON::field(&::import::CppWords::this_, "this"),
+        FBE::JSON::field(&::import::CppWords::thread_local_, "thread_local"),
+        FBE::JSON::field(&::import::CppWords::throw_, "throw"),
+        FBE::JSON::field(&::import::CppWords::try_, "try"),
+        FBE::JSON::field(&::import::CppWords::typedef_, "typedef"),
+        FBE::JSON::field(&::import::CppWords::typeid_, "typeid"),
+        FBE::JSON::field(&::import::CppWords::typename_, "typename"),
+        FBE::JSON::field(&::import::CppWords::union_, "union"),
+        FBE::JSON::field(&::import::CppWords::unsigned_, "unsigned"),
+        FBE::JSON::field(&::import::CppWords::using_, "using"),
+        FBE::JSON::field(&::import::CppWords::virtual_, "virtual"),
+        FBE::JSON::field(&::import::CppWords::void_, "void"),
+        FBE::JSON::field(&::import::CppWords::volatile_, "volatile"),
+        FBE::JSON::field(&::import::CppWords::wchar_t_, "wchar_t"),
+        FBE::JSON::field(&::import::CppWords::while_, "while"),
+        FBE::JSON::field(&::import::CppWords::xor_, "xor"),
+        FBE::JSON::field(&::import::CppWords::xor_eq_, "xor_eq"),
+        FBE::JSON::field(&::import::CppWords::assert_, "assert"),
+        FBE::JSON::field(&::import::CppWords::errno_, "errno"),
+        FBE::JSON::field(&::import::CppWords::EOF_, "EOF"),
+        FBE::JSON::field(&::import::CppWords::NULL_, "NULL"),
+        FBE::JSON::field(&::import::CppWords::stdin_, "stdin"),
+        FBE::JSON::field(&::import::CppWords::stdout_, "stdout"),
+        FBE::JSON::field(&::import::CppWords::stderr_, "stderr"),
+        FBE::JSON::field(&::import::CppWords::offsetof_, "offsetof"),
+        FBE::JSON::field(&::import::CppWords::std_, "std"),
+        FBE::JSON::field(&::import::CppWords::FBE_, "FBE"),
+        FBE::JSON::field(&::import::CppWords::int8_t_, "int8_t"),
+        FBE::JSON::field(&::import::CppWords::uint8_t_, "uint8_t"),
+        FBE::JSON::field(&::import::CppWords::int16_t_, "int16_t"),
+        FBE::JSON::field(&::import::CppWords::uint16_t_, "uint16_t"),
+        FBE::JSON::field(&::import::CppWords::int32_t_, "int32_t"),
+        FBE::JSON::field(&::import::CppWords::uint32_t_, "uint32_t"),
+        FBE::JSON::field(&::import::CppWords::int64_t_, "int64_t"),
+        FBE::JSON::field(&::import::CppWords::uint64_t_, "uint64_t"),
+        FBE::JSON::field(&::import::CppWords::size_t_, "size_t"),
+        FBE::JSON::field(&::import::CppWords::ptrdiff_t_, "ptrdiff_t"),
+        FBE::JSON::field(&::import::CppWords::nullptr_t_, "nullptr_t"),
+        FBE::JSON::field(&::import::CppWords::linux_, "linux"),
+        FBE::JSON::field(&::import::CppWords::unix_, "unix"),
+        FBE::JSON::field(&::import::CppWords::BUFSIZ_, "BUFSIZ"),
+        FBE::JSON::field(&::import::CppWords::INT32_MAX_, "INT32_MAX"),
+        FBE::JSON::field(&::import::CppWords::CHAR_BIT, "CHAR_BIT"),
+        FBE::JSON::field(&::import::CppWords::EINVAL_, "EINVAL"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::CppWords> : StructWriter<TWriter, ::import::CppWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::CppWords>
@@ -682,106 +562,60 @@ struct ValueReader<TJson, ::import::CppWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::PythonWords>
+template <>
+struct Fields<::import::PythonWords>
 {
-    static bool to_json(TWriter& writer, const ::import::PythonWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.PythonWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "False") || !FBE::JSON::to_json(writer, value.False))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "True") || !FBE::JSON::to_json(writer, value.True))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "as") || !FBE::JSON::to_json(writer, value.as))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "async") || !FBE::JSON::to_json(writer, value.async))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "await") || !FBE::JSON::to_json(writer, value.await))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "def") || !FBE::JSON::to_json(writer, value.def))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "del") || !FBE::JSON::to_json(writer, value.del))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "elif") || !FBE::JSON::to_json(writer, value.elif))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "except") || !FBE::JSON::to_json(writer, value.except))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "finally") || !FBE::JSON::to_json(writer, value.finally))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "from") || !FBE::JSON::to_json(writer, value.from))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "global") || !FBE::JSON::to_json(writer, value.global))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "in") || !FBE::JSON::to_json(writer, value.in))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "is") || !FBE::JSON::to_json(writer, value.is))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "lambda") || !FBE::JSON::to_json(writer, value.lambda))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "nonlocal") || !FBE::JSON::to_json(writer, value.nonlocal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "pass") || !FBE::JSON::to_json(writer, value.pass))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "raise") || !FBE::JSON::to_json(writer, value.raise))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "with") || !FBE::JSON::to_json(writer, value.with))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "yield") || !FBE::JSON::to_json(writer, value.yield))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "_") || !FBE::JSON::to_json(writer, value._))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "match") || !FBE::JSON::to_json(writer, value.match))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "cls") || !FBE::JSON::to_json(writer, value.cls))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "print") || !FBE::JSON::to_json(writer, value.print))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "len") || !FBE::JSON::to_json(writer, value.len))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "dict") || !FBE::JSON::to_json(writer, value.dict))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "set") || !FBE::JSON::to_json(writer, value.set))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "str") || !FBE::JSON::to_json(writer, value.str))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "super") || !FBE::JSON::to_json(writer, value.super))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "isinstance") || !FBE::JSON::to_json(writer, value.isinstance))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "property") || !FBE::JSON::to_json(writer, value.property))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "staticmethod") || !FBE::JSON::to_json(writer, value.staticmethod))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "classmethod") || !FBE::JSON::to_json(writer, value.classmethod))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "typing") || !FBE::JSON::to_json(writer, value.typing))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ClassVar") || !FBE::JSON::to_json(writer, value.ClassVar))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Callable") || !FBE::JSON::to_json(writer, value.Callable))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "IntEnum") || !FBE::JSON::to_json(writer, value.IntEnum))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "IntFlag") || !FBE::JSON::to_json(writer, value.IntFlag))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "PACKAGE") || !FBE::JSON::to_json(writer, value.PACKAGE))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "VERSION") || !FBE::JSON::to_json(writer, value.VERSION))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.PythonWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::PythonWords::False, "False"),
+        FBE::JSON::field(&::import::PythonWords::None, "None"),
+        FBE::JSON::field(&::import::PythonWords::True, "True"),
+        FBE::JSON::field(&::import::PythonWords::as, "as"),
+        FBE::JSON::field(&::import::PythonWords::async, "async"),
+        FBE::JSON::field(&::import::PythonWords::await, "await"),
+        FBE::JSON::field(&::import::PythonWords::def, "def"),
+        FBE::JSON::field(&::import::PythonWords::del, "del"),
+        FBE::JSON::field(&::import::PythonWords::elif, "elif"),
+        FBE::JSON::field(&::import::PythonWords::except, "except"),
+        FBE::JSON::field(&::import::PythonWords::finally, "finally"),
+        FBE::JSON::field(&::import::PythonWords::from, "from"),
+        FBE::JSON::field(&::import::PythonWords::global, "global"),
+        FBE::JSON::field(&::import::PythonWords::in, "in"),
+        FBE::JSON::field(&::import::PythonWords::is, "is"),
+        FBE::JSON::field(&::import::PythonWords::lambda, "lambda"),
+        FBE::JSON::field(&::import::PythonWords::nonlocal, "nonlocal"),
+        FBE::JSON::field(&::import::PythonWords::pass, "pass"),
+        FBE::JSON::field(&::import::PythonWords::raise, "raise"),
+        FBE::JSON::field(&::import::PythonWords::with, "with"),
+        FBE::JSON::field(&::import::PythonWords::yield, "yield"),
+        FBE::JSON::field(&::import::PythonWords::_, "_"),
+        FBE::JSON::field(&::import::PythonWords::match, "match"),
+        FBE::JSON::field(&::import::PythonWords::self, "self"),
+        FBE::JSON::field(&::import::PythonWords::cls, "cls"),
+        FBE::JSON::field(&::import::PythonWords::print, "print"),
+        FBE::JSON::field(&::import::PythonWords::len, "len"),
+        FBE::JSON::field(&::import::PythonWords::list, "list"),
+        FBE::JSON::field(&::import::PythonWords::dict, "dict"),
+        FBE::JSON::field(&::import::PythonWords::set, "set"),
+        FBE::JSON::field(&::import::PythonWords::str, "str"),
+        FBE::JSON::field(&::import::PythonWords::object, "object"),
+        FBE::JSON::field(&::import::PythonWords::super, "super"),
+        FBE::JSON::field(&::import::PythonWords::isinstance, "isinstance"),
+        FBE::JSON::field(&::import::PythonWords::property, "property"),
+        FBE::JSON::field(&::import::PythonWords::staticmethod, "staticmethod"),
+        FBE::JSON::field(&::import::PythonWords::classmethod, "classmethod"),
+        FBE::JSON::field(&::import::PythonWords::typing, "typing"),
+        FBE::JSON::field(&::import::PythonWords::Any, "Any"),
+        FBE::JSON::field(&::import::PythonWords::ClassVar, "ClassVar"),
+        FBE::JSON::field(&::import::PythonWords::Callable, "Callable"),
+        FBE::JSON::field(&::import::PythonWords::IntEnum, "IntEnum"),
+        FBE::JSON::field(&::import::PythonWords::IntFlag, "IntFlag"),
+        FBE::JSON::field(&::import::PythonWords::PACKAGE, "PACKAGE"),
+        FBE::JSON::field(&::import::PythonWords::VERSION, "VERSION"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::PythonWords> : StructWriter<TWriter, ::import::PythonWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::PythonWords>
@@ -947,92 +781,53 @@ struct ValueReader<TJson, ::import::PythonWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::GoWords>
+template <>
+struct Fields<::import::GoWords>
 {
-    static bool to_json(TWriter& writer, const ::import::GoWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.GoWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "chan") || !FBE::JSON::to_json(writer, value.chan))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "defer") || !FBE::JSON::to_json(writer, value.defer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fallthrough") || !FBE::JSON::to_json(writer, value.fallthrough))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "func") || !FBE::JSON::to_json(writer, value.func))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "go") || !FBE::JSON::to_json(writer, value.go))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "interface") || !FBE::JSON::to_json(writer, value.interface))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "map") || !FBE::JSON::to_json(writer, value.map))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "package") || !FBE::JSON::to_json(writer, value.package))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "range") || !FBE::JSON::to_json(writer, value.range))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "select") || !FBE::JSON::to_json(writer, value.select))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "var") || !FBE::JSON::to_json(writer, value.var))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "any") || !FBE::JSON::to_json(writer, value.any))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "error") || !FBE::JSON::to_json(writer, value.error))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "rune") || !FBE::JSON::to_json(writer, value.rune))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uint") || !FBE::JSON::to_json(writer, value.uint))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "nil") || !FBE::JSON::to_json(writer, value.nil))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "iota") || !FBE::JSON::to_json(writer, value.iota))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "cap") || !FBE::JSON::to_json(writer, value.cap))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "make") || !FBE::JSON::to_json(writer, value.make))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "append") || !FBE::JSON::to_json(writer, value.append))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "copy") || !FBE::JSON::to_json(writer, value.copy))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "panic") || !FBE::JSON::to_json(writer, value.panic))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "recover") || !FBE::JSON::to_json(writer, value.recover))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "println") || !FBE::JSON::to_json(writer, value.println))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "complex") || !FBE::JSON::to_json(writer, value.complex))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "real") || !FBE::JSON::to_json(writer, value.real))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "imag") || !FBE::JSON::to_json(writer, value.imag))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "close") || !FBE::JSON::to_json(writer, value.close))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "min") || !FBE::JSON::to_json(writer, value.min))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "max") || !FBE::JSON::to_json(writer, value.max))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "clear") || !FBE::JSON::to_json(writer, value.clear))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uintptr") || !FBE::JSON::to_json(writer, value.uintptr))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "float32") || !FBE::JSON::to_json(writer, value.float32))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "float64") || !FBE::JSON::to_json(writer, value.float64))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "complex64") || !FBE::JSON::to_json(writer, value.complex64))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "complex128") || !FBE::JSON::to_json(writer, value.complex128))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "comparable") || !FBE::JSON::to_json(writer, value.comparable))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.GoWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::GoWords::chan, "chan"),
+        FBE::JSON::field(&::import::GoWords::defer, "defer"),
+        FBE::JSON::field(&::import::GoWords::fallthrough, "fallthrough"),
+        FBE::JSON::field(&::import::GoWords::func, "func"),
+        FBE::JSON::field(&::import::GoWords::go, "go"),
+        FBE::JSON::field(&::import::GoWords::interface, "interface"),
+        FBE::JSON::field(&::import::GoWords::map, "map"),
+        FBE::JSON::field(&::import::GoWords::package, "package"),
+        FBE::JSON::field(&::import::GoWords::range, "range"),
+        FBE::JSON::field(&::import::GoWords::select, "select"),
+        FBE::JSON::field(&::import::GoWords::type, "type"),
+        FBE::JSON::field(&::import::GoWords::var, "var"),
+        FBE::JSON::field(&::import::GoWords::any, "any"),
+        FBE::JSON::field(&::import::GoWords::error, "error"),
+        FBE::JSON::field(&::import::GoWords::rune, "rune"),
+        FBE::JSON::field(&::import::GoWords::uint, "uint"),
+        FBE::JSON::field(&::import::GoWords::nil, "nil"),
+        FBE::JSON::field(&::import::GoWords::iota, "iota"),
+        FBE::JSON::field(&::import::GoWords::cap, "cap"),
+        FBE::JSON::field(&::import::GoWords::make, "make"),
+        FBE::JSON::field(&::import::GoWords::append, "append"),
+        FBE::JSON::field(&::import::GoWords::copy, "copy"),
+        FBE::JSON::field(&::import::GoWords::panic, "panic"),
+        FBE::JSON::field(&::import::GoWords::recover, "recover"),
+        FBE::JSON::field(&::import::GoWords::println, "println"),
+        FBE::JSON::field(&::import::GoWords::complex, "complex"),
+        FBE::JSON::field(&::import::GoWords::real, "real"),
+        FBE::JSON::field(&::import::GoWords::imag, "imag"),
+        FBE::JSON::field(&::import::GoWords::close, "close"),
+        FBE::JSON::field(&::import::GoWords::min, "min"),
+        FBE::JSON::field(&::import::GoWords::max, "max"),
+        FBE::JSON::field(&::import::GoWords::clear, "clear"),
+        FBE::JSON::field(&::import::GoWords::uintptr, "uintptr"),
+        FBE::JSON::field(&::import::GoWords::float32, "float32"),
+        FBE::JSON::field(&::import::GoWords::float64, "float64"),
+        FBE::JSON::field(&::import::GoWords::complex64, "complex64"),
+        FBE::JSON::field(&::import::GoWords::complex128, "complex128"),
+        FBE::JSON::field(&::import::GoWords::comparable, "comparable"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::GoWords> : StructWriter<TWriter, ::import::GoWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::GoWords>
@@ -1177,80 +972,47 @@ struct ValueReader<TJson, ::import::GoWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JavaWords>
+template <>
+struct Fields<::import::JavaWords>
 {
-    static bool to_json(TWriter& writer, const ::import::JavaWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.JavaWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "abstract") || !FBE::JSON::to_json(writer, value.abstract))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "boolean") || !FBE::JSON::to_json(writer, value.boolean))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "extends") || !FBE::JSON::to_json(writer, value.extends))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "implements") || !FBE::JSON::to_json(writer, value.implements))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "instanceof") || !FBE::JSON::to_json(writer, value.instanceof))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "native") || !FBE::JSON::to_json(writer, value.native))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "strictfp") || !FBE::JSON::to_json(writer, value.strictfp))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "synchronized") || !FBE::JSON::to_json(writer, value.synchronized))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "throws") || !FBE::JSON::to_json(writer, value.throws))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "transient") || !FBE::JSON::to_json(writer, value.transient))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "record") || !FBE::JSON::to_json(writer, value.record))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "sealed") || !FBE::JSON::to_json(writer, value.sealed))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "permits") || !FBE::JSON::to_json(writer, value.permits))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "when") || !FBE::JSON::to_json(writer, value.when))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "open") || !FBE::JSON::to_json(writer, value.open))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "exports") || !FBE::JSON::to_json(writer, value.exports))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "opens") || !FBE::JSON::to_json(writer, value.opens))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "to") || !FBE::JSON::to_json(writer, value.to))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uses") || !FBE::JSON::to_json(writer, value.uses))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "provides") || !FBE::JSON::to_json(writer, value.provides))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "transitive") || !FBE::JSON::to_json(writer, value.transitive))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Integer") || !FBE::JSON::to_json(writer, value.Integer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Long") || !FBE::JSON::to_json(writer, value.Long))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Math") || !FBE::JSON::to_json(writer, value.Math))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "System") || !FBE::JSON::to_json(writer, value.System))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Override") || !FBE::JSON::to_json(writer, value.Override))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Class") || !FBE::JSON::to_json(writer, value.Class))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Set") || !FBE::JSON::to_json(writer, value.Set))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.JavaWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::JavaWords::abstract, "abstract"),
+        FBE::JSON::field(&::import::JavaWords::boolean, "boolean"),
+        FBE::JSON::field(&::import::JavaWords::extends, "extends"),
+        FBE::JSON::field(&::import::JavaWords::implements, "implements"),
+        FBE::JSON::field(&::import::JavaWords::instanceof, "instanceof"),
+        FBE::JSON::field(&::import::JavaWords::native, "native"),
+        FBE::JSON::field(&::import::JavaWords::strictfp, "strictfp"),
+        FBE::JSON::field(&::import::JavaWords::synchronized, "synchronized"),
+        FBE::JSON::field(&::import::JavaWords::throws, "throws"),
+        FBE::JSON::field(&::import::JavaWords::transient, "transient"),
+        FBE::JSON::field(&::import::JavaWords::record, "record"),
+        FBE::JSON::field(&::import::JavaWords::sealed, "sealed"),
+        FBE::JSON::field(&::import::JavaWords::permits, "permits"),
+        FBE::JSON::field(&::import::JavaWords::when, "when"),
+        FBE::JSON::field(&::import::JavaWords::open, "open"),
+        FBE::JSON::field(&::import::JavaWords::exports, "exports"),
+        FBE::JSON::field(&::import::JavaWords::opens, "opens"),
+        FBE::JSON::field(&::import::JavaWords::to, "to"),
+        FBE::JSON::field(&::import::JavaWords::uses, "uses"),
+        FBE::JSON::field(&::import::JavaWords::provides, "provides"),
+        FBE::JSON::field(&::import::JavaWords::transitive, "transitive"),
+        FBE::JSON::field(&::import::JavaWords::Object, "Object"),
+        FBE::JSON::field(&::import::JavaWords::String, "String"),
+        FBE::JSON::field(&::import::JavaWords::Integer, "Integer"),
+        FBE::JSON::field(&::import::JavaWords::Long, "Long"),
+        FBE::JSON::field(&::import::JavaWords::Math, "Math"),
+        FBE::JSON::field(&::import::JavaWords::System, "System"),
+        FBE::JSON::field(&::import::JavaWords::Override, "Override"),
+        FBE::JSON::field(&::import::JavaWords::Class, "Class"),
+        FBE::JSON::field(&::import::JavaWords::List, "List"),
+        FBE::JSON::field(&::import::JavaWords::Map, "Map"),
+        FBE::JSON::field(&::import::JavaWords::Set, "Set"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::JavaWords> : StructWriter<TWriter, ::import::JavaWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::JavaWords>
@@ -1377,96 +1139,55 @@ struct ValueReader<TJson, ::import::JavaWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::KotlinWords>
+template <>
+struct Fields<::import::KotlinWords>
 {
-    static bool to_json(TWriter& writer, const ::import::KotlinWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.KotlinWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "fun") || !FBE::JSON::to_json(writer, value.fun))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "typealias") || !FBE::JSON::to_json(writer, value.typealias))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "typeof") || !FBE::JSON::to_json(writer, value.typeof))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "val") || !FBE::JSON::to_json(writer, value.val))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "by") || !FBE::JSON::to_json(writer, value.by))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "constructor") || !FBE::JSON::to_json(writer, value.constructor))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "delegate") || !FBE::JSON::to_json(writer, value.delegate))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "dynamic") || !FBE::JSON::to_json(writer, value.dynamic))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "field") || !FBE::JSON::to_json(writer, value.field))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "file") || !FBE::JSON::to_json(writer, value.file))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "get") || !FBE::JSON::to_json(writer, value.get))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "init") || !FBE::JSON::to_json(writer, value.init))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "param") || !FBE::JSON::to_json(writer, value.param))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "receiver") || !FBE::JSON::to_json(writer, value.receiver))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "setparam") || !FBE::JSON::to_json(writer, value.setparam))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "value") || !FBE::JSON::to_json(writer, value.value))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "where") || !FBE::JSON::to_json(writer, value.where))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "actual") || !FBE::JSON::to_json(writer, value.actual))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "annotation") || !FBE::JSON::to_json(writer, value.annotation))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "companion") || !FBE::JSON::to_json(writer, value.companion))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "crossinline") || !FBE::JSON::to_json(writer, value.crossinline))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "data") || !FBE::JSON::to_json(writer, value.data))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "expect") || !FBE::JSON::to_json(writer, value.expect))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "external") || !FBE::JSON::to_json(writer, value.external))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "infix") || !FBE::JSON::to_json(writer, value.infix))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "inner") || !FBE::JSON::to_json(writer, value.inner))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "internal") || !FBE::JSON::to_json(writer, value.internal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "lateinit") || !FBE::JSON::to_json(writer, value.lateinit))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "noinline") || !FBE::JSON::to_json(writer, value.noinline))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "out") || !FBE::JSON::to_json(writer, value.out))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "reified") || !FBE::JSON::to_json(writer, value.reified))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "suspend") || !FBE::JSON::to_json(writer, value.suspend))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "tailrec") || !FBE::JSON::to_json(writer, value.tailrec))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "vararg") || !FBE::JSON::to_json(writer, value.vararg))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "it") || !FBE::JSON::to_json(writer, value.it))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Unit") || !FBE::JSON::to_json(writer, value.Unit))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Nothing") || !FBE::JSON::to_json(writer, value.Nothing))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Int") || !FBE::JSON::to_json(writer, value.Int))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Array") || !FBE::JSON::to_json(writer, value.Array))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.KotlinWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::KotlinWords::fun, "fun"),
+        FBE::JSON::field(&::import::KotlinWords::typealias, "typealias"),
+        FBE::JSON::field(&::import::KotlinWords::typeof, "typeof"),
+        FBE::JSON::field(&::import::KotlinWords::val, "val"),
+        FBE::JSON::field(&::import::KotlinWords::by, "by"),
+        FBE::JSON::field(&::import::KotlinWords::constructor, "constructor"),
+        FBE::JSON::field(&::import::KotlinWords::delegate, "delegate"),
+        FBE::JSON::field(&::import::KotlinWords::dynamic, "dynamic"),
+        FBE::JSON::field(&::import::KotlinWords::field, "field"),
+        FBE::JSON::field(&::import::KotlinWords::file, "file"),
+        FBE::JSON::field(&::import::KotlinWords::get, "get"),
+        FBE::JSON::field(&::import::KotlinWords::init, "init"),
+        FBE::JSON::field(&::import::KotlinWords::param, "param"),
+        FBE::JSON::field(&::import::KotlinWords::receiver, "receiver"),
+        FBE::JSON::field(&::import::KotlinWords::setparam, "setparam"),
+        FBE::JSON::field(&::import::KotlinWords::value, "value"),
+        FBE::JSON::field(&::import::KotlinWords::where, "where"),
+        FBE::JSON::field(&::import::KotlinWords::actual, "actual"),
+        FBE::JSON::field(&::import::KotlinWords::annotation, "annotation"),
+        FBE::JSON::field(&::import::KotlinWords::companion, "companion"),
+        FBE::JSON::field(&::import::KotlinWords::crossinline, "crossinline"),
+        FBE::JSON::field(&::import::KotlinWords::data, "data"),
+        FBE::JSON::field(&::import::KotlinWords::expect, "expect"),
+        FBE::JSON::field(&::import::KotlinWords::external, "external"),
+        FBE::JSON::field(&::import::KotlinWords::infix, "infix"),
+        FBE::JSON::field(&::import::KotlinWords::inner, "inner"),
+        FBE::JSON::field(&::import::KotlinWords::internal, "internal"),
+        FBE::JSON::field(&::import::KotlinWords::lateinit, "lateinit"),
+        FBE::JSON::field(&::import::KotlinWords::noinline, "noinline"),
+        FBE::JSON::field(&::import::KotlinWords::out, "out"),
+        FBE::JSON::field(&::import::KotlinWords::reified, "reified"),
+        FBE::JSON::field(&::import::KotlinWords::suspend, "suspend"),
+        FBE::JSON::field(&::import::KotlinWords::tailrec, "tailrec"),
+        FBE::JSON::field(&::import::KotlinWords::vararg, "vararg"),
+        FBE::JSON::field(&::import::KotlinWords::it, "it"),
+        FBE::JSON::field(&::import::KotlinWords::Companion, "Companion"),
+        FBE::JSON::field(&::import::KotlinWords::Unit, "Unit"),
+        FBE::JSON::field(&::import::KotlinWords::Nothing, "Nothing"),
+        FBE::JSON::field(&::import::KotlinWords::Int, "Int"),
+        FBE::JSON::field(&::import::KotlinWords::Array, "Array"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::KotlinWords> : StructWriter<TWriter, ::import::KotlinWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::KotlinWords>
@@ -1617,100 +1338,57 @@ struct ValueReader<TJson, ::import::KotlinWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JsWords>
+template <>
+struct Fields<::import::JsWords>
 {
-    static bool to_json(TWriter& writer, const ::import::JsWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.JsWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "debugger") || !FBE::JSON::to_json(writer, value.debugger))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "function") || !FBE::JSON::to_json(writer, value.function))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "let") || !FBE::JSON::to_json(writer, value.let))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "of") || !FBE::JSON::to_json(writer, value.of))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "declare") || !FBE::JSON::to_json(writer, value.declare))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "unknown") || !FBE::JSON::to_json(writer, value.unknown))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "never") || !FBE::JSON::to_json(writer, value.never))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "number") || !FBE::JSON::to_json(writer, value.number))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "bigint") || !FBE::JSON::to_json(writer, value.bigint))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "undefined") || !FBE::JSON::to_json(writer, value.undefined))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "NaN") || !FBE::JSON::to_json(writer, value.NaN))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Infinity") || !FBE::JSON::to_json(writer, value.Infinity))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Uint8Array") || !FBE::JSON::to_json(writer, value.Uint8Array))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Number") || !FBE::JSON::to_json(writer, value.Number))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "BigInt") || !FBE::JSON::to_json(writer, value.BigInt))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Boolean") || !FBE::JSON::to_json(writer, value.Boolean))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Symbol") || !FBE::JSON::to_json(writer, value.Symbol))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Date") || !FBE::JSON::to_json(writer, value.Date))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JSON") || !FBE::JSON::to_json(writer, value.JSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Promise") || !FBE::JSON::to_json(writer, value.Promise))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Partial") || !FBE::JSON::to_json(writer, value.Partial))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Record") || !FBE::JSON::to_json(writer, value.Record))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "globalThis") || !FBE::JSON::to_json(writer, value.globalThis))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "arguments") || !FBE::JSON::to_json(writer, value.arguments))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "eval") || !FBE::JSON::to_json(writer, value.eval))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "require") || !FBE::JSON::to_json(writer, value.require))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "prototype") || !FBE::JSON::to_json(writer, value.prototype))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__proto__") || !FBE::JSON::to_json(writer, value.__proto___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "toString") || !FBE::JSON::to_json(writer, value.toString))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "valueOf") || !FBE::JSON::to_json(writer, value.valueOf))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "hasOwnProperty") || !FBE::JSON::to_json(writer, value.hasOwnProperty))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "isPrototypeOf") || !FBE::JSON::to_json(writer, value.isPrototypeOf))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "propertyIsEnumerable") || !FBE::JSON::to_json(writer, value.propertyIsEnumerable))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "toLocaleString") || !FBE::JSON::to_json(writer, value.toLocaleString))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "readonly") || !FBE::JSON::to_json(writer, value.readonly))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "keyof") || !FBE::JSON::to_json(writer, value.keyof))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "infer") || !FBE::JSON::to_json(writer, value.infer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "asserts") || !FBE::JSON::to_json(writer, value.asserts))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "satisfies") || !FBE::JSON::to_json(writer, value.satisfies))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "accessor") || !FBE::JSON::to_json(writer, value.accessor))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.JsWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::JsWords::debugger, "debugger"),
+        FBE::JSON::field(&::import::JsWords::function, "function"),
+        FBE::JSON::field(&::import::JsWords::let, "let"),
+        FBE::JSON::field(&::import::JsWords::of, "of"),
+        FBE::JSON::field(&::import::JsWords::declare, "declare"),
+        FBE::JSON::field(&::import::JsWords::unknown, "unknown"),
+        FBE::JSON::field(&::import::JsWords::never, "never"),
+        FBE::JSON::field(&::import::JsWords::number, "number"),
+        FBE::JSON::field(&::import::JsWords::bigint, "bigint"),
+        FBE::JSON::field(&::import::JsWords::symbol, "symbol"),
+        FBE::JSON::field(&::import::JsWords::undefined, "undefined"),
+        FBE::JSON::field(&::import::JsWords::NaN, "NaN"),
+        FBE::JSON::field(&::import::JsWords::Infinity, "Infinity"),
+        FBE::JSON::field(&::import::JsWords::Uint8Array, "Uint8Array"),
+        FBE::JSON::field(&::import::JsWords::Error, "Error"),
+        FBE::JSON::field(&::import::JsWords::Number, "Number"),
+        FBE::JSON::field(&::import::JsWords::BigInt, "BigInt"),
+        FBE::JSON::field(&::import::JsWords::Boolean, "Boolean"),
+        FBE::JSON::field(&::import::JsWords::Symbol, "Symbol"),
+        FBE::JSON::field(&::import::JsWords::Date, "Date"),
+        FBE::JSON::field(&::import::JsWords::JSON, "JSON"),
+        FBE::JSON::field(&::import::JsWords::Promise, "Promise"),
+        FBE::JSON::field(&::import::JsWords::Partial, "Partial"),
+        FBE::JSON::field(&::import::JsWords::Record, "Record"),
+        FBE::JSON::field(&::import::JsWords::globalThis, "globalThis"),
+        FBE::JSON::field(&::import::JsWords::arguments, "arguments"),
+        FBE::JSON::field(&::import::JsWords::eval, "eval"),
+        FBE::JSON::field(&::import::JsWords::require, "require"),
+        FBE::JSON::field(&::import::JsWords::prototype, "prototype"),
+        FBE::JSON::field(&::import::JsWords::__proto___, "__proto__"),
+        FBE::JSON::field(&::import::JsWords::toString, "toString"),
+        FBE::JSON::field(&::import::JsWords::valueOf, "valueOf"),
+        FBE::JSON::field(&::import::JsWords::hasOwnProperty, "hasOwnProperty"),
+        FBE::JSON::field(&::import::JsWords::isPrototypeOf, "isPrototypeOf"),
+        FBE::JSON::field(&::import::JsWords::propertyIsEnumerable, "propertyIsEnumerable"),
+        FBE::JSON::field(&::import::JsWords::toLocaleString, "toLocaleString"),
+        FBE::JSON::field(&::import::JsWords::readonly, "readonly"),
+        FBE::JSON::field(&::import::JsWords::keyof, "keyof"),
+        FBE::JSON::field(&::import::JsWords::infer, "infer"),
+        FBE::JSON::field(&::import::JsWords::asserts, "asserts"),
+        FBE::JSON::field(&::import::JsWords::satisfies, "satisfies"),
+        FBE::JSON::field(&::import::JsWords::accessor, "accessor"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::JsWords> : StructWriter<TWriter, ::import::JsWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::JsWords>
@@ -1867,86 +1545,50 @@ struct ValueReader<TJson, ::import::JsWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::RustWords>
+template <>
+struct Fields<::import::RustWords>
 {
-    static bool to_json(TWriter& writer, const ::import::RustWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.RustWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "crate") || !FBE::JSON::to_json(writer, value.crate))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "dyn") || !FBE::JSON::to_json(writer, value.dyn))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fn") || !FBE::JSON::to_json(writer, value.fn))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "impl") || !FBE::JSON::to_json(writer, value.impl))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "loop") || !FBE::JSON::to_json(writer, value.loop))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "mod") || !FBE::JSON::to_json(writer, value.mod))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "move") || !FBE::JSON::to_json(writer, value.move))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "mut") || !FBE::JSON::to_json(writer, value.mut))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "pub") || !FBE::JSON::to_json(writer, value.pub))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ref") || !FBE::JSON::to_json(writer, value.ref))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "trait") || !FBE::JSON::to_json(writer, value.trait))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "unsafe") || !FBE::JSON::to_json(writer, value.unsafe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "use") || !FBE::JSON::to_json(writer, value.use))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "become") || !FBE::JSON::to_json(writer, value.become))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "box") || !FBE::JSON::to_json(writer, value.box))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "macro") || !FBE::JSON::to_json(writer, value.macro))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "priv") || !FBE::JSON::to_json(writer, value.priv))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "unsized") || !FBE::JSON::to_json(writer, value.unsized))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "gen") || !FBE::JSON::to_json(writer, value.gen))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "macro_rules") || !FBE::JSON::to_json(writer, value.macro_rules))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Some") || !FBE::JSON::to_json(writer, value.Some))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Ok") || !FBE::JSON::to_json(writer, value.Ok))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Err") || !FBE::JSON::to_json(writer, value.Err))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Clone") || !FBE::JSON::to_json(writer, value.Clone))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Copy") || !FBE::JSON::to_json(writer, value.Copy))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Default") || !FBE::JSON::to_json(writer, value.Default))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Drop") || !FBE::JSON::to_json(writer, value.Drop))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Send") || !FBE::JSON::to_json(writer, value.Send))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Sync") || !FBE::JSON::to_json(writer, value.Sync))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Sized") || !FBE::JSON::to_json(writer, value.Sized))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.RustWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::RustWords::crate, "crate"),
+        FBE::JSON::field(&::import::RustWords::dyn, "dyn"),
+        FBE::JSON::field(&::import::RustWords::fn, "fn"),
+        FBE::JSON::field(&::import::RustWords::impl, "impl"),
+        FBE::JSON::field(&::import::RustWords::loop, "loop"),
+        FBE::JSON::field(&::import::RustWords::mod, "mod"),
+        FBE::JSON::field(&::import::RustWords::move, "move"),
+        FBE::JSON::field(&::import::RustWords::mut, "mut"),
+        FBE::JSON::field(&::import::RustWords::pub, "pub"),
+        FBE::JSON::field(&::import::RustWords::ref, "ref"),
+        FBE::JSON::field(&::import::RustWords::Self, "Self"),
+        FBE::JSON::field(&::import::RustWords::trait, "trait"),
+        FBE::JSON::field(&::import::RustWords::unsafe, "unsafe"),
+        FBE::JSON::field(&::import::RustWords::use, "use"),
+        FBE::JSON::field(&::import::RustWords::become, "become"),
+        FBE::JSON::field(&::import::RustWords::box, "box"),
+        FBE::JSON::field(&::import::RustWords::macro, "macro"),
+        FBE::JSON::field(&::import::RustWords::priv, "priv"),
+        FBE::JSON::field(&::import::RustWords::unsized, "unsized"),
+        FBE::JSON::field(&::import::RustWords::gen, "gen"),
+        FBE::JSON::field(&::import::RustWords::macro_rules, "macro_rules"),
+        FBE::JSON::field(&::import::RustWords::Option, "Option"),
+        FBE::JSON::field(&::import::RustWords::Some, "Some"),
+        FBE::JSON::field(&::import::RustWords::Result, "Result"),
+        FBE::JSON::field(&::import::RustWords::Ok, "Ok"),
+        FBE::JSON::field(&::import::RustWords::Err, "Err"),
+        FBE::JSON::field(&::import::RustWords::Vec, "Vec"),
+        FBE::JSON::field(&::import::RustWords::Box, "Box"),
+        FBE::JSON::field(&::import::RustWords::Clone, "Clone"),
+        FBE::JSON::field(&::import::RustWords::Copy, "Copy"),
+        FBE::JSON::field(&::import::RustWords::Default, "Default"),
+        FBE::JSON::field(&::import::RustWords::Drop, "Drop"),
+        FBE::JSON::field(&::import::RustWords::Send, "Send"),
+        FBE::JSON::field(&::import::RustWords::Sync, "Sync"),
+        FBE::JSON::field(&::import::RustWords::Sized, "Sized"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::RustWords> : StructWriter<TWriter, ::import::RustWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::RustWords>
@@ -2082,76 +1724,45 @@ struct ValueReader<TJson, ::import::RustWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::CSharpWords>
+template <>
+struct Fields<::import::CSharpWords>
 {
-    static bool to_json(TWriter& writer, const ::import::CSharpWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.CSharpWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "checked") || !FBE::JSON::to_json(writer, value.checked))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "event") || !FBE::JSON::to_json(writer, value.event))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fixed") || !FBE::JSON::to_json(writer, value.fixed))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "foreach") || !FBE::JSON::to_json(writer, value.foreach))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "implicit") || !FBE::JSON::to_json(writer, value.implicit))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "lock") || !FBE::JSON::to_json(writer, value.lock))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "params") || !FBE::JSON::to_json(writer, value.params))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "sbyte") || !FBE::JSON::to_json(writer, value.sbyte))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "stackalloc") || !FBE::JSON::to_json(writer, value.stackalloc))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ulong") || !FBE::JSON::to_json(writer, value.ulong))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "unchecked") || !FBE::JSON::to_json(writer, value.unchecked))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ushort") || !FBE::JSON::to_json(writer, value.ushort))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "add") || !FBE::JSON::to_json(writer, value.add))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "alias") || !FBE::JSON::to_json(writer, value.alias))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ascending") || !FBE::JSON::to_json(writer, value.ascending))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "descending") || !FBE::JSON::to_json(writer, value.descending))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "equals") || !FBE::JSON::to_json(writer, value.equals))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "group") || !FBE::JSON::to_json(writer, value.group))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "into") || !FBE::JSON::to_json(writer, value.into))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "join") || !FBE::JSON::to_json(writer, value.join))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "nameof") || !FBE::JSON::to_json(writer, value.nameof))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "on") || !FBE::JSON::to_json(writer, value.on))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "orderby") || !FBE::JSON::to_json(writer, value.orderby))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "partial") || !FBE::JSON::to_json(writer, value.partial))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "remove") || !FBE::JSON::to_json(writer, value.remove))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "unmanaged") || !FBE::JSON::to_json(writer, value.unmanaged))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "required") || !FBE::JSON::to_json(writer, value.required))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "scoped") || !FBE::JSON::to_json(writer, value.scoped))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "managed") || !FBE::JSON::to_json(writer, value.managed))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "notnull") || !FBE::JSON::to_json(writer, value.notnull))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.CSharpWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::CSharpWords::checked, "checked"),
+        FBE::JSON::field(&::import::CSharpWords::event, "event"),
+        FBE::JSON::field(&::import::CSharpWords::fixed, "fixed"),
+        FBE::JSON::field(&::import::CSharpWords::foreach, "foreach"),
+        FBE::JSON::field(&::import::CSharpWords::implicit, "implicit"),
+        FBE::JSON::field(&::import::CSharpWords::lock, "lock"),
+        FBE::JSON::field(&::import::CSharpWords::params, "params"),
+        FBE::JSON::field(&::import::CSharpWords::sbyte, "sbyte"),
+        FBE::JSON::field(&::import::CSharpWords::stackalloc, "stackalloc"),
+        FBE::JSON::field(&::import::CSharpWords::ulong, "ulong"),
+        FBE::JSON::field(&::import::CSharpWords::unchecked, "unchecked"),
+        FBE::JSON::field(&::import::CSharpWords::ushort, "ushort"),
+        FBE::JSON::field(&::import::CSharpWords::add, "add"),
+        FBE::JSON::field(&::import::CSharpWords::alias, "alias"),
+        FBE::JSON::field(&::import::CSharpWords::ascending, "ascending"),
+        FBE::JSON::field(&::import::CSharpWords::descending, "descending"),
+        FBE::JSON::field(&::import::CSharpWords::equals, "equals"),
+        FBE::JSON::field(&::import::CSharpWords::group, "group"),
+        FBE::JSON::field(&::import::CSharpWords::into, "into"),
+        FBE::JSON::field(&::import::CSharpWords::join, "join"),
+        FBE::JSON::field(&::import::CSharpWords::nameof, "nameof"),
+        FBE::JSON::field(&::import::CSharpWords::on, "on"),
+        FBE::JSON::field(&::import::CSharpWords::orderby, "orderby"),
+        FBE::JSON::field(&::import::CSharpWords::partial, "partial"),
+        FBE::JSON::field(&::import::CSharpWords::remove, "remove"),
+        FBE::JSON::field(&::import::CSharpWords::unmanaged, "unmanaged"),
+        FBE::JSON::field(&::import::CSharpWords::required, "required"),
+        FBE::JSON::field(&::import::CSharpWords::scoped, "scoped"),
+        FBE::JSON::field(&::import::CSharpWords::managed, "managed"),
+        FBE::JSON::field(&::import::CSharpWords::notnull, "notnull"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::CSharpWords> : StructWriter<TWriter, ::import::CSharpWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::CSharpWords>
@@ -2272,52 +1883,33 @@ struct ValueReader<TJson, ::import::CSharpWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::RubyWords>
+template <>
+struct Fields<::import::RubyWords>
 {
-    static bool to_json(TWriter& writer, const ::import::RubyWords& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.RubyWords", [&] {
-            if (!FBE::JSON::to_json_key(writer, "BEGIN") || !FBE::JSON::to_json(writer, value.BEGIN))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "END") || !FBE::JSON::to_json(writer, value.END))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "begin") || !FBE::JSON::to_json(writer, value.begin))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "elsif") || !FBE::JSON::to_json(writer, value.elsif))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "end") || !FBE::JSON::to_json(writer, value.end))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ensure") || !FBE::JSON::to_json(writer, value.ensure))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "next") || !FBE::JSON::to_json(writer, value.next))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "redo") || !FBE::JSON::to_json(writer, value.redo))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "rescue") || !FBE::JSON::to_json(writer, value.rescue))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "retry") || !FBE::JSON::to_json(writer, value.retry))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "then") || !FBE::JSON::to_json(writer, value.then))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "undef") || !FBE::JSON::to_json(writer, value.undef))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "unless") || !FBE::JSON::to_json(writer, value.unless))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "until") || !FBE::JSON::to_json(writer, value.until))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__FILE__") || !FBE::JSON::to_json(writer, value.__FILE___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__LINE__") || !FBE::JSON::to_json(writer, value.__LINE___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__ENCODING__") || !FBE::JSON::to_json(writer, value.__ENCODING___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "initialize") || !FBE::JSON::to_json(writer, value.initialize))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.RubyWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::RubyWords::BEGIN, "BEGIN"),
+        FBE::JSON::field(&::import::RubyWords::END, "END"),
+        FBE::JSON::field(&::import::RubyWords::begin, "begin"),
+        FBE::JSON::field(&::import::RubyWords::elsif, "elsif"),
+        FBE::JSON::field(&::import::RubyWords::end, "end"),
+        FBE::JSON::field(&::import::RubyWords::ensure, "ensure"),
+        FBE::JSON::field(&::import::RubyWords::next, "next"),
+        FBE::JSON::field(&::import::RubyWords::redo, "redo"),
+        FBE::JSON::field(&::import::RubyWords::rescue, "rescue"),
+        FBE::JSON::field(&::import::RubyWords::retry, "retry"),
+        FBE::JSON::field(&::import::RubyWords::then, "then"),
+        FBE::JSON::field(&::import::RubyWords::undef, "undef"),
+        FBE::JSON::field(&::import::RubyWords::unless, "unless"),
+        FBE::JSON::field(&::import::RubyWords::until, "until"),
+        FBE::JSON::field(&::import::RubyWords::__FILE___, "__FILE__"),
+        FBE::JSON::field(&::import::RubyWords::__LINE___, "__LINE__"),
+        FBE::JSON::field(&::import::RubyWords::__ENCODING___, "__ENCODING__"),
+        FBE::JSON::field(&::import::RubyWords::initialize, "initialize"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::RubyWords> : StructWriter<TWriter, ::import::RubyWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::RubyWords>
@@ -2402,38 +1994,26 @@ struct ValueReader<TJson, ::import::RubyWords>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::CppMembers>
+template <>
+struct Fields<::import::CppMembers>
 {
-    static bool to_json(TWriter& writer, const ::import::CppMembers& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.CppMembers", [&] {
-            if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbe_type") || !FBE::JSON::to_json(writer, value.fbe_type_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FieldModel") || !FBE::JSON::to_json(writer, value.FieldModel))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "buffer") || !FBE::JSON::to_json(writer, value.buffer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "size") || !FBE::JSON::to_json(writer, value.size))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "offset") || !FBE::JSON::to_json(writer, value.offset))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "model") || !FBE::JSON::to_json(writer, value.model))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "reset") || !FBE::JSON::to_json(writer, value.reset))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.CppMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::CppMembers::swap_, "swap"),
+        FBE::JSON::field(&::import::CppMembers::fbe_type_, "fbe_type"),
+        FBE::JSON::field(&::import::CppMembers::fbe, "fbe"),
+        FBE::JSON::field(&::import::CppMembers::Model, "Model"),
+        FBE::JSON::field(&::import::CppMembers::FinalModel, "FinalModel"),
+        FBE::JSON::field(&::import::CppMembers::FieldModel, "FieldModel"),
+        FBE::JSON::field(&::import::CppMembers::buffer, "buffer"),
+        FBE::JSON::field(&::import::CppMembers::size, "size"),
+        FBE::JSON::field(&::import::CppMembers::offset, "offset"),
+        FBE::JSON::field(&::import::CppMembers::model, "model"),
+        FBE::JSON::field(&::import::CppMembers::reset, "reset"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::CppMembers> : StructWriter<TWriter, ::import::CppMembers> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::CppMembers>
@@ -2497,48 +2077,31 @@ struct ValueReader<TJson, ::import::CppMembers>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::PythonMembers>
+template <>
+struct Fields<::import::PythonMembers>
 {
-    static bool to_json(TWriter& writer, const ::import::PythonMembers& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.PythonMembers", [&] {
-            if (!FBE::JSON::to_json_key(writer, "to_json") || !FBE::JSON::to_json(writer, value.to_json))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "from_json") || !FBE::JSON::to_json(writer, value.from_json))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "to_fbe") || !FBE::JSON::to_json(writer, value.to_fbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "from_fbe") || !FBE::JSON::to_json(writer, value.from_fbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "to_final") || !FBE::JSON::to_json(writer, value.to_final))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "from_final") || !FBE::JSON::to_json(writer, value.from_final))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbe_equal") || !FBE::JSON::to_json(writer, value.fbe_equal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbe_key") || !FBE::JSON::to_json(writer, value.fbe_key))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbe_size") || !FBE::JSON::to_json(writer, value.fbe_size))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__init__") || !FBE::JSON::to_json(writer, value.__init___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__slots__") || !FBE::JSON::to_json(writer, value.__slots___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__class__") || !FBE::JSON::to_json(writer, value.__class___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__dict__") || !FBE::JSON::to_json(writer, value.__dict___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__hash__") || !FBE::JSON::to_json(writer, value.__hash___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__eq__") || !FBE::JSON::to_json(writer, value.__eq___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "__private") || !FBE::JSON::to_json(writer, value.__private_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.PythonMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::PythonMembers::to_json, "to_json"),
+        FBE::JSON::field(&::import::PythonMembers::from_json, "from_json"),
+        FBE::JSON::field(&::import::PythonMembers::to_fbe, "to_fbe"),
+        FBE::JSON::field(&::import::PythonMembers::from_fbe, "from_fbe"),
+        FBE::JSON::field(&::import::PythonMembers::to_final, "to_final"),
+        FBE::JSON::field(&::import::PythonMembers::from_final, "from_final"),
+        FBE::JSON::field(&::import::PythonMembers::fbe_equal, "fbe_equal"),
+        FBE::JSON::field(&::import::PythonMembers::fbe_key, "fbe_key"),
+        FBE::JSON::field(&::import::PythonMembers::fbe_size, "fbe_size"),
+        FBE::JSON::field(&::import::PythonMembers::__init___, "__init__"),
+        FBE::JSON::field(&::import::PythonMembers::__slots___, "__slots__"),
+        FBE::JSON::field(&::import::PythonMembers::__class___, "__class__"),
+        FBE::JSON::field(&::import::PythonMembers::__dict___, "__dict__"),
+        FBE::JSON::field(&::import::PythonMembers::__hash___, "__hash__"),
+        FBE::JSON::field(&::import::PythonMembers::__eq___, "__eq__"),
+        FBE::JSON::field(&::import::PythonMembers::__private_, "__private"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::PythonMembers> : StructWriter<TWriter, ::import::PythonMembers> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::PythonMembers>
@@ -2617,66 +2180,40 @@ struct ValueReader<TJson, ::import::PythonMembers>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::GoMembers>
+template <>
+struct Fields<::import::GoMembers>
 {
-    static bool to_json(TWriter& writer, const ::import::GoMembers& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.GoMembers", [&] {
-            if (!FBE::JSON::to_json_key(writer, "FBEKey") || !FBE::JSON::to_json(writer, value.FBEKey))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBEKeyCompare") || !FBE::JSON::to_json(writer, value.FBEKeyCompare))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Reset") || !FBE::JSON::to_json(writer, value.Reset))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "MarshalFBE") || !FBE::JSON::to_json(writer, value.MarshalFBE))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "UnmarshalFBE") || !FBE::JSON::to_json(writer, value.UnmarshalFBE))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "AppendFBE") || !FBE::JSON::to_json(writer, value.AppendFBE))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ReadFBE") || !FBE::JSON::to_json(writer, value.ReadFBE))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBEWrite") || !FBE::JSON::to_json(writer, value.FBEWrite))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBERead") || !FBE::JSON::to_json(writer, value.FBERead))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "MarshalFinal") || !FBE::JSON::to_json(writer, value.MarshalFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "UnmarshalFinal") || !FBE::JSON::to_json(writer, value.UnmarshalFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "AppendFinal") || !FBE::JSON::to_json(writer, value.AppendFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ReadFinal") || !FBE::JSON::to_json(writer, value.ReadFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBEWriteFinal") || !FBE::JSON::to_json(writer, value.FBEWriteFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBEReadFinal") || !FBE::JSON::to_json(writer, value.FBEReadFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "MarshalJSON") || !FBE::JSON::to_json(writer, value.MarshalJSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "UnmarshalJSON") || !FBE::JSON::to_json(writer, value.UnmarshalJSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "AppendJSON") || !FBE::JSON::to_json(writer, value.AppendJSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ReadJSON") || !FBE::JSON::to_json(writer, value.ReadJSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBEWriteJSON") || !FBE::JSON::to_json(writer, value.FBEWriteJSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBEReadJSON") || !FBE::JSON::to_json(writer, value.FBEReadJSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBEWriteText") || !FBE::JSON::to_json(writer, value.FBEWriteText))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "TypeID") || !FBE::JSON::to_json(writer, value.TypeID))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Verify") || !FBE::JSON::to_json(writer, value.Verify))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "VerifyFinal") || !FBE::JSON::to_json(writer, value.VerifyFinal))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.GoMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::GoMembers::FBEKey, "FBEKey"),
+        FBE::JSON::field(&::import::GoMembers::FBEKeyCompare, "FBEKeyCompare"),
+        FBE::JSON::field(&::import::GoMembers::Reset, "Reset"),
+        FBE::JSON::field(&::import::GoMembers::MarshalFBE, "MarshalFBE"),
+        FBE::JSON::field(&::import::GoMembers::UnmarshalFBE, "UnmarshalFBE"),
+        FBE::JSON::field(&::import::GoMembers::AppendFBE, "AppendFBE"),
+        FBE::JSON::field(&::import::GoMembers::ReadFBE, "ReadFBE"),
+        FBE::JSON::field(&::import::GoMembers::FBEWrite, "FBEWrite"),
+        FBE::JSON::field(&::import::GoMembers::FBERead, "FBERead"),
+        FBE::JSON::field(&::import::GoMembers::MarshalFinal, "MarshalFinal"),
+        FBE::JSON::field(&::import::GoMembers::UnmarshalFinal, "UnmarshalFinal"),
+        FBE::JSON::field(&::import::GoMembers::AppendFinal, "AppendFinal"),
+        FBE::JSON::field(&::import::GoMembers::ReadFinal, "ReadFinal"),
+        FBE::JSON::field(&::import::GoMembers::FBEWriteFinal, "FBEWriteFinal"),
+        FBE::JSON::field(&::import::GoMembers::FBEReadFinal, "FBEReadFinal"),
+        FBE::JSON::field(&::import::GoMembers::MarshalJSON, "MarshalJSON"),
+        FBE::JSON::field(&::import::GoMembers::UnmarshalJSON, "UnmarshalJSON"),
+        FBE::JSON::field(&::import::GoMembers::AppendJSON, "AppendJSON"),
+        FBE::JSON::field(&::import::GoMembers::ReadJSON, "ReadJSON"),
+        FBE::JSON::field(&::import::GoMembers::FBEWriteJSON, "FBEWriteJSON"),
+        FBE::JSON::field(&::import::GoMembers::FBEReadJSON, "FBEReadJSON"),
+        FBE::JSON::field(&::import::GoMembers::FBEWriteText, "FBEWriteText"),
+        FBE::JSON::field(&::import::GoMembers::TypeID, "TypeID"),
+        FBE::JSON::field(&::import::GoMembers::Verify, "Verify"),
+        FBE::JSON::field(&::import::GoMembers::VerifyFinal, "VerifyFinal"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::GoMembers> : StructWriter<TWriter, ::import::GoMembers> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::GoMembers>
@@ -2782,68 +2319,41 @@ struct ValueReader<TJson, ::import::GoMembers>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JvmMembers>
+template <>
+struct Fields<::import::JvmMembers>
 {
-    static bool to_json(TWriter& writer, const ::import::JvmMembers& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.JvmMembers", [&] {
-            if (!FBE::JSON::to_json_key(writer, "TYPE_ID") || !FBE::JSON::to_json(writer, value.TYPE_ID))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "KEY_ORDER") || !FBE::JSON::to_json(writer, value.KEY_ORDER))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "toFbe") || !FBE::JSON::to_json(writer, value.toFbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fromFbe") || !FBE::JSON::to_json(writer, value.fromFbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "readFbe") || !FBE::JSON::to_json(writer, value.readFbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "writeFbe") || !FBE::JSON::to_json(writer, value.writeFbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "verifyFbe") || !FBE::JSON::to_json(writer, value.verifyFbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "toFinal") || !FBE::JSON::to_json(writer, value.toFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fromFinal") || !FBE::JSON::to_json(writer, value.fromFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "readFinal") || !FBE::JSON::to_json(writer, value.readFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "writeFinal") || !FBE::JSON::to_json(writer, value.writeFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "verifyFinal") || !FBE::JSON::to_json(writer, value.verifyFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "toJson") || !FBE::JSON::to_json(writer, value.toJson))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fromJson") || !FBE::JSON::to_json(writer, value.fromJson))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "writeJson") || !FBE::JSON::to_json(writer, value.writeJson))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "readJson") || !FBE::JSON::to_json(writer, value.readJson))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "hashCode") || !FBE::JSON::to_json(writer, value.hashCode))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "getClass") || !FBE::JSON::to_json(writer, value.getClass))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "clone") || !FBE::JSON::to_json(writer, value.clone))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "finalize") || !FBE::JSON::to_json(writer, value.finalize))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "wait") || !FBE::JSON::to_json(writer, value.wait))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "notify") || !FBE::JSON::to_json(writer, value.notify))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "notifyAll") || !FBE::JSON::to_json(writer, value.notifyAll))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "javaClass") || !FBE::JSON::to_json(writer, value.javaClass))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "component1") || !FBE::JSON::to_json(writer, value.component1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbeLevels") || !FBE::JSON::to_json(writer, value.fbeLevels))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.JvmMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::JvmMembers::TYPE_ID, "TYPE_ID"),
+        FBE::JSON::field(&::import::JvmMembers::KEY_ORDER, "KEY_ORDER"),
+        FBE::JSON::field(&::import::JvmMembers::toFbe, "toFbe"),
+        FBE::JSON::field(&::import::JvmMembers::fromFbe, "fromFbe"),
+        FBE::JSON::field(&::import::JvmMembers::readFbe, "readFbe"),
+        FBE::JSON::field(&::import::JvmMembers::writeFbe, "writeFbe"),
+        FBE::JSON::field(&::import::JvmMembers::verifyFbe, "verifyFbe"),
+        FBE::JSON::field(&::import::JvmMembers::toFinal, "toFinal"),
+        FBE::JSON::field(&::import::JvmMembers::fromFinal, "fromFinal"),
+        FBE::JSON::field(&::import::JvmMembers::readFinal, "readFinal"),
+        FBE::JSON::field(&::import::JvmMembers::writeFinal, "writeFinal"),
+        FBE::JSON::field(&::import::JvmMembers::verifyFinal, "verifyFinal"),
+        FBE::JSON::field(&::import::JvmMembers::toJson, "toJson"),
+        FBE::JSON::field(&::import::JvmMembers::fromJson, "fromJson"),
+        FBE::JSON::field(&::import::JvmMembers::writeJson, "writeJson"),
+        FBE::JSON::field(&::import::JvmMembers::readJson, "readJson"),
+        FBE::JSON::field(&::import::JvmMembers::hashCode, "hashCode"),
+        FBE::JSON::field(&::import::JvmMembers::getClass, "getClass"),
+        FBE::JSON::field(&::import::JvmMembers::clone, "clone"),
+        FBE::JSON::field(&::import::JvmMembers::finalize, "finalize"),
+        FBE::JSON::field(&::import::JvmMembers::wait, "wait"),
+        FBE::JSON::field(&::import::JvmMembers::notify, "notify"),
+        FBE::JSON::field(&::import::JvmMembers::notifyAll, "notifyAll"),
+        FBE::JSON::field(&::import::JvmMembers::javaClass, "javaClass"),
+        FBE::JSON::field(&::import::JvmMembers::component1, "component1"),
+        FBE::JSON::field(&::import::JvmMembers::fbeLevels, "fbeLevels"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::JvmMembers> : StructWriter<TWriter, ::import::JvmMembers> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::JvmMembers>
@@ -2952,24 +2462,19 @@ struct ValueReader<TJson, ::import::JvmMembers>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JsMembers>
+template <>
+struct Fields<::import::JsMembers>
 {
-    static bool to_json(TWriter& writer, const ::import::JsMembers& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.JsMembers", [&] {
-            if (!FBE::JSON::to_json_key(writer, "fbeKey") || !FBE::JSON::to_json(writer, value.fbeKey))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "toJSON") || !FBE::JSON::to_json(writer, value.toJSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "toText") || !FBE::JSON::to_json(writer, value.toText))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "verify") || !FBE::JSON::to_json(writer, value.verify))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.JsMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::JsMembers::fbeKey, "fbeKey"),
+        FBE::JSON::field(&::import::JsMembers::toJSON, "toJSON"),
+        FBE::JSON::field(&::import::JsMembers::toText, "toText"),
+        FBE::JSON::field(&::import::JsMembers::verify, "verify"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::JsMembers> : StructWriter<TWriter, ::import::JsMembers> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::JsMembers>
@@ -3012,72 +2517,43 @@ struct ValueReader<TJson, ::import::JsMembers>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::RuntimeNames>
+template <>
+struct Fields<::import::RuntimeNames>
 {
-    static bool to_json(TWriter& writer, const ::import::RuntimeNames& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.RuntimeNames", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "WriteBuffer") || !FBE::JSON::to_json(writer, value.WriteBuffer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ReadBuffer") || !FBE::JSON::to_json(writer, value.ReadBuffer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JsonReader") || !FBE::JSON::to_json(writer, value.JsonReader))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "EncodeError") || !FBE::JSON::to_json(writer, value.EncodeError))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "EncodeException") || !FBE::JSON::to_json(writer, value.EncodeException))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Compare") || !FBE::JSON::to_json(writer, value.Compare))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Decimals") || !FBE::JSON::to_json(writer, value.Decimals))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Uuids") || !FBE::JSON::to_json(writer, value.Uuids))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Timestamps") || !FBE::JSON::to_json(writer, value.Timestamps))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Utf8") || !FBE::JSON::to_json(writer, value.Utf8))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Requests") || !FBE::JSON::to_json(writer, value.Requests))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.RuntimeNames";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::RuntimeNames::Buffer, "Buffer"),
+        FBE::JSON::field(&::import::RuntimeNames::WriteBuffer, "WriteBuffer"),
+        FBE::JSON::field(&::import::RuntimeNames::ReadBuffer, "ReadBuffer"),
+        FBE::JSON::field(&::import::RuntimeNames::Reader, "Reader"),
+        FBE::JSON::field(&::import::RuntimeNames::Writer, "Writer"),
+        FBE::JSON::field(&::import::RuntimeNames::Limits, "Limits"),
+        FBE::JSON::field(&::import::RuntimeNames::Decimal, "Decimal"),
+        FBE::JSON::field(&::import::RuntimeNames::Uuid, "Uuid"),
+        FBE::JSON::field(&::import::RuntimeNames::UUID, "UUID"),
+        FBE::JSON::field(&::import::RuntimeNames::Timestamp, "Timestamp"),
+        FBE::JSON::field(&::import::RuntimeNames::JsonWriter, "JsonWriter"),
+        FBE::JSON::field(&::import::RuntimeNames::JsonReader, "JsonReader"),
+        FBE::JSON::field(&::import::RuntimeNames::DecodeError, "DecodeError"),
+        FBE::JSON::field(&::import::RuntimeNames::EncodeError, "EncodeError"),
+        FBE::JSON::field(&::import::RuntimeNames::DecodeException, "DecodeException"),
+        FBE::JSON::field(&::import::RuntimeNames::EncodeException, "EncodeException"),
+        FBE::JSON::field(&::import::RuntimeNames::Sender, "Sender"),
+        FBE::JSON::field(&::import::RuntimeNames::Receiver, "Receiver"),
+        FBE::JSON::field(&::import::RuntimeNames::Client, "Client"),
+        FBE::JSON::field(&::import::RuntimeNames::Proxy, "Proxy"),
+        FBE::JSON::field(&::import::RuntimeNames::Handler, "Handler"),
+        FBE::JSON::field(&::import::RuntimeNames::Text, "Text"),
+        FBE::JSON::field(&::import::RuntimeNames::Compare, "Compare"),
+        FBE::JSON::field(&::import::RuntimeNames::Decimals, "Decimals"),
+        FBE::JSON::field(&::import::RuntimeNames::Uuids, "Uuids"),
+        FBE::JSON::field(&::import::RuntimeNames::Timestamps, "Timestamps"),
+        FBE::JSON::field(&::import::RuntimeNames::Utf8, "Utf8"),
+        FBE::JSON::field(&::import::RuntimeNames::Requests, "Requests"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::RuntimeNames> : StructWriter<TWriter, ::import::RuntimeNames> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::RuntimeNames>
@@ -3192,18 +2668,16 @@ struct ValueReader<TJson, ::import::RuntimeNames>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::class_>
+template <>
+struct Fields<::import::class_>
 {
-    static bool to_json(TWriter& writer, const ::import::class_& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.class", [&] {
-            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class__))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.class";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::class_::class__, "class"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::class_> : StructWriter<TWriter, ::import::class_> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::class_>
@@ -3237,18 +2711,16 @@ struct ValueReader<TJson, ::import::class_>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Object>
+template <>
+struct Fields<::import::Object>
 {
-    static bool to_json(TWriter& writer, const ::import::Object& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Object", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Object";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Object::Object_, "Object"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Object> : StructWriter<TWriter, ::import::Object> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Object>
@@ -3282,18 +2754,16 @@ struct ValueReader<TJson, ::import::Object>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::String>
+template <>
+struct Fields<::import::String>
 {
-    static bool to_json(TWriter& writer, const ::import::String& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.String", [&] {
-            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.String";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::String::String_, "String"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::String> : StructWriter<TWriter, ::import::String> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::String>
@@ -3327,18 +2797,16 @@ struct ValueReader<TJson, ::import::String>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::List>
+template <>
+struct Fields<::import::List>
 {
-    static bool to_json(TWriter& writer, const ::import::List& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.List", [&] {
-            if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.List";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::List::List_, "List"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::List> : StructWriter<TWriter, ::import::List> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::List>
@@ -3372,18 +2840,16 @@ struct ValueReader<TJson, ::import::List>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Map>
+template <>
+struct Fields<::import::Map>
 {
-    static bool to_json(TWriter& writer, const ::import::Map& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Map", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Map";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Map::Map_, "Map"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Map> : StructWriter<TWriter, ::import::Map> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Map>
@@ -3417,18 +2883,16 @@ struct ValueReader<TJson, ::import::Map>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Model>
+template <>
+struct Fields<::import::Model>
 {
-    static bool to_json(TWriter& writer, const ::import::Model& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Model", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Model";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Model::Model_, "Model"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Model> : StructWriter<TWriter, ::import::Model> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Model>
@@ -3462,18 +2926,16 @@ struct ValueReader<TJson, ::import::Model>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FinalModel>
+template <>
+struct Fields<::import::FinalModel>
 {
-    static bool to_json(TWriter& writer, const ::import::FinalModel& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.FinalModel", [&] {
-            if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.FinalModel";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::FinalModel::FinalModel_, "FinalModel"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::FinalModel> : StructWriter<TWriter, ::import::FinalModel> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::FinalModel>
@@ -3507,18 +2969,16 @@ struct ValueReader<TJson, ::import::FinalModel>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Buffer>
+template <>
+struct Fields<::import::Buffer>
 {
-    static bool to_json(TWriter& writer, const ::import::Buffer& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Buffer", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Buffer";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Buffer::Buffer_, "Buffer"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Buffer> : StructWriter<TWriter, ::import::Buffer> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Buffer>
@@ -3552,18 +3012,16 @@ struct ValueReader<TJson, ::import::Buffer>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Reader>
+template <>
+struct Fields<::import::Reader>
 {
-    static bool to_json(TWriter& writer, const ::import::Reader& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Reader", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Reader";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Reader::Reader_, "Reader"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Reader> : StructWriter<TWriter, ::import::Reader> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Reader>
@@ -3597,18 +3055,16 @@ struct ValueReader<TJson, ::import::Reader>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Writer>
+template <>
+struct Fields<::import::Writer>
 {
-    static bool to_json(TWriter& writer, const ::import::Writer& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Writer", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Writer";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Writer::Writer_, "Writer"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Writer> : StructWriter<TWriter, ::import::Writer> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Writer>
@@ -3642,18 +3098,16 @@ struct ValueReader<TJson, ::import::Writer>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Limits>
+template <>
+struct Fields<::import::Limits>
 {
-    static bool to_json(TWriter& writer, const ::import::Limits& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Limits", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Limits";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Limits::Limits_, "Limits"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Limits> : StructWriter<TWriter, ::import::Limits> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Limits>
@@ -3687,18 +3141,16 @@ struct ValueReader<TJson, ::import::Limits>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::DecodeError>
+template <>
+struct Fields<::import::DecodeError>
 {
-    static bool to_json(TWriter& writer, const ::import::DecodeError& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.DecodeError", [&] {
-            if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.DecodeError";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::DecodeError::DecodeError_, "DecodeError"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::DecodeError> : StructWriter<TWriter, ::import::DecodeError> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::DecodeError>
@@ -3732,18 +3184,16 @@ struct ValueReader<TJson, ::import::DecodeError>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::DecodeException>
+template <>
+struct Fields<::import::DecodeException>
 {
-    static bool to_json(TWriter& writer, const ::import::DecodeException& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.DecodeException", [&] {
-            if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.DecodeException";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::DecodeException::DecodeException_, "DecodeException"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::DecodeException> : StructWriter<TWriter, ::import::DecodeException> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::DecodeException>
@@ -3777,18 +3227,16 @@ struct ValueReader<TJson, ::import::DecodeException>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Decimal>
+template <>
+struct Fields<::import::Decimal>
 {
-    static bool to_json(TWriter& writer, const ::import::Decimal& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Decimal", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Decimal";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Decimal::Decimal_, "Decimal"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Decimal> : StructWriter<TWriter, ::import::Decimal> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Decimal>
@@ -3822,18 +3270,16 @@ struct ValueReader<TJson, ::import::Decimal>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Uuid>
+template <>
+struct Fields<::import::Uuid>
 {
-    static bool to_json(TWriter& writer, const ::import::Uuid& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Uuid", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Uuid";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Uuid::Uuid_, "Uuid"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Uuid> : StructWriter<TWriter, ::import::Uuid> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Uuid>
@@ -3867,18 +3313,16 @@ struct ValueReader<TJson, ::import::Uuid>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::UUID>
+template <>
+struct Fields<::import::UUID>
 {
-    static bool to_json(TWriter& writer, const ::import::UUID& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.UUID", [&] {
-            if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.UUID";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::UUID::UUID_, "UUID"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::UUID> : StructWriter<TWriter, ::import::UUID> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::UUID>
@@ -3912,18 +3356,16 @@ struct ValueReader<TJson, ::import::UUID>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Timestamp>
+template <>
+struct Fields<::import::Timestamp>
 {
-    static bool to_json(TWriter& writer, const ::import::Timestamp& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Timestamp", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Timestamp";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Timestamp::Timestamp_, "Timestamp"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Timestamp> : StructWriter<TWriter, ::import::Timestamp> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Timestamp>
@@ -3957,18 +3399,16 @@ struct ValueReader<TJson, ::import::Timestamp>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Sender>
+template <>
+struct Fields<::import::Sender>
 {
-    static bool to_json(TWriter& writer, const ::import::Sender& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Sender", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Sender";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Sender::Sender_, "Sender"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Sender> : StructWriter<TWriter, ::import::Sender> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Sender>
@@ -4002,18 +3442,16 @@ struct ValueReader<TJson, ::import::Sender>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Receiver>
+template <>
+struct Fields<::import::Receiver>
 {
-    static bool to_json(TWriter& writer, const ::import::Receiver& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Receiver", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Receiver";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Receiver::Receiver_, "Receiver"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Receiver> : StructWriter<TWriter, ::import::Receiver> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Receiver>
@@ -4047,18 +3485,16 @@ struct ValueReader<TJson, ::import::Receiver>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Client>
+template <>
+struct Fields<::import::Client>
 {
-    static bool to_json(TWriter& writer, const ::import::Client& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Client", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Client";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Client::Client_, "Client"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Client> : StructWriter<TWriter, ::import::Client> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Client>
@@ -4092,18 +3528,16 @@ struct ValueReader<TJson, ::import::Client>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Proxy>
+template <>
+struct Fields<::import::Proxy>
 {
-    static bool to_json(TWriter& writer, const ::import::Proxy& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Proxy", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Proxy";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Proxy::Proxy_, "Proxy"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Proxy> : StructWriter<TWriter, ::import::Proxy> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Proxy>
@@ -4137,18 +3571,16 @@ struct ValueReader<TJson, ::import::Proxy>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Handler>
+template <>
+struct Fields<::import::Handler>
 {
-    static bool to_json(TWriter& writer, const ::import::Handler& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Handler", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Handler";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Handler::Handler_, "Handler"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Handler> : StructWriter<TWriter, ::import::Handler> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Handler>
@@ -4182,18 +3614,16 @@ struct ValueReader<TJson, ::import::Handler>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::fbe>
+template <>
+struct Fields<::import::fbe>
 {
-    static bool to_json(TWriter& writer, const ::import::fbe& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.fbe", [&] {
-            if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.fbe";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::fbe::fbe_, "fbe"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::fbe> : StructWriter<TWriter, ::import::fbe> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::fbe>
@@ -4227,18 +3657,16 @@ struct ValueReader<TJson, ::import::fbe>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FBE_>
+template <>
+struct Fields<::import::FBE_>
 {
-    static bool to_json(TWriter& writer, const ::import::FBE_& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.FBE", [&] {
-            if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE__))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.FBE";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::FBE_::FBE__, "FBE"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::FBE_> : StructWriter<TWriter, ::import::FBE_> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::FBE_>
@@ -4272,18 +3700,16 @@ struct ValueReader<TJson, ::import::FBE_>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::std_>
+template <>
+struct Fields<::import::std_>
 {
-    static bool to_json(TWriter& writer, const ::import::std_& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.std", [&] {
-            if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std__))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.std";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::std_::std__, "std"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::std_> : StructWriter<TWriter, ::import::std_> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::std_>
@@ -4317,18 +3743,16 @@ struct ValueReader<TJson, ::import::std_>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Companion>
+template <>
+struct Fields<::import::Companion>
 {
-    static bool to_json(TWriter& writer, const ::import::Companion& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Companion", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Companion";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Companion::Companion_, "Companion"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Companion> : StructWriter<TWriter, ::import::Companion> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Companion>
@@ -4362,18 +3786,16 @@ struct ValueReader<TJson, ::import::Companion>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Any>
+template <>
+struct Fields<::import::Any>
 {
-    static bool to_json(TWriter& writer, const ::import::Any& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Any", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Any";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Any::Any_, "Any"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Any> : StructWriter<TWriter, ::import::Any> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Any>
@@ -4407,18 +3829,16 @@ struct ValueReader<TJson, ::import::Any>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Self>
+template <>
+struct Fields<::import::Self>
 {
-    static bool to_json(TWriter& writer, const ::import::Self& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Self", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Self";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Self::Self_, "Self"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Self> : StructWriter<TWriter, ::import::Self> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Self>
@@ -4452,18 +3872,16 @@ struct ValueReader<TJson, ::import::Self>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::self>
+template <>
+struct Fields<::import::self>
 {
-    static bool to_json(TWriter& writer, const ::import::self& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.self", [&] {
-            if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.self";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::self::self_, "self"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::self> : StructWriter<TWriter, ::import::self> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::self>
@@ -4497,18 +3915,16 @@ struct ValueReader<TJson, ::import::self>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::None>
+template <>
+struct Fields<::import::None>
 {
-    static bool to_json(TWriter& writer, const ::import::None& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.None", [&] {
-            if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.None";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::None::None_, "None"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::None> : StructWriter<TWriter, ::import::None> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::None>
@@ -4542,18 +3958,16 @@ struct ValueReader<TJson, ::import::None>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Option>
+template <>
+struct Fields<::import::Option>
 {
-    static bool to_json(TWriter& writer, const ::import::Option& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Option", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Option";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Option::Option_, "Option"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Option> : StructWriter<TWriter, ::import::Option> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Option>
@@ -4587,18 +4001,16 @@ struct ValueReader<TJson, ::import::Option>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Result>
+template <>
+struct Fields<::import::Result>
 {
-    static bool to_json(TWriter& writer, const ::import::Result& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Result", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Result";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Result::Result_, "Result"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Result> : StructWriter<TWriter, ::import::Result> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Result>
@@ -4632,18 +4044,16 @@ struct ValueReader<TJson, ::import::Result>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Vec>
+template <>
+struct Fields<::import::Vec>
 {
-    static bool to_json(TWriter& writer, const ::import::Vec& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Vec", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Vec";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Vec::Vec_, "Vec"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Vec> : StructWriter<TWriter, ::import::Vec> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Vec>
@@ -4677,18 +4087,16 @@ struct ValueReader<TJson, ::import::Vec>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Box>
+template <>
+struct Fields<::import::Box>
 {
-    static bool to_json(TWriter& writer, const ::import::Box& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Box", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Box";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Box::Box_, "Box"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Box> : StructWriter<TWriter, ::import::Box> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Box>
@@ -4722,18 +4130,16 @@ struct ValueReader<TJson, ::import::Box>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Error>
+template <>
+struct Fields<::import::Error>
 {
-    static bool to_json(TWriter& writer, const ::import::Error& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Error", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Error";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Error::Error_, "Error"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Error> : StructWriter<TWriter, ::import::Error> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Error>
@@ -4767,18 +4173,16 @@ struct ValueReader<TJson, ::import::Error>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Exception>
+template <>
+struct Fields<::import::Exception>
 {
-    static bool to_json(TWriter& writer, const ::import::Exception& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Exception", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Exception") || !FBE::JSON::to_json(writer, value.Exception_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Exception";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Exception::Exception_, "Exception"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Exception> : StructWriter<TWriter, ::import::Exception> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Exception>
@@ -4812,18 +4216,16 @@ struct ValueReader<TJson, ::import::Exception>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Text>
+template <>
+struct Fields<::import::Text>
 {
-    static bool to_json(TWriter& writer, const ::import::Text& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Text", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Text";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Text::Text_, "Text"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Text> : StructWriter<TWriter, ::import::Text> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Text>
@@ -4857,18 +4259,16 @@ struct ValueReader<TJson, ::import::Text>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JsonWriter>
+template <>
+struct Fields<::import::JsonWriter>
 {
-    static bool to_json(TWriter& writer, const ::import::JsonWriter& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.JsonWriter", [&] {
-            if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.JsonWriter";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::JsonWriter::JsonWriter_, "JsonWriter"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::JsonWriter> : StructWriter<TWriter, ::import::JsonWriter> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::JsonWriter>
@@ -4902,18 +4302,16 @@ struct ValueReader<TJson, ::import::JsonWriter>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::int32_t_>
+template <>
+struct Fields<::import::int32_t_>
 {
-    static bool to_json(TWriter& writer, const ::import::int32_t_& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.int32_t", [&] {
-            if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t__))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.int32_t";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::int32_t_::int32_t__, "int32_t"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::int32_t_> : StructWriter<TWriter, ::import::int32_t_> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::int32_t_>
@@ -4947,18 +4345,16 @@ struct ValueReader<TJson, ::import::int32_t_>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::size_t_>
+template <>
+struct Fields<::import::size_t_>
 {
-    static bool to_json(TWriter& writer, const ::import::size_t_& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.size_t", [&] {
-            if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t__))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.size_t";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::size_t_::size_t__, "size_t"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::size_t_> : StructWriter<TWriter, ::import::size_t_> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::size_t_>
@@ -4992,18 +4388,16 @@ struct ValueReader<TJson, ::import::size_t_>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::list>
+template <>
+struct Fields<::import::list>
 {
-    static bool to_json(TWriter& writer, const ::import::list& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.list", [&] {
-            if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.list";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::list::list_, "list"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::list> : StructWriter<TWriter, ::import::list> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::list>
@@ -5037,18 +4431,16 @@ struct ValueReader<TJson, ::import::list>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::object>
+template <>
+struct Fields<::import::object>
 {
-    static bool to_json(TWriter& writer, const ::import::object& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.object", [&] {
-            if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.object";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::object::object_, "object"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::object> : StructWriter<TWriter, ::import::object> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::object>
@@ -5082,18 +4474,16 @@ struct ValueReader<TJson, ::import::object>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::v>
+template <>
+struct Fields<::import::v>
 {
-    static bool to_json(TWriter& writer, const ::import::v& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.v", [&] {
-            if (!FBE::JSON::to_json_key(writer, "v") || !FBE::JSON::to_json(writer, value.v_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.v";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::v::v_, "v"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::v> : StructWriter<TWriter, ::import::v> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::v>
@@ -5127,18 +4517,16 @@ struct ValueReader<TJson, ::import::v>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::r>
+template <>
+struct Fields<::import::r>
 {
-    static bool to_json(TWriter& writer, const ::import::r& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.r", [&] {
-            if (!FBE::JSON::to_json_key(writer, "r") || !FBE::JSON::to_json(writer, value.r_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.r";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::r::r_, "r"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::r> : StructWriter<TWriter, ::import::r> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::r>
@@ -5172,18 +4560,16 @@ struct ValueReader<TJson, ::import::r>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::w>
+template <>
+struct Fields<::import::w>
 {
-    static bool to_json(TWriter& writer, const ::import::w& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.w", [&] {
-            if (!FBE::JSON::to_json_key(writer, "w") || !FBE::JSON::to_json(writer, value.w_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.w";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::w::w_, "w"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::w> : StructWriter<TWriter, ::import::w> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::w>
@@ -5217,18 +4603,16 @@ struct ValueReader<TJson, ::import::w>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::SideBuy>
+template <>
+struct Fields<::import::SideBuy>
 {
-    static bool to_json(TWriter& writer, const ::import::SideBuy& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.SideBuy", [&] {
-            if (!FBE::JSON::to_json_key(writer, "SideBuy") || !FBE::JSON::to_json(writer, value.SideBuy_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.SideBuy";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::SideBuy::SideBuy_, "SideBuy"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::SideBuy> : StructWriter<TWriter, ::import::SideBuy> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::SideBuy>
@@ -5262,18 +4646,16 @@ struct ValueReader<TJson, ::import::SideBuy>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::OrderKey>
+template <>
+struct Fields<::import::OrderKey>
 {
-    static bool to_json(TWriter& writer, const ::import::OrderKey& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.OrderKey", [&] {
-            if (!FBE::JSON::to_json_key(writer, "OrderKey") || !FBE::JSON::to_json(writer, value.OrderKey_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.OrderKey";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::OrderKey::OrderKey_, "OrderKey"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::OrderKey> : StructWriter<TWriter, ::import::OrderKey> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::OrderKey>
@@ -5307,18 +4689,16 @@ struct ValueReader<TJson, ::import::OrderKey>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::textOfside>
+template <>
+struct Fields<::import::textOfside>
 {
-    static bool to_json(TWriter& writer, const ::import::textOfside& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.textOfside", [&] {
-            if (!FBE::JSON::to_json_key(writer, "textOfside") || !FBE::JSON::to_json(writer, value.textOfside_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.textOfside";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::textOfside::textOfside_, "textOfside"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::textOfside> : StructWriter<TWriter, ::import::textOfside> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::textOfside>
@@ -5352,18 +4732,16 @@ struct ValueReader<TJson, ::import::textOfside>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::DECIMAL_1>
+template <>
+struct Fields<::import::DECIMAL_1>
 {
-    static bool to_json(TWriter& writer, const ::import::DECIMAL_1& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.DECIMAL_1", [&] {
-            if (!FBE::JSON::to_json_key(writer, "DECIMAL_1") || !FBE::JSON::to_json(writer, value.DECIMAL_1_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.DECIMAL_1";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::DECIMAL_1::DECIMAL_1_, "DECIMAL_1"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::DECIMAL_1> : StructWriter<TWriter, ::import::DECIMAL_1> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::DECIMAL_1>
@@ -5397,18 +4775,16 @@ struct ValueReader<TJson, ::import::DECIMAL_1>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::OrderModel>
+template <>
+struct Fields<::import::OrderModel>
 {
-    static bool to_json(TWriter& writer, const ::import::OrderModel& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.OrderModel", [&] {
-            if (!FBE::JSON::to_json_key(writer, "OrderModel") || !FBE::JSON::to_json(writer, value.OrderModel_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.OrderModel";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::OrderModel::OrderModel_, "OrderModel"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::OrderModel> : StructWriter<TWriter, ::import::OrderModel> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::OrderModel>
@@ -5442,18 +4818,16 @@ struct ValueReader<TJson, ::import::OrderModel>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::OrderFinal>
+template <>
+struct Fields<::import::OrderFinal>
 {
-    static bool to_json(TWriter& writer, const ::import::OrderFinal& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.OrderFinal", [&] {
-            if (!FBE::JSON::to_json_key(writer, "OrderFinal") || !FBE::JSON::to_json(writer, value.OrderFinal_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.OrderFinal";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::OrderFinal::OrderFinal_, "OrderFinal"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::OrderFinal> : StructWriter<TWriter, ::import::OrderFinal> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::OrderFinal>
@@ -5487,18 +4861,16 @@ struct ValueReader<TJson, ::import::OrderFinal>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::NewOrder>
+template <>
+struct Fields<::import::NewOrder>
 {
-    static bool to_json(TWriter& writer, const ::import::NewOrder& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.NewOrder", [&] {
-            if (!FBE::JSON::to_json_key(writer, "NewOrder") || !FBE::JSON::to_json(writer, value.NewOrder_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.NewOrder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::NewOrder::NewOrder_, "NewOrder"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::NewOrder> : StructWriter<TWriter, ::import::NewOrder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::NewOrder>
@@ -5532,18 +4904,16 @@ struct ValueReader<TJson, ::import::NewOrder>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::VerifyFBEOrder>
+template <>
+struct Fields<::import::VerifyFBEOrder>
 {
-    static bool to_json(TWriter& writer, const ::import::VerifyFBEOrder& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.VerifyFBEOrder", [&] {
-            if (!FBE::JSON::to_json_key(writer, "VerifyFBEOrder") || !FBE::JSON::to_json(writer, value.VerifyFBEOrder_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.VerifyFBEOrder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::VerifyFBEOrder::VerifyFBEOrder_, "VerifyFBEOrder"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::VerifyFBEOrder> : StructWriter<TWriter, ::import::VerifyFBEOrder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::VerifyFBEOrder>
@@ -5577,18 +4947,16 @@ struct ValueReader<TJson, ::import::VerifyFBEOrder>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::fbe_vr_Order>
+template <>
+struct Fields<::import::fbe_vr_Order>
 {
-    static bool to_json(TWriter& writer, const ::import::fbe_vr_Order& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.fbe_vr_Order", [&] {
-            if (!FBE::JSON::to_json_key(writer, "fbe_vr_Order") || !FBE::JSON::to_json(writer, value.fbe_vr_Order_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.fbe_vr_Order";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::fbe_vr_Order::fbe_vr_Order_, "fbe_vr_Order"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::fbe_vr_Order> : StructWriter<TWriter, ::import::fbe_vr_Order> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::fbe_vr_Order>
@@ -5622,18 +4990,16 @@ struct ValueReader<TJson, ::import::fbe_vr_Order>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::e1>
+template <>
+struct Fields<::import::e1>
 {
-    static bool to_json(TWriter& writer, const ::import::e1& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.e1", [&] {
-            if (!FBE::JSON::to_json_key(writer, "e1") || !FBE::JSON::to_json(writer, value.e1_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.e1";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::e1::e1_, "e1"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::e1> : StructWriter<TWriter, ::import::e1> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::e1>
@@ -5667,18 +5033,16 @@ struct ValueReader<TJson, ::import::e1>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::i2>
+template <>
+struct Fields<::import::i2>
 {
-    static bool to_json(TWriter& writer, const ::import::i2& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.i2", [&] {
-            if (!FBE::JSON::to_json_key(writer, "i2") || !FBE::JSON::to_json(writer, value.i2_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.i2";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::i2::i2_, "i2"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::i2> : StructWriter<TWriter, ::import::i2> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::i2>
@@ -5712,18 +5076,16 @@ struct ValueReader<TJson, ::import::i2>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::o3>
+template <>
+struct Fields<::import::o3>
 {
-    static bool to_json(TWriter& writer, const ::import::o3& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.o3", [&] {
-            if (!FBE::JSON::to_json_key(writer, "o3") || !FBE::JSON::to_json(writer, value.o3_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.o3";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::o3::o3_, "o3"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::o3> : StructWriter<TWriter, ::import::o3> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::o3>
@@ -5757,18 +5119,16 @@ struct ValueReader<TJson, ::import::o3>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Fbe>
+template <>
+struct Fields<::import::Fbe>
 {
-    static bool to_json(TWriter& writer, const ::import::Fbe& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Fbe", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Fbe";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Fbe::Fbe_, "Fbe"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Fbe> : StructWriter<TWriter, ::import::Fbe> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Fbe>
@@ -5802,18 +5162,16 @@ struct ValueReader<TJson, ::import::Fbe>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FINGERPRINT>
+template <>
+struct Fields<::import::FINGERPRINT>
 {
-    static bool to_json(TWriter& writer, const ::import::FINGERPRINT& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.FINGERPRINT", [&] {
-            if (!FBE::JSON::to_json_key(writer, "FINGERPRINT") || !FBE::JSON::to_json(writer, value.FINGERPRINT_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.FINGERPRINT";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::FINGERPRINT::FINGERPRINT_, "FINGERPRINT"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::FINGERPRINT> : StructWriter<TWriter, ::import::FINGERPRINT> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::FINGERPRINT>
@@ -5847,18 +5205,16 @@ struct ValueReader<TJson, ::import::FINGERPRINT>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FBE_FINGERPRINT>
+template <>
+struct Fields<::import::FBE_FINGERPRINT>
 {
-    static bool to_json(TWriter& writer, const ::import::FBE_FINGERPRINT& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.FBE_FINGERPRINT", [&] {
-            if (!FBE::JSON::to_json_key(writer, "FBE_FINGERPRINT") || !FBE::JSON::to_json(writer, value.FBE_FINGERPRINT_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.FBE_FINGERPRINT";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::FBE_FINGERPRINT::FBE_FINGERPRINT_, "FBE_FINGERPRINT"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::FBE_FINGERPRINT> : StructWriter<TWriter, ::import::FBE_FINGERPRINT> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::FBE_FINGERPRINT>
@@ -5892,18 +5248,16 @@ struct ValueReader<TJson, ::import::FBE_FINGERPRINT>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FBEFingerprint>
+template <>
+struct Fields<::import::FBEFingerprint>
 {
-    static bool to_json(TWriter& writer, const ::import::FBEFingerprint& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.FBEFingerprint", [&] {
-            if (!FBE::JSON::to_json_key(writer, "FBEFingerprint") || !FBE::JSON::to_json(writer, value.FBEFingerprint_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.FBEFingerprint";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::FBEFingerprint::FBEFingerprint_, "FBEFingerprint"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::FBEFingerprint> : StructWriter<TWriter, ::import::FBEFingerprint> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::FBEFingerprint>
@@ -5937,32 +5291,23 @@ struct ValueReader<TJson, ::import::FBEFingerprint>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Case>
+template <>
+struct Fields<::import::Case>
 {
-    static bool to_json(TWriter& writer, const ::import::Case& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Case", [&] {
-            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Name") || !FBE::JSON::to_json(writer, value.Name))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "NAME") || !FBE::JSON::to_json(writer, value.NAME))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class___))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "class_") || !FBE::JSON::to_json(writer, value.class_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "class__") || !FBE::JSON::to_json(writer, value.class__))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "String_") || !FBE::JSON::to_json(writer, value.String_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Case";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Case::name, "name"),
+        FBE::JSON::field(&::import::Case::Name, "Name"),
+        FBE::JSON::field(&::import::Case::NAME, "NAME"),
+        FBE::JSON::field(&::import::Case::class___, "class"),
+        FBE::JSON::field(&::import::Case::class_, "class_"),
+        FBE::JSON::field(&::import::Case::class__, "class__"),
+        FBE::JSON::field(&::import::Case::String, "String"),
+        FBE::JSON::field(&::import::Case::String_, "String_"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Case> : StructWriter<TWriter, ::import::Case> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Case>
@@ -6017,22 +5362,18 @@ struct ValueReader<TJson, ::import::Case>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Imported>
+template <>
+struct Fields<::import::Imported>
 {
-    static bool to_json(TWriter& writer, const ::import::Imported& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Imported", [&] {
-            if (!FBE::JSON::to_json_key(writer, "market") || !FBE::JSON::to_json(writer, value.market))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "org") || !FBE::JSON::to_json(writer, value.org))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "example") || !FBE::JSON::to_json(writer, value.example))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Imported";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Imported::market, "market"),
+        FBE::JSON::field(&::import::Imported::org, "org"),
+        FBE::JSON::field(&::import::Imported::example, "example"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Imported> : StructWriter<TWriter, ::import::Imported> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Imported>
@@ -6076,18 +5417,16 @@ struct ValueReader<TJson, ::import::Imported>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::symbol>
+template <>
+struct Fields<::import::symbol>
 {
-    static bool to_json(TWriter& writer, const ::import::symbol& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.symbol", [&] {
-            if (!FBE::JSON::to_json_key(writer, "digits") || !FBE::JSON::to_json(writer, value.digits))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.symbol";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::symbol::digits, "digits"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::symbol> : StructWriter<TWriter, ::import::symbol> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::symbol>
@@ -6121,22 +5460,19 @@ struct ValueReader<TJson, ::import::symbol>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Listed>
+template <>
+struct Fields<::import::Listed>
 {
-    static bool to_json(TWriter& writer, const ::import::Listed& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Listed", [&] {
-            if (!FBE::JSON::to_json(writer, static_cast<const ::market::Instrument&>(value), false))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "precision") || !FBE::JSON::to_json(writer, value.precision))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ticker") || !FBE::JSON::to_json(writer, value.ticker))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Listed";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::market::Instrument::symbol, "symbol"),
+        FBE::JSON::field(&::market::Instrument::digits, "digits"),
+        FBE::JSON::field(&::import::Listed::precision, "precision"),
+        FBE::JSON::field(&::import::Listed::ticker, "ticker"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Listed> : StructWriter<TWriter, ::import::Listed> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Listed>
@@ -6183,22 +5519,20 @@ struct ValueReader<TJson, ::import::Listed>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Derived>
+template <>
+struct Fields<::import::Derived>
 {
-    static bool to_json(TWriter& writer, const ::import::Derived& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Derived", [&] {
-            if (!FBE::JSON::to_json(writer, static_cast<const ::import::Order&>(value), false))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Word") || !FBE::JSON::to_json(writer, value.Word))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "side_") || !FBE::JSON::to_json(writer, value.side_))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Derived";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Order::side, "side"),
+        FBE::JSON::field(&::import::Order::s, "s"),
+        FBE::JSON::field(&::import::Order::range, "range"),
+        FBE::JSON::field(&::import::Derived::Word, "Word"),
+        FBE::JSON::field(&::import::Derived::side_, "side_"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Derived> : StructWriter<TWriter, ::import::Derived> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Derived>
@@ -6244,208 +5578,111 @@ struct ValueReader<TJson, ::import::Derived>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Shadows>
+template <>
+struct Fields<::import::Shadows>
 {
-    static bool to_json(TWriter& writer, const ::import::Shadows& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Shadows", [&] {
-            if (!FBE::JSON::to_json_key(writer, "ints") || !FBE::JSON::to_json(writer, value.ints))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "orders") || !FBE::JSON::to_json(writer, value.orders))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "strings") || !FBE::JSON::to_json(writer, value.strings))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "decimals") || !FBE::JSON::to_json(writer, value.decimals))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "uuids") || !FBE::JSON::to_json(writer, value.uuids))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "times") || !FBE::JSON::to_json(writer, value.times))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "words") || !FBE::JSON::to_json(writer, value.words))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "modifiers") || !FBE::JSON::to_json(writer, value.modifiers))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "blobs") || !FBE::JSON::to_json(writer, value.blobs))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "bools") || !FBE::JSON::to_json(writer, value.bools))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "chars") || !FBE::JSON::to_json(writer, value.chars))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "doubles") || !FBE::JSON::to_json(writer, value.doubles))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "vector") || !FBE::JSON::to_json(writer, value.vector))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "orderVector") || !FBE::JSON::to_json(writer, value.orderVector))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "listed") || !FBE::JSON::to_json(writer, value.listed))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "hashed") || !FBE::JSON::to_json(writer, value.hashed))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "mapped") || !FBE::JSON::to_json(writer, value.mapped))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "setted") || !FBE::JSON::to_json(writer, value.setted))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "order") || !FBE::JSON::to_json(writer, value.order))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "text") || !FBE::JSON::to_json(writer, value.text))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "made") || !FBE::JSON::to_json(writer, value.made))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "random") || !FBE::JSON::to_json(writer, value.random))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "nil") || !FBE::JSON::to_json(writer, value.nil))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "now") || !FBE::JSON::to_json(writer, value.now))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "start") || !FBE::JSON::to_json(writer, value.start))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "word") || !FBE::JSON::to_json(writer, value.word))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "modifier") || !FBE::JSON::to_json(writer, value.modifier))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "range") || !FBE::JSON::to_json(writer, value.range))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "len") || !FBE::JSON::to_json(writer, value.len))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "sorted") || !FBE::JSON::to_json(writer, value.sorted))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "enumerate") || !FBE::JSON::to_json(writer, value.enumerate))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "tuple") || !FBE::JSON::to_json(writer, value.tuple))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "frozenset") || !FBE::JSON::to_json(writer, value.frozenset))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "bytearray") || !FBE::JSON::to_json(writer, value.bytearray))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int") || !FBE::JSON::to_json(writer, value.int_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "str") || !FBE::JSON::to_json(writer, value.str))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "dict") || !FBE::JSON::to_json(writer, value.dict))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "set") || !FBE::JSON::to_json(writer, value.set))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Array") || !FBE::JSON::to_json(writer, value.Array))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "BigInt") || !FBE::JSON::to_json(writer, value.BigInt))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Number") || !FBE::JSON::to_json(writer, value.Number))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Uint8Array") || !FBE::JSON::to_json(writer, value.Uint8Array))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Math") || !FBE::JSON::to_json(writer, value.Math))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JSON") || !FBE::JSON::to_json(writer, value.JSON))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Date") || !FBE::JSON::to_json(writer, value.Date))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Arrays") || !FBE::JSON::to_json(writer, value.Arrays))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ArrayList") || !FBE::JSON::to_json(writer, value.ArrayList))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "HashMap") || !FBE::JSON::to_json(writer, value.HashMap))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "TreeMap") || !FBE::JSON::to_json(writer, value.TreeMap))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "LinkedList") || !FBE::JSON::to_json(writer, value.LinkedList))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "HashSet") || !FBE::JSON::to_json(writer, value.HashSet))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "TreeSet") || !FBE::JSON::to_json(writer, value.TreeSet))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Optional") || !FBE::JSON::to_json(writer, value.Optional))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "BigDecimal") || !FBE::JSON::to_json(writer, value.BigDecimal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Instant") || !FBE::JSON::to_json(writer, value.Instant))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "IntArray") || !FBE::JSON::to_json(writer, value.IntArray))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "LongArray") || !FBE::JSON::to_json(writer, value.LongArray))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "ByteArray") || !FBE::JSON::to_json(writer, value.ByteArray))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "arrayOf") || !FBE::JSON::to_json(writer, value.arrayOf))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "listOf") || !FBE::JSON::to_json(writer, value.listOf))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "mutableListOf") || !FBE::JSON::to_json(writer, value.mutableListOf))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "emptyList") || !FBE::JSON::to_json(writer, value.emptyList))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "mutableMapOf") || !FBE::JSON::to_json(writer, value.mutableMapOf))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Collections") || !FBE::JSON::to_json(writer, value.Collections))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "make") || !FBE::JSON::to_json(writer, value.make))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "append") || !FBE::JSON::to_json(writer, value.append))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "copy") || !FBE::JSON::to_json(writer, value.copy))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "time") || !FBE::JSON::to_json(writer, value.time))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Default") || !FBE::JSON::to_json(writer, value.Default))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Some") || !FBE::JSON::to_json(writer, value.Some))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Guid") || !FBE::JSON::to_json(writer, value.Guid))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Dictionary") || !FBE::JSON::to_json(writer, value.Dictionary))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "SortedDictionary") || !FBE::JSON::to_json(writer, value.SortedDictionary))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "System") || !FBE::JSON::to_json(writer, value.System))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Hash") || !FBE::JSON::to_json(writer, value.Hash))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "hash") || !FBE::JSON::to_json(writer, value.hash))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "freeze") || !FBE::JSON::to_json(writer, value.freeze))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "dup") || !FBE::JSON::to_json(writer, value.dup))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "clone") || !FBE::JSON::to_json(writer, value.clone))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "send") || !FBE::JSON::to_json(writer, value.send))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "format") || !FBE::JSON::to_json(writer, value.format))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "to_s") || !FBE::JSON::to_json(writer, value.to_s))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Shadows";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Shadows::ints, "ints"),
+        FBE::JSON::field(&::import::Shadows::orders, "orders"),
+        FBE::JSON::field(&::import::Shadows::strings, "strings"),
+        FBE::JSON::field(&::import::Shadows::decimals, "decimals"),
+        FBE::JSON::field(&::import::Shadows::uuids, "uuids"),
+        FBE::JSON::field(&::import::Shadows::times, "times"),
+        FBE::JSON::field(&::import::Shadows::words, "words"),
+        FBE::JSON::field(&::import::Shadows::modifiers, "modifiers"),
+        FBE::JSON::field(&::import::Shadows::blobs, "blobs"),
+        FBE::JSON::field(&::import::Shadows::bools, "bools"),
+        FBE::JSON::field(&::import::Shadows::chars, "chars"),
+        FBE::JSON::field(&::import::Shadows::doubles, "doubles"),
+        FBE::JSON::field(&::import::Shadows::vector, "vector"),
+        FBE::JSON::field(&::import::Shadows::orderVector, "orderVector"),
+        FBE::JSON::field(&::import::Shadows::listed, "listed"),
+        FBE::JSON::field(&::import::Shadows::hashed, "hashed"),
+        FBE::JSON::field(&::import::Shadows::mapped, "mapped"),
+        FBE::JSON::field(&::import::Shadows::setted, "setted"),
+        FBE::JSON::field(&::import::Shadows::order, "order"),
+        FBE::JSON::field(&::import::Shadows::price, "price"),
+        FBE::JSON::field(&::import::Shadows::text, "text"),
+        FBE::JSON::field(&::import::Shadows::made, "made"),
+        FBE::JSON::field(&::import::Shadows::random, "random"),
+        FBE::JSON::field(&::import::Shadows::nil, "nil"),
+        FBE::JSON::field(&::import::Shadows::now, "now"),
+        FBE::JSON::field(&::import::Shadows::start, "start"),
+        FBE::JSON::field(&::import::Shadows::word, "word"),
+        FBE::JSON::field(&::import::Shadows::modifier, "modifier"),
+        FBE::JSON::field(&::import::Shadows::range, "range"),
+        FBE::JSON::field(&::import::Shadows::len, "len"),
+        FBE::JSON::field(&::import::Shadows::sorted, "sorted"),
+        FBE::JSON::field(&::import::Shadows::enumerate, "enumerate"),
+        FBE::JSON::field(&::import::Shadows::tuple, "tuple"),
+        FBE::JSON::field(&::import::Shadows::frozenset, "frozenset"),
+        FBE::JSON::field(&::import::Shadows::bytearray, "bytearray"),
+        FBE::JSON::field(&::import::Shadows::int_, "int"),
+        FBE::JSON::field(&::import::Shadows::str, "str"),
+        FBE::JSON::field(&::import::Shadows::dict, "dict"),
+        FBE::JSON::field(&::import::Shadows::set, "set"),
+        FBE::JSON::field(&::import::Shadows::Decimal, "Decimal"),
+        FBE::JSON::field(&::import::Shadows::UUID, "UUID"),
+        FBE::JSON::field(&::import::Shadows::fbe, "fbe"),
+        FBE::JSON::field(&::import::Shadows::type, "type"),
+        FBE::JSON::field(&::import::Shadows::Array, "Array"),
+        FBE::JSON::field(&::import::Shadows::Map, "Map"),
+        FBE::JSON::field(&::import::Shadows::BigInt, "BigInt"),
+        FBE::JSON::field(&::import::Shadows::Number, "Number"),
+        FBE::JSON::field(&::import::Shadows::String, "String"),
+        FBE::JSON::field(&::import::Shadows::Uint8Array, "Uint8Array"),
+        FBE::JSON::field(&::import::Shadows::Object, "Object"),
+        FBE::JSON::field(&::import::Shadows::Math, "Math"),
+        FBE::JSON::field(&::import::Shadows::JSON, "JSON"),
+        FBE::JSON::field(&::import::Shadows::Date, "Date"),
+        FBE::JSON::field(&::import::Shadows::Arrays, "Arrays"),
+        FBE::JSON::field(&::import::Shadows::ArrayList, "ArrayList"),
+        FBE::JSON::field(&::import::Shadows::HashMap, "HashMap"),
+        FBE::JSON::field(&::import::Shadows::TreeMap, "TreeMap"),
+        FBE::JSON::field(&::import::Shadows::LinkedList, "LinkedList"),
+        FBE::JSON::field(&::import::Shadows::HashSet, "HashSet"),
+        FBE::JSON::field(&::import::Shadows::TreeSet, "TreeSet"),
+        FBE::JSON::field(&::import::Shadows::Optional, "Optional"),
+        FBE::JSON::field(&::import::Shadows::BigDecimal, "BigDecimal"),
+        FBE::JSON::field(&::import::Shadows::Instant, "Instant"),
+        FBE::JSON::field(&::import::Shadows::IntArray, "IntArray"),
+        FBE::JSON::field(&::import::Shadows::LongArray, "LongArray"),
+        FBE::JSON::field(&::import::Shadows::ByteArray, "ByteArray"),
+        FBE::JSON::field(&::import::Shadows::arrayOf, "arrayOf"),
+        FBE::JSON::field(&::import::Shadows::listOf, "listOf"),
+        FBE::JSON::field(&::import::Shadows::mutableListOf, "mutableListOf"),
+        FBE::JSON::field(&::import::Shadows::emptyList, "emptyList"),
+        FBE::JSON::field(&::import::Shadows::mutableMapOf, "mutableMapOf"),
+        FBE::JSON::field(&::import::Shadows::Collections, "Collections"),
+        FBE::JSON::field(&::import::Shadows::make, "make"),
+        FBE::JSON::field(&::import::Shadows::append, "append"),
+        FBE::JSON::field(&::import::Shadows::copy, "copy"),
+        FBE::JSON::field(&::import::Shadows::time, "time"),
+        FBE::JSON::field(&::import::Shadows::std_, "std"),
+        FBE::JSON::field(&::import::Shadows::FBE_, "FBE"),
+        FBE::JSON::field(&::import::Shadows::Vec, "Vec"),
+        FBE::JSON::field(&::import::Shadows::Default, "Default"),
+        FBE::JSON::field(&::import::Shadows::Some, "Some"),
+        FBE::JSON::field(&::import::Shadows::Box, "Box"),
+        FBE::JSON::field(&::import::Shadows::Uuid, "Uuid"),
+        FBE::JSON::field(&::import::Shadows::Guid, "Guid"),
+        FBE::JSON::field(&::import::Shadows::Dictionary, "Dictionary"),
+        FBE::JSON::field(&::import::Shadows::SortedDictionary, "SortedDictionary"),
+        FBE::JSON::field(&::import::Shadows::System, "System"),
+        FBE::JSON::field(&::import::Shadows::Fbe, "Fbe"),
+        FBE::JSON::field(&::import::Shadows::Hash, "Hash"),
+        FBE::JSON::field(&::import::Shadows::hash, "hash"),
+        FBE::JSON::field(&::import::Shadows::freeze, "freeze"),
+        FBE::JSON::field(&::import::Shadows::dup, "dup"),
+        FBE::JSON::field(&::import::Shadows::clone, "clone"),
+        FBE::JSON::field(&::import::Shadows::send, "send"),
+        FBE::JSON::field(&::import::Shadows::format, "format"),
+        FBE::JSON::field(&::import::Shadows::to_s, "to_s"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Shadows> : StructWriter<TWriter, ::import::Shadows> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Shadows>
@@ -6768,182 +6005,98 @@ struct ValueReader<TJson, ::import::Shadows>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Hostile>
+template <>
+struct Fields<::import::Hostile>
 {
-    static bool to_json(TWriter& writer, const ::import::Hostile& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "import.Hostile", [&] {
-            if (!FBE::JSON::to_json_key(writer, "Order") || !FBE::JSON::to_json(writer, value.Order))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "CppWords") || !FBE::JSON::to_json(writer, value.CppWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "PythonWords") || !FBE::JSON::to_json(writer, value.PythonWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "GoWords") || !FBE::JSON::to_json(writer, value.GoWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JavaWords") || !FBE::JSON::to_json(writer, value.JavaWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "KotlinWords") || !FBE::JSON::to_json(writer, value.KotlinWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JsWords") || !FBE::JSON::to_json(writer, value.JsWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "RustWords") || !FBE::JSON::to_json(writer, value.RustWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "CSharpWords") || !FBE::JSON::to_json(writer, value.CSharpWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "RubyWords") || !FBE::JSON::to_json(writer, value.RubyWords))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "CppMembers") || !FBE::JSON::to_json(writer, value.CppMembers))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "PythonMembers") || !FBE::JSON::to_json(writer, value.PythonMembers))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "GoMembers") || !FBE::JSON::to_json(writer, value.GoMembers))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JvmMembers") || !FBE::JSON::to_json(writer, value.JvmMembers))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JsMembers") || !FBE::JSON::to_json(writer, value.JsMembers))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "RuntimeNames") || !FBE::JSON::to_json(writer, value.RuntimeNames))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Exception") || !FBE::JSON::to_json(writer, value.Exception))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t_))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "v") || !FBE::JSON::to_json(writer, value.v))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "r") || !FBE::JSON::to_json(writer, value.r))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "w") || !FBE::JSON::to_json(writer, value.w))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "SideBuy") || !FBE::JSON::to_json(writer, value.SideBuy))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "OrderKey") || !FBE::JSON::to_json(writer, value.OrderKey))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "textOfside") || !FBE::JSON::to_json(writer, value.textOfside))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "DECIMAL_1") || !FBE::JSON::to_json(writer, value.DECIMAL_1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "OrderModel") || !FBE::JSON::to_json(writer, value.OrderModel))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "OrderFinal") || !FBE::JSON::to_json(writer, value.OrderFinal))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "NewOrder") || !FBE::JSON::to_json(writer, value.NewOrder))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "VerifyFBEOrder") || !FBE::JSON::to_json(writer, value.VerifyFBEOrder))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "fbe_vr_Order") || !FBE::JSON::to_json(writer, value.fbe_vr_Order))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "e1") || !FBE::JSON::to_json(writer, value.e1))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "i2") || !FBE::JSON::to_json(writer, value.i2))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "o3") || !FBE::JSON::to_json(writer, value.o3))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FINGERPRINT") || !FBE::JSON::to_json(writer, value.FINGERPRINT))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBE_FINGERPRINT") || !FBE::JSON::to_json(writer, value.FBE_FINGERPRINT))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "FBEFingerprint") || !FBE::JSON::to_json(writer, value.FBEFingerprint))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Case") || !FBE::JSON::to_json(writer, value.Case))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Imported") || !FBE::JSON::to_json(writer, value.Imported))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Derived") || !FBE::JSON::to_json(writer, value.Derived))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Listed") || !FBE::JSON::to_json(writer, value.Listed))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Letters") || !FBE::JSON::to_json(writer, value.Letters))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "Shadows") || !FBE::JSON::to_json(writer, value.Shadows))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "import.Hostile";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::import::Hostile::Order, "Order"),
+        FBE::JSON::field(&::import::Hostile::CppWords, "CppWords"),
+        FBE::JSON::field(&::import::Hostile::PythonWords, "PythonWords"),
+        FBE::JSON::field(&::import::Hostile::GoWords, "GoWords"),
+        FBE::JSON::field(&::import::Hostile::JavaWords, "JavaWords"),
+        FBE::JSON::field(&::import::Hostile::KotlinWords, "KotlinWords"),
+        FBE::JSON::field(&::import::Hostile::JsWords, "JsWords"),
+        FBE::JSON::field(&::import::Hostile::RustWords, "RustWords"),
+        FBE::JSON::field(&::import::Hostile::CSharpWords, "CSharpWords"),
+        FBE::JSON::field(&::import::Hostile::RubyWords, "RubyWords"),
+        FBE::JSON::field(&::import::Hostile::CppMembers, "CppMembers"),
+        FBE::JSON::field(&::import::Hostile::PythonMembers, "PythonMembers"),
+        FBE::JSON::field(&::import::Hostile::GoMembers, "GoMembers"),
+        FBE::JSON::field(&::import::Hostile::JvmMembers, "JvmMembers"),
+        FBE::JSON::field(&::import::Hostile::JsMembers, "JsMembers"),
+        FBE::JSON::field(&::import::Hostile::RuntimeNames, "RuntimeNames"),
+        FBE::JSON::field(&::import::Hostile::class_, "class"),
+        FBE::JSON::field(&::import::Hostile::Object, "Object"),
+        FBE::JSON::field(&::import::Hostile::String, "String"),
+        FBE::JSON::field(&::import::Hostile::List, "List"),
+        FBE::JSON::field(&::import::Hostile::Map, "Map"),
+        FBE::JSON::field(&::import::Hostile::Model, "Model"),
+        FBE::JSON::field(&::import::Hostile::FinalModel, "FinalModel"),
+        FBE::JSON::field(&::import::Hostile::Buffer, "Buffer"),
+        FBE::JSON::field(&::import::Hostile::Reader, "Reader"),
+        FBE::JSON::field(&::import::Hostile::Writer, "Writer"),
+        FBE::JSON::field(&::import::Hostile::Limits, "Limits"),
+        FBE::JSON::field(&::import::Hostile::DecodeError, "DecodeError"),
+        FBE::JSON::field(&::import::Hostile::DecodeException, "DecodeException"),
+        FBE::JSON::field(&::import::Hostile::Decimal, "Decimal"),
+        FBE::JSON::field(&::import::Hostile::Uuid, "Uuid"),
+        FBE::JSON::field(&::import::Hostile::UUID, "UUID"),
+        FBE::JSON::field(&::import::Hostile::Timestamp, "Timestamp"),
+        FBE::JSON::field(&::import::Hostile::Sender, "Sender"),
+        FBE::JSON::field(&::import::Hostile::Receiver, "Receiver"),
+        FBE::JSON::field(&::import::Hostile::Client, "Client"),
+        FBE::JSON::field(&::import::Hostile::Proxy, "Proxy"),
+        FBE::JSON::field(&::import::Hostile::Handler, "Handler"),
+        FBE::JSON::field(&::import::Hostile::fbe, "fbe"),
+        FBE::JSON::field(&::import::Hostile::FBE_, "FBE"),
+        FBE::JSON::field(&::import::Hostile::std_, "std"),
+        FBE::JSON::field(&::import::Hostile::Companion, "Companion"),
+        FBE::JSON::field(&::import::Hostile::Any, "Any"),
+        FBE::JSON::field(&::import::Hostile::Self, "Self"),
+        FBE::JSON::field(&::import::Hostile::self, "self"),
+        FBE::JSON::field(&::import::Hostile::None, "None"),
+        FBE::JSON::field(&::import::Hostile::Option, "Option"),
+        FBE::JSON::field(&::import::Hostile::Result, "Result"),
+        FBE::JSON::field(&::import::Hostile::Vec, "Vec"),
+        FBE::JSON::field(&::import::Hostile::Box, "Box"),
+        FBE::JSON::field(&::import::Hostile::Error, "Error"),
+        FBE::JSON::field(&::import::Hostile::Exception, "Exception"),
+        FBE::JSON::field(&::import::Hostile::Text, "Text"),
+        FBE::JSON::field(&::import::Hostile::JsonWriter, "JsonWriter"),
+        FBE::JSON::field(&::import::Hostile::int32_t_, "int32_t"),
+        FBE::JSON::field(&::import::Hostile::size_t_, "size_t"),
+        FBE::JSON::field(&::import::Hostile::list, "list"),
+        FBE::JSON::field(&::import::Hostile::object, "object"),
+        FBE::JSON::field(&::import::Hostile::v, "v"),
+        FBE::JSON::field(&::import::Hostile::r, "r"),
+        FBE::JSON::field(&::import::Hostile::w, "w"),
+        FBE::JSON::field(&::import::Hostile::SideBuy, "SideBuy"),
+        FBE::JSON::field(&::import::Hostile::OrderKey, "OrderKey"),
+        FBE::JSON::field(&::import::Hostile::textOfside, "textOfside"),
+        FBE::JSON::field(&::import::Hostile::DECIMAL_1, "DECIMAL_1"),
+        FBE::JSON::field(&::import::Hostile::OrderModel, "OrderModel"),
+        FBE::JSON::field(&::import::Hostile::OrderFinal, "OrderFinal"),
+        FBE::JSON::field(&::import::Hostile::NewOrder, "NewOrder"),
+        FBE::JSON::field(&::import::Hostile::VerifyFBEOrder, "VerifyFBEOrder"),
+        FBE::JSON::field(&::import::Hostile::fbe_vr_Order, "fbe_vr_Order"),
+        FBE::JSON::field(&::import::Hostile::e1, "e1"),
+        FBE::JSON::field(&::import::Hostile::i2, "i2"),
+        FBE::JSON::field(&::import::Hostile::o3, "o3"),
+        FBE::JSON::field(&::import::Hostile::Fbe, "Fbe"),
+        FBE::JSON::field(&::import::Hostile::FINGERPRINT, "FINGERPRINT"),
+        FBE::JSON::field(&::import::Hostile::FBE_FINGERPRINT, "FBE_FINGERPRINT"),
+        FBE::JSON::field(&::import::Hostile::FBEFingerprint, "FBEFingerprint"),
+        FBE::JSON::field(&::import::Hostile::Case, "Case"),
+        FBE::JSON::field(&::import::Hostile::Imported, "Imported"),
+        FBE::JSON::field(&::import::Hostile::Derived, "Derived"),
+        FBE::JSON::field(&::import::Hostile::Listed, "Listed"),
+        FBE::JSON::field(&::import::Hostile::Letters, "Letters"),
+        FBE::JSON::field(&::import::Hostile::Shadows, "Shadows"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::import::Hostile> : StructWriter<TWriter, ::import::Hostile> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Hostile>

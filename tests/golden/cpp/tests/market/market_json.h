@@ -11,20 +11,17 @@ namespace FBE {
 
 namespace JSON {
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::market::Instrument>
+template <>
+struct Fields<::market::Instrument>
 {
-    static bool to_json(TWriter& writer, const ::market::Instrument& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "market.Instrument", [&] {
-            if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "digits") || !FBE::JSON::to_json(writer, value.digits))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "market.Instrument";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::market::Instrument::symbol, "symbol"),
+        FBE::JSON::field(&::market::Instrument::digits, "digits"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::market::Instrument> : StructWriter<TWriter, ::market::Instrument> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::market::Instrument>
@@ -61,20 +58,17 @@ struct ValueReader<TJson, ::market::Instrument>
     }
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::market::Failure>
+template <>
+struct Fields<::market::Failure>
 {
-    static bool to_json(TWriter& writer, const ::market::Failure& value, bool scope = true)
-    {
-        return detail::write_struct(writer, scope, "market.Failure", [&] {
-            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-                return false;
-            if (!FBE::JSON::to_json_key(writer, "reason") || !FBE::JSON::to_json(writer, value.reason))
-                return false;
-            return true;
-        });
-    }
+    static constexpr const char* name = "market.Failure";
+    static constexpr auto fields = std::make_tuple(
+        FBE::JSON::field(&::market::Failure::id, "id"),
+        FBE::JSON::field(&::market::Failure::reason, "reason"));
 };
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::market::Failure> : StructWriter<TWriter, ::market::Failure> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::market::Failure>
