@@ -295,12 +295,13 @@ public:
 //! Specialised by generated code for every struct:
 //!   static constexpr uint32_t type_id, body_size;
 //!   static constexpr bool fixed_fields;             // no field points out of the body
-//!   static bool read(Decoder&, std::size_t body, uint32_t size, T&);
+//!   static constexpr uint64_t cost;                 // what a value costs the decode budget
 //!   using base = B;                                 // a derived struct's base
 //!   static constexpr const char* name;              // the struct's schema name
 //!   static constexpr auto fields;                   // its own fields: a tuple of detail::Slot
 //! and from its base detail::VFields<T, Inlined>, over `fields`: extra(const T&)
 //! (out-of-line bytes of the fields), write(Encoder&, std::size_t body, const T&),
+//! read(Decoder&, std::size_t body, uint32_t size, T&),
 //! template <class D> verify(D&, std::size_t body, uint32_t size), and the
 //! constant `inlined` (read/verify are FBE_INLINE). A struct with fields also
 //! has field_ends, the table of the fields an older writer's shorter body may
