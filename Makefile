@@ -73,7 +73,7 @@ CHECK_SUITES = $(filter $(TEST_TARGETS),test-project test-compiler test-golden) 
 
 # With TEST_LANES=2 (the default on two cores or more) make test runs the suites
 # after test-golden in two lanes side by side: the suites that share runtime/js's
-# node_modules (npm ci), Maven's repository and the Java runtime's build (under
+# node_modules and dist/ (js-runtime rebuilds dist/), Maven's repository and the Java runtime's build (under
 # build/java-runtime; test-kafka installs runtime/java) one after the other in one
 # lane, every other suite in the other (each builds in folders of its own, and
 # Go's build cache is safe to share).
