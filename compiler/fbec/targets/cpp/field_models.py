@@ -58,26 +58,20 @@ def _struct(w: CodeWriter, p: plan.StructPlan) -> None:
     w.line(f"class FieldModel<TBuffer, {t}> : public {base}")
     with w.block("{", "};"):
         w.label("public:")
-        # (the parameters' names are clear of the fields': names.FIELD_MODEL_MEMBERS)
-        w.line("FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,")
-        with w.indented():
-            w.line("const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept")
-            w.line(f": {base}(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)")
-            if s.base:
-                w.line(", parent(fbe_in_buffer, 8, nullptr, this->body_limit())")
-            for f in own:
-                w.line(f", {field_model_ident(f.field)}(fbe_in_buffer, {f.offset}, this->body_limit())")
-        w.line("{}")
+        w.line(f"using {base}::StructModel;")
         w.line("FieldModel(const FieldModel& other) noexcept")
         with w.indented():
             w.line(": FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())")
         w.line("{}")
         w.line("FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }")
         w.blank()
+        # (each member made by every constructor from its initializer: its slot's offset, the body's end)
         if s.base:
-            w.line(f"FieldModel<TBuffer, {qualified(s.base)}> parent;")
+            w.line(f"FieldModel<TBuffer, {qualified(s.base)}> parent"
+                   "{this->fbe_buffer(), 8, nullptr, this->body_limit()};")
         for f in own:
-            w.line(f"FieldModel<TBuffer, {cpp_type(f.type)}> {field_model_ident(f.field)};")
+            w.line(f"FieldModel<TBuffer, {cpp_type(f.type)}> {field_model_ident(f.field)}"
+                   f"{{this->fbe_buffer(), {f.offset}, this->body_limit()}};")
     w.blank()
 
 
@@ -99,15 +93,10 @@ def _view(w: CodeWriter, p: plan.StructPlan) -> None:
         for f in p.own_fields:
             ft = f.field.type
             cpp = cpp_type(ft)
-            if is_scalar(ft):
-                result = cpp
-            elif isinstance(ft, Primitive) and ft.name == "string":
-                result = "std::string_view"
-            else:
-                result = f"View<{cpp}, Verified>"
-            default = _view_default(f.field) if is_scalar(ft) or result == "std::string_view" else None
+            # (a scalar's or a string's read gives its default when the body lacks it)
+            default = _view_default(f.field) if is_scalar(ft) or ft == Primitive("string") else None
             args = f"{f.offset}" + (f", {default}" if default is not None else "")
-            w.line(f"{result} {field_model_ident(f.field)}() const noexcept "
+            w.line(f"ViewResult<{cpp}, Verified> {field_model_ident(f.field)}() const noexcept "
                    f"{{ return this->template fbe_field<{cpp}>({args}); }}")
     w.blank()
 

@@ -251,6 +251,11 @@ protected:
     std::size_t _slot = kAbsent;
 };
 
+//! What a view's read of a T gives, the result type of every generated View<S>'s accessor: the value of a
+//! scalar (a primitive but string and bytes, an enum, flags), std::string_view of a string, else View<T>.
+template <typename T, bool Verified = false>
+using ViewResult = detail::view_t<T, Verified>;
+
 //! What the generated View<S> of a struct S builds on: the body found (its
 //! position and size, 0 when none was found) and the reads of its fields.
 template <typename S, bool Verified = false>

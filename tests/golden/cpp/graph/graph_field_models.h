@@ -15,23 +15,16 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::graph::Node> : public StructModel<TBuffer, ::graph::Node>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::graph::Node>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , name(fbe_in_buffer, 12, this->body_limit())
-        , value_(fbe_in_buffer, 16, this->body_limit())
-        , out_edges(fbe_in_buffer, 24, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::graph::Node>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, std::string> name;
-    FieldModel<TBuffer, int64_t> value_;
-    FieldModel<TBuffer, std::vector<int32_t>> out_edges;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> name{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, int64_t> value_{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, std::vector<int32_t>> out_edges{this->fbe_buffer(), 24, this->body_limit()};
 };
 
 //! Field model of graph.Edge: the fields' models at their offsets in the body.
@@ -39,21 +32,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::graph::Edge> : public StructModel<TBuffer, ::graph::Edge>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::graph::Edge>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , source(fbe_in_buffer, 8, this->body_limit())
-        , target(fbe_in_buffer, 12, this->body_limit())
-        , weight(fbe_in_buffer, 16, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::graph::Edge>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> source;
-    FieldModel<TBuffer, int32_t> target;
-    FieldModel<TBuffer, int32_t> weight;
+    FieldModel<TBuffer, int32_t> source{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> target{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, int32_t> weight{this->fbe_buffer(), 16, this->body_limit()};
 };
 
 //! Field model of graph.Graph: the fields' models at their offsets in the body.
@@ -61,19 +48,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::graph::Graph> : public StructModel<TBuffer, ::graph::Graph>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::graph::Graph>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , nodes(fbe_in_buffer, 8, this->body_limit())
-        , edges(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::graph::Graph>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::vector<::graph::Node>> nodes;
-    FieldModel<TBuffer, std::vector<::graph::Edge>> edges;
+    FieldModel<TBuffer, std::vector<::graph::Node>> nodes{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::graph::Edge>> edges{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! View of graph.Node: its fields read in place, each checked against the body found
@@ -84,10 +66,10 @@ class View<::graph::Node, Verified> : public StructView<::graph::Node, Verified>
 public:
     using StructView<::graph::Node, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
-    std::string_view name() const noexcept { return this->template fbe_field<std::string>(12); }
-    int64_t value_() const noexcept { return this->template fbe_field<int64_t>(16); }
-    View<std::vector<int32_t>, Verified> out_edges() const noexcept { return this->template fbe_field<std::vector<int32_t>>(24); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<std::string, Verified> name() const noexcept { return this->template fbe_field<std::string>(12); }
+    ViewResult<int64_t, Verified> value_() const noexcept { return this->template fbe_field<int64_t>(16); }
+    ViewResult<std::vector<int32_t>, Verified> out_edges() const noexcept { return this->template fbe_field<std::vector<int32_t>>(24); }
 };
 
 //! View of graph.Edge: its fields read in place, each checked against the body found
@@ -98,9 +80,9 @@ class View<::graph::Edge, Verified> : public StructView<::graph::Edge, Verified>
 public:
     using StructView<::graph::Edge, Verified>::StructView;
 
-    int32_t source() const noexcept { return this->template fbe_field<int32_t>(8); }
-    int32_t target() const noexcept { return this->template fbe_field<int32_t>(12); }
-    int32_t weight() const noexcept { return this->template fbe_field<int32_t>(16); }
+    ViewResult<int32_t, Verified> source() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> target() const noexcept { return this->template fbe_field<int32_t>(12); }
+    ViewResult<int32_t, Verified> weight() const noexcept { return this->template fbe_field<int32_t>(16); }
 };
 
 //! View of graph.Graph: its fields read in place, each checked against the body found
@@ -111,8 +93,8 @@ class View<::graph::Graph, Verified> : public StructView<::graph::Graph, Verifie
 public:
     using StructView<::graph::Graph, Verified>::StructView;
 
-    View<std::vector<::graph::Node>, Verified> nodes() const noexcept { return this->template fbe_field<std::vector<::graph::Node>>(8); }
-    View<std::vector<::graph::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::graph::Edge>>(12); }
+    ViewResult<std::vector<::graph::Node>, Verified> nodes() const noexcept { return this->template fbe_field<std::vector<::graph::Node>>(8); }
+    ViewResult<std::vector<::graph::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::graph::Edge>>(12); }
 };
 
 } // namespace FBE

@@ -15,21 +15,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::recursive::Node> : public StructModel<TBuffer, ::recursive::Node>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::recursive::Node>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , label(fbe_in_buffer, 12, this->body_limit())
-        , children(fbe_in_buffer, 16, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::recursive::Node>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, std::string> label;
-    FieldModel<TBuffer, std::vector<::recursive::Node>> children;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> label{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::recursive::Node>> children{this->fbe_buffer(), 16, this->body_limit()};
 };
 
 //! View of recursive.Node: its fields read in place, each checked against the body found
@@ -40,9 +34,9 @@ class View<::recursive::Node, Verified> : public StructView<::recursive::Node, V
 public:
     using StructView<::recursive::Node, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
-    std::string_view label() const noexcept { return this->template fbe_field<std::string>(12); }
-    View<std::vector<::recursive::Node>, Verified> children() const noexcept { return this->template fbe_field<std::vector<::recursive::Node>>(16); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<std::string, Verified> label() const noexcept { return this->template fbe_field<std::string>(12); }
+    ViewResult<std::vector<::recursive::Node>, Verified> children() const noexcept { return this->template fbe_field<std::vector<::recursive::Node>>(16); }
 };
 
 } // namespace FBE

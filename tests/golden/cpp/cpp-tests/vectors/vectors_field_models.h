@@ -15,21 +15,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors::Edge> : public StructModel<TBuffer, ::vectors::Edge>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors::Edge>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , source(fbe_in_buffer, 8, this->body_limit())
-        , target(fbe_in_buffer, 12, this->body_limit())
-        , weight(fbe_in_buffer, 16, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors::Edge>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> source;
-    FieldModel<TBuffer, int32_t> target;
-    FieldModel<TBuffer, int32_t> weight;
+    FieldModel<TBuffer, int32_t> source{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> target{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, int32_t> weight{this->fbe_buffer(), 16, this->body_limit()};
 };
 
 //! Field model of vectors.Point: the fields' models at their offsets in the body.
@@ -37,21 +31,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors::Point> : public StructModel<TBuffer, ::vectors::Point>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors::Point>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , flag(fbe_in_buffer, 8, this->body_limit())
-        , x(fbe_in_buffer, 9, this->body_limit())
-        , y(fbe_in_buffer, 17, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors::Point>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, bool> flag;
-    FieldModel<TBuffer, int64_t> x;
-    FieldModel<TBuffer, int16_t> y;
+    FieldModel<TBuffer, bool> flag{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int64_t> x{this->fbe_buffer(), 9, this->body_limit()};
+    FieldModel<TBuffer, int16_t> y{this->fbe_buffer(), 17, this->body_limit()};
 };
 
 //! Field model of vectors.Point3: the fields' models at their offsets in the body.
@@ -59,19 +47,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors::Point3> : public StructModel<TBuffer, ::vectors::Point3>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors::Point3>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
-        , z(fbe_in_buffer, 19, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors::Point3>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::vectors::Point> parent;
-    FieldModel<TBuffer, double> z;
+    FieldModel<TBuffer, ::vectors::Point> parent{this->fbe_buffer(), 8, nullptr, this->body_limit()};
+    FieldModel<TBuffer, double> z{this->fbe_buffer(), 19, this->body_limit()};
 };
 
 //! Field model of vectors.Named: the fields' models at their offsets in the body.
@@ -79,19 +62,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors::Named> : public StructModel<TBuffer, ::vectors::Named>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors::Named>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , name(fbe_in_buffer, 8, this->body_limit())
-        , values(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors::Named>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::string> name;
-    FieldModel<TBuffer, std::vector<int32_t>> values;
+    FieldModel<TBuffer, std::string> name{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::vector<int32_t>> values{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! Field model of vectors.Holder: the fields' models at their offsets in the body.
@@ -99,27 +77,18 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors::Holder> : public StructModel<TBuffer, ::vectors::Holder>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors::Holder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , edges(fbe_in_buffer, 8, this->body_limit())
-        , points(fbe_in_buffer, 12, this->body_limit())
-        , ints(fbe_in_buffer, 16, this->body_limit())
-        , switches(fbe_in_buffer, 20, this->body_limit())
-        , reals(fbe_in_buffer, 24, this->body_limit())
-        , named(fbe_in_buffer, 28, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors::Holder>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::vector<::vectors::Edge>> edges;
-    FieldModel<TBuffer, std::vector<::vectors::Point3>> points;
-    FieldModel<TBuffer, std::vector<int32_t>> ints;
-    FieldModel<TBuffer, std::vector<bool>> switches;
-    FieldModel<TBuffer, std::vector<double>> reals;
-    FieldModel<TBuffer, std::vector<::vectors::Named>> named;
+    FieldModel<TBuffer, std::vector<::vectors::Edge>> edges{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::vectors::Point3>> points{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::vector<int32_t>> ints{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, std::vector<bool>> switches{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, std::vector<double>> reals{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::vectors::Named>> named{this->fbe_buffer(), 28, this->body_limit()};
 };
 
 //! View of vectors.Edge: its fields read in place, each checked against the body found
@@ -130,9 +99,9 @@ class View<::vectors::Edge, Verified> : public StructView<::vectors::Edge, Verif
 public:
     using StructView<::vectors::Edge, Verified>::StructView;
 
-    int32_t source() const noexcept { return this->template fbe_field<int32_t>(8); }
-    int32_t target() const noexcept { return this->template fbe_field<int32_t>(12); }
-    int32_t weight() const noexcept { return this->template fbe_field<int32_t>(16); }
+    ViewResult<int32_t, Verified> source() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> target() const noexcept { return this->template fbe_field<int32_t>(12); }
+    ViewResult<int32_t, Verified> weight() const noexcept { return this->template fbe_field<int32_t>(16); }
 };
 
 //! View of vectors.Point: its fields read in place, each checked against the body found
@@ -143,9 +112,9 @@ class View<::vectors::Point, Verified> : public StructView<::vectors::Point, Ver
 public:
     using StructView<::vectors::Point, Verified>::StructView;
 
-    bool flag() const noexcept { return this->template fbe_field<bool>(8); }
-    int64_t x() const noexcept { return this->template fbe_field<int64_t>(9); }
-    int16_t y() const noexcept { return this->template fbe_field<int16_t>(17); }
+    ViewResult<bool, Verified> flag() const noexcept { return this->template fbe_field<bool>(8); }
+    ViewResult<int64_t, Verified> x() const noexcept { return this->template fbe_field<int64_t>(9); }
+    ViewResult<int16_t, Verified> y() const noexcept { return this->template fbe_field<int16_t>(17); }
 };
 
 //! View of vectors.Point3: its fields read in place, each checked against the body found
@@ -157,7 +126,7 @@ public:
     using StructView<::vectors::Point3, Verified>::StructView;
 
     View<::vectors::Point, Verified> parent() const noexcept { return this->template fbe_part<::vectors::Point>(); }
-    double z() const noexcept { return this->template fbe_field<double>(19); }
+    ViewResult<double, Verified> z() const noexcept { return this->template fbe_field<double>(19); }
 };
 
 //! View of vectors.Named: its fields read in place, each checked against the body found
@@ -168,8 +137,8 @@ class View<::vectors::Named, Verified> : public StructView<::vectors::Named, Ver
 public:
     using StructView<::vectors::Named, Verified>::StructView;
 
-    std::string_view name() const noexcept { return this->template fbe_field<std::string>(8); }
-    View<std::vector<int32_t>, Verified> values() const noexcept { return this->template fbe_field<std::vector<int32_t>>(12); }
+    ViewResult<std::string, Verified> name() const noexcept { return this->template fbe_field<std::string>(8); }
+    ViewResult<std::vector<int32_t>, Verified> values() const noexcept { return this->template fbe_field<std::vector<int32_t>>(12); }
 };
 
 //! View of vectors.Holder: its fields read in place, each checked against the body found
@@ -180,12 +149,12 @@ class View<::vectors::Holder, Verified> : public StructView<::vectors::Holder, V
 public:
     using StructView<::vectors::Holder, Verified>::StructView;
 
-    View<std::vector<::vectors::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors::Edge>>(8); }
-    View<std::vector<::vectors::Point3>, Verified> points() const noexcept { return this->template fbe_field<std::vector<::vectors::Point3>>(12); }
-    View<std::vector<int32_t>, Verified> ints() const noexcept { return this->template fbe_field<std::vector<int32_t>>(16); }
-    View<std::vector<bool>, Verified> switches() const noexcept { return this->template fbe_field<std::vector<bool>>(20); }
-    View<std::vector<double>, Verified> reals() const noexcept { return this->template fbe_field<std::vector<double>>(24); }
-    View<std::vector<::vectors::Named>, Verified> named() const noexcept { return this->template fbe_field<std::vector<::vectors::Named>>(28); }
+    ViewResult<std::vector<::vectors::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors::Edge>>(8); }
+    ViewResult<std::vector<::vectors::Point3>, Verified> points() const noexcept { return this->template fbe_field<std::vector<::vectors::Point3>>(12); }
+    ViewResult<std::vector<int32_t>, Verified> ints() const noexcept { return this->template fbe_field<std::vector<int32_t>>(16); }
+    ViewResult<std::vector<bool>, Verified> switches() const noexcept { return this->template fbe_field<std::vector<bool>>(20); }
+    ViewResult<std::vector<double>, Verified> reals() const noexcept { return this->template fbe_field<std::vector<double>>(24); }
+    ViewResult<std::vector<::vectors::Named>, Verified> named() const noexcept { return this->template fbe_field<std::vector<::vectors::Named>>(28); }
 };
 
 } // namespace FBE

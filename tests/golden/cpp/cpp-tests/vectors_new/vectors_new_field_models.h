@@ -15,23 +15,16 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors_new::Edge> : public StructModel<TBuffer, ::vectors_new::Edge>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors_new::Edge>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , source(fbe_in_buffer, 8, this->body_limit())
-        , target(fbe_in_buffer, 12, this->body_limit())
-        , weight(fbe_in_buffer, 16, this->body_limit())
-        , note(fbe_in_buffer, 20, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors_new::Edge>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> source;
-    FieldModel<TBuffer, int32_t> target;
-    FieldModel<TBuffer, int32_t> weight;
-    FieldModel<TBuffer, std::string> note;
+    FieldModel<TBuffer, int32_t> source{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> target{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, int32_t> weight{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, std::string> note{this->fbe_buffer(), 20, this->body_limit()};
 };
 
 //! Field model of vectors_new.Holder: the fields' models at their offsets in the body.
@@ -39,17 +32,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors_new::Holder> : public StructModel<TBuffer, ::vectors_new::Holder>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors_new::Holder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , edges(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors_new::Holder>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::vector<::vectors_new::Edge>> edges;
+    FieldModel<TBuffer, std::vector<::vectors_new::Edge>> edges{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! View of vectors_new.Edge: its fields read in place, each checked against the body found
@@ -60,10 +49,10 @@ class View<::vectors_new::Edge, Verified> : public StructView<::vectors_new::Edg
 public:
     using StructView<::vectors_new::Edge, Verified>::StructView;
 
-    int32_t source() const noexcept { return this->template fbe_field<int32_t>(8); }
-    int32_t target() const noexcept { return this->template fbe_field<int32_t>(12); }
-    int32_t weight() const noexcept { return this->template fbe_field<int32_t>(16); }
-    std::string_view note() const noexcept { return this->template fbe_field<std::string>(20); }
+    ViewResult<int32_t, Verified> source() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> target() const noexcept { return this->template fbe_field<int32_t>(12); }
+    ViewResult<int32_t, Verified> weight() const noexcept { return this->template fbe_field<int32_t>(16); }
+    ViewResult<std::string, Verified> note() const noexcept { return this->template fbe_field<std::string>(20); }
 };
 
 //! View of vectors_new.Holder: its fields read in place, each checked against the body found
@@ -74,7 +63,7 @@ class View<::vectors_new::Holder, Verified> : public StructView<::vectors_new::H
 public:
     using StructView<::vectors_new::Holder, Verified>::StructView;
 
-    View<std::vector<::vectors_new::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors_new::Edge>>(8); }
+    ViewResult<std::vector<::vectors_new::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors_new::Edge>>(8); }
 };
 
 } // namespace FBE

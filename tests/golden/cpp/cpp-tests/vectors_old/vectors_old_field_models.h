@@ -15,17 +15,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors_old::Edge> : public StructModel<TBuffer, ::vectors_old::Edge>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors_old::Edge>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , source(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors_old::Edge>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> source;
+    FieldModel<TBuffer, int32_t> source{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of vectors_old.Holder: the fields' models at their offsets in the body.
@@ -33,17 +29,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::vectors_old::Holder> : public StructModel<TBuffer, ::vectors_old::Holder>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::vectors_old::Holder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , edges(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::vectors_old::Holder>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::vector<::vectors_old::Edge>> edges;
+    FieldModel<TBuffer, std::vector<::vectors_old::Edge>> edges{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! View of vectors_old.Edge: its fields read in place, each checked against the body found
@@ -54,7 +46,7 @@ class View<::vectors_old::Edge, Verified> : public StructView<::vectors_old::Edg
 public:
     using StructView<::vectors_old::Edge, Verified>::StructView;
 
-    int32_t source() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> source() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of vectors_old.Holder: its fields read in place, each checked against the body found
@@ -65,7 +57,7 @@ class View<::vectors_old::Holder, Verified> : public StructView<::vectors_old::H
 public:
     using StructView<::vectors_old::Holder, Verified>::StructView;
 
-    View<std::vector<::vectors_old::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors_old::Edge>>(8); }
+    ViewResult<std::vector<::vectors_old::Edge>, Verified> edges() const noexcept { return this->template fbe_field<std::vector<::vectors_old::Edge>>(8); }
 };
 
 } // namespace FBE

@@ -15,147 +15,78 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::enums::Enums> : public StructModel<TBuffer, ::enums::Enums>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::enums::Enums>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , byte0(fbe_in_buffer, 8, this->body_limit())
-        , byte1(fbe_in_buffer, 9, this->body_limit())
-        , byte2(fbe_in_buffer, 10, this->body_limit())
-        , byte3(fbe_in_buffer, 11, this->body_limit())
-        , byte4(fbe_in_buffer, 12, this->body_limit())
-        , byte5(fbe_in_buffer, 13, this->body_limit())
-        , char0(fbe_in_buffer, 14, this->body_limit())
-        , char1(fbe_in_buffer, 15, this->body_limit())
-        , char2(fbe_in_buffer, 16, this->body_limit())
-        , char3(fbe_in_buffer, 17, this->body_limit())
-        , char4(fbe_in_buffer, 18, this->body_limit())
-        , char5(fbe_in_buffer, 19, this->body_limit())
-        , wchar0(fbe_in_buffer, 20, this->body_limit())
-        , wchar1(fbe_in_buffer, 24, this->body_limit())
-        , wchar2(fbe_in_buffer, 28, this->body_limit())
-        , wchar3(fbe_in_buffer, 32, this->body_limit())
-        , wchar4(fbe_in_buffer, 36, this->body_limit())
-        , wchar5(fbe_in_buffer, 40, this->body_limit())
-        , int8b0(fbe_in_buffer, 44, this->body_limit())
-        , int8b1(fbe_in_buffer, 45, this->body_limit())
-        , int8b2(fbe_in_buffer, 46, this->body_limit())
-        , int8b3(fbe_in_buffer, 47, this->body_limit())
-        , int8b4(fbe_in_buffer, 48, this->body_limit())
-        , int8b5(fbe_in_buffer, 49, this->body_limit())
-        , uint8b0(fbe_in_buffer, 50, this->body_limit())
-        , uint8b1(fbe_in_buffer, 51, this->body_limit())
-        , uint8b2(fbe_in_buffer, 52, this->body_limit())
-        , uint8b3(fbe_in_buffer, 53, this->body_limit())
-        , uint8b4(fbe_in_buffer, 54, this->body_limit())
-        , uint8b5(fbe_in_buffer, 55, this->body_limit())
-        , int16b0(fbe_in_buffer, 56, this->body_limit())
-        , int16b1(fbe_in_buffer, 58, this->body_limit())
-        , int16b2(fbe_in_buffer, 60, this->body_limit())
-        , int16b3(fbe_in_buffer, 62, this->body_limit())
-        , int16b4(fbe_in_buffer, 64, this->body_limit())
-        , int16b5(fbe_in_buffer, 66, this->body_limit())
-        , uint16b0(fbe_in_buffer, 68, this->body_limit())
-        , uint16b1(fbe_in_buffer, 70, this->body_limit())
-        , uint16b2(fbe_in_buffer, 72, this->body_limit())
-        , uint16b3(fbe_in_buffer, 74, this->body_limit())
-        , uint16b4(fbe_in_buffer, 76, this->body_limit())
-        , uint16b5(fbe_in_buffer, 78, this->body_limit())
-        , int32b0(fbe_in_buffer, 80, this->body_limit())
-        , int32b1(fbe_in_buffer, 84, this->body_limit())
-        , int32b2(fbe_in_buffer, 88, this->body_limit())
-        , int32b3(fbe_in_buffer, 92, this->body_limit())
-        , int32b4(fbe_in_buffer, 96, this->body_limit())
-        , int32b5(fbe_in_buffer, 100, this->body_limit())
-        , uint32b0(fbe_in_buffer, 104, this->body_limit())
-        , uint32b1(fbe_in_buffer, 108, this->body_limit())
-        , uint32b2(fbe_in_buffer, 112, this->body_limit())
-        , uint32b3(fbe_in_buffer, 116, this->body_limit())
-        , uint32b4(fbe_in_buffer, 120, this->body_limit())
-        , uint32b5(fbe_in_buffer, 124, this->body_limit())
-        , int64b0(fbe_in_buffer, 128, this->body_limit())
-        , int64b1(fbe_in_buffer, 136, this->body_limit())
-        , int64b2(fbe_in_buffer, 144, this->body_limit())
-        , int64b3(fbe_in_buffer, 152, this->body_limit())
-        , int64b4(fbe_in_buffer, 160, this->body_limit())
-        , int64b5(fbe_in_buffer, 168, this->body_limit())
-        , uint64b0(fbe_in_buffer, 176, this->body_limit())
-        , uint64b1(fbe_in_buffer, 184, this->body_limit())
-        , uint64b2(fbe_in_buffer, 192, this->body_limit())
-        , uint64b3(fbe_in_buffer, 200, this->body_limit())
-        , uint64b4(fbe_in_buffer, 208, this->body_limit())
-        , uint64b5(fbe_in_buffer, 216, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::enums::Enums>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::enums::EnumByte> byte0;
-    FieldModel<TBuffer, ::enums::EnumByte> byte1;
-    FieldModel<TBuffer, ::enums::EnumByte> byte2;
-    FieldModel<TBuffer, ::enums::EnumByte> byte3;
-    FieldModel<TBuffer, ::enums::EnumByte> byte4;
-    FieldModel<TBuffer, ::enums::EnumByte> byte5;
-    FieldModel<TBuffer, ::enums::EnumChar> char0;
-    FieldModel<TBuffer, ::enums::EnumChar> char1;
-    FieldModel<TBuffer, ::enums::EnumChar> char2;
-    FieldModel<TBuffer, ::enums::EnumChar> char3;
-    FieldModel<TBuffer, ::enums::EnumChar> char4;
-    FieldModel<TBuffer, ::enums::EnumChar> char5;
-    FieldModel<TBuffer, ::enums::EnumWChar> wchar0;
-    FieldModel<TBuffer, ::enums::EnumWChar> wchar1;
-    FieldModel<TBuffer, ::enums::EnumWChar> wchar2;
-    FieldModel<TBuffer, ::enums::EnumWChar> wchar3;
-    FieldModel<TBuffer, ::enums::EnumWChar> wchar4;
-    FieldModel<TBuffer, ::enums::EnumWChar> wchar5;
-    FieldModel<TBuffer, ::enums::EnumInt8> int8b0;
-    FieldModel<TBuffer, ::enums::EnumInt8> int8b1;
-    FieldModel<TBuffer, ::enums::EnumInt8> int8b2;
-    FieldModel<TBuffer, ::enums::EnumInt8> int8b3;
-    FieldModel<TBuffer, ::enums::EnumInt8> int8b4;
-    FieldModel<TBuffer, ::enums::EnumInt8> int8b5;
-    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b0;
-    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b1;
-    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b2;
-    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b3;
-    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b4;
-    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b5;
-    FieldModel<TBuffer, ::enums::EnumInt16> int16b0;
-    FieldModel<TBuffer, ::enums::EnumInt16> int16b1;
-    FieldModel<TBuffer, ::enums::EnumInt16> int16b2;
-    FieldModel<TBuffer, ::enums::EnumInt16> int16b3;
-    FieldModel<TBuffer, ::enums::EnumInt16> int16b4;
-    FieldModel<TBuffer, ::enums::EnumInt16> int16b5;
-    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b0;
-    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b1;
-    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b2;
-    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b3;
-    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b4;
-    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b5;
-    FieldModel<TBuffer, ::enums::EnumInt32> int32b0;
-    FieldModel<TBuffer, ::enums::EnumInt32> int32b1;
-    FieldModel<TBuffer, ::enums::EnumInt32> int32b2;
-    FieldModel<TBuffer, ::enums::EnumInt32> int32b3;
-    FieldModel<TBuffer, ::enums::EnumInt32> int32b4;
-    FieldModel<TBuffer, ::enums::EnumInt32> int32b5;
-    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b0;
-    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b1;
-    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b2;
-    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b3;
-    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b4;
-    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b5;
-    FieldModel<TBuffer, ::enums::EnumInt64> int64b0;
-    FieldModel<TBuffer, ::enums::EnumInt64> int64b1;
-    FieldModel<TBuffer, ::enums::EnumInt64> int64b2;
-    FieldModel<TBuffer, ::enums::EnumInt64> int64b3;
-    FieldModel<TBuffer, ::enums::EnumInt64> int64b4;
-    FieldModel<TBuffer, ::enums::EnumInt64> int64b5;
-    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b0;
-    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b1;
-    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b2;
-    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b3;
-    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b4;
-    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b5;
+    FieldModel<TBuffer, ::enums::EnumByte> byte0{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumByte> byte1{this->fbe_buffer(), 9, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumByte> byte2{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumByte> byte3{this->fbe_buffer(), 11, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumByte> byte4{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumByte> byte5{this->fbe_buffer(), 13, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumChar> char0{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumChar> char1{this->fbe_buffer(), 15, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumChar> char2{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumChar> char3{this->fbe_buffer(), 17, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumChar> char4{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumChar> char5{this->fbe_buffer(), 19, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumWChar> wchar0{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumWChar> wchar1{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumWChar> wchar2{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumWChar> wchar3{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumWChar> wchar4{this->fbe_buffer(), 36, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumWChar> wchar5{this->fbe_buffer(), 40, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt8> int8b0{this->fbe_buffer(), 44, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt8> int8b1{this->fbe_buffer(), 45, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt8> int8b2{this->fbe_buffer(), 46, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt8> int8b3{this->fbe_buffer(), 47, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt8> int8b4{this->fbe_buffer(), 48, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt8> int8b5{this->fbe_buffer(), 49, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b0{this->fbe_buffer(), 50, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b1{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b2{this->fbe_buffer(), 52, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b3{this->fbe_buffer(), 53, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b4{this->fbe_buffer(), 54, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt8> uint8b5{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt16> int16b0{this->fbe_buffer(), 56, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt16> int16b1{this->fbe_buffer(), 58, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt16> int16b2{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt16> int16b3{this->fbe_buffer(), 62, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt16> int16b4{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt16> int16b5{this->fbe_buffer(), 66, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b0{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b1{this->fbe_buffer(), 70, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b2{this->fbe_buffer(), 72, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b3{this->fbe_buffer(), 74, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b4{this->fbe_buffer(), 76, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt16> uint16b5{this->fbe_buffer(), 78, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt32> int32b0{this->fbe_buffer(), 80, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt32> int32b1{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt32> int32b2{this->fbe_buffer(), 88, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt32> int32b3{this->fbe_buffer(), 92, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt32> int32b4{this->fbe_buffer(), 96, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt32> int32b5{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b0{this->fbe_buffer(), 104, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b1{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b2{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b3{this->fbe_buffer(), 116, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b4{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt32> uint32b5{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt64> int64b0{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt64> int64b1{this->fbe_buffer(), 136, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt64> int64b2{this->fbe_buffer(), 144, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt64> int64b3{this->fbe_buffer(), 152, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt64> int64b4{this->fbe_buffer(), 160, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumInt64> int64b5{this->fbe_buffer(), 168, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b0{this->fbe_buffer(), 176, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b1{this->fbe_buffer(), 184, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b2{this->fbe_buffer(), 192, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b3{this->fbe_buffer(), 200, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b4{this->fbe_buffer(), 208, this->body_limit()};
+    FieldModel<TBuffer, ::enums::EnumUInt64> uint64b5{this->fbe_buffer(), 216, this->body_limit()};
 };
 
 //! View of enums.Enums: its fields read in place, each checked against the body found
@@ -166,72 +97,72 @@ class View<::enums::Enums, Verified> : public StructView<::enums::Enums, Verifie
 public:
     using StructView<::enums::Enums, Verified>::StructView;
 
-    ::enums::EnumByte byte0() const noexcept { return this->template fbe_field<::enums::EnumByte>(8, ::enums::EnumByte::ENUM_VALUE_0); }
-    ::enums::EnumByte byte1() const noexcept { return this->template fbe_field<::enums::EnumByte>(9, ::enums::EnumByte::ENUM_VALUE_1); }
-    ::enums::EnumByte byte2() const noexcept { return this->template fbe_field<::enums::EnumByte>(10, ::enums::EnumByte::ENUM_VALUE_2); }
-    ::enums::EnumByte byte3() const noexcept { return this->template fbe_field<::enums::EnumByte>(11, ::enums::EnumByte::ENUM_VALUE_3); }
-    ::enums::EnumByte byte4() const noexcept { return this->template fbe_field<::enums::EnumByte>(12, ::enums::EnumByte::ENUM_VALUE_4); }
-    ::enums::EnumByte byte5() const noexcept { return this->template fbe_field<::enums::EnumByte>(13, ::enums::EnumByte::ENUM_VALUE_5); }
-    ::enums::EnumChar char0() const noexcept { return this->template fbe_field<::enums::EnumChar>(14, ::enums::EnumChar::ENUM_VALUE_0); }
-    ::enums::EnumChar char1() const noexcept { return this->template fbe_field<::enums::EnumChar>(15, ::enums::EnumChar::ENUM_VALUE_1); }
-    ::enums::EnumChar char2() const noexcept { return this->template fbe_field<::enums::EnumChar>(16, ::enums::EnumChar::ENUM_VALUE_2); }
-    ::enums::EnumChar char3() const noexcept { return this->template fbe_field<::enums::EnumChar>(17, ::enums::EnumChar::ENUM_VALUE_3); }
-    ::enums::EnumChar char4() const noexcept { return this->template fbe_field<::enums::EnumChar>(18, ::enums::EnumChar::ENUM_VALUE_4); }
-    ::enums::EnumChar char5() const noexcept { return this->template fbe_field<::enums::EnumChar>(19, ::enums::EnumChar::ENUM_VALUE_5); }
-    ::enums::EnumWChar wchar0() const noexcept { return this->template fbe_field<::enums::EnumWChar>(20, ::enums::EnumWChar::ENUM_VALUE_0); }
-    ::enums::EnumWChar wchar1() const noexcept { return this->template fbe_field<::enums::EnumWChar>(24, ::enums::EnumWChar::ENUM_VALUE_1); }
-    ::enums::EnumWChar wchar2() const noexcept { return this->template fbe_field<::enums::EnumWChar>(28, ::enums::EnumWChar::ENUM_VALUE_2); }
-    ::enums::EnumWChar wchar3() const noexcept { return this->template fbe_field<::enums::EnumWChar>(32, ::enums::EnumWChar::ENUM_VALUE_3); }
-    ::enums::EnumWChar wchar4() const noexcept { return this->template fbe_field<::enums::EnumWChar>(36, ::enums::EnumWChar::ENUM_VALUE_4); }
-    ::enums::EnumWChar wchar5() const noexcept { return this->template fbe_field<::enums::EnumWChar>(40, ::enums::EnumWChar::ENUM_VALUE_5); }
-    ::enums::EnumInt8 int8b0() const noexcept { return this->template fbe_field<::enums::EnumInt8>(44, ::enums::EnumInt8::ENUM_VALUE_0); }
-    ::enums::EnumInt8 int8b1() const noexcept { return this->template fbe_field<::enums::EnumInt8>(45, ::enums::EnumInt8::ENUM_VALUE_1); }
-    ::enums::EnumInt8 int8b2() const noexcept { return this->template fbe_field<::enums::EnumInt8>(46, ::enums::EnumInt8::ENUM_VALUE_2); }
-    ::enums::EnumInt8 int8b3() const noexcept { return this->template fbe_field<::enums::EnumInt8>(47, ::enums::EnumInt8::ENUM_VALUE_3); }
-    ::enums::EnumInt8 int8b4() const noexcept { return this->template fbe_field<::enums::EnumInt8>(48, ::enums::EnumInt8::ENUM_VALUE_4); }
-    ::enums::EnumInt8 int8b5() const noexcept { return this->template fbe_field<::enums::EnumInt8>(49, ::enums::EnumInt8::ENUM_VALUE_5); }
-    ::enums::EnumUInt8 uint8b0() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(50, ::enums::EnumUInt8::ENUM_VALUE_0); }
-    ::enums::EnumUInt8 uint8b1() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(51, ::enums::EnumUInt8::ENUM_VALUE_1); }
-    ::enums::EnumUInt8 uint8b2() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(52, ::enums::EnumUInt8::ENUM_VALUE_2); }
-    ::enums::EnumUInt8 uint8b3() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(53, ::enums::EnumUInt8::ENUM_VALUE_3); }
-    ::enums::EnumUInt8 uint8b4() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(54, ::enums::EnumUInt8::ENUM_VALUE_4); }
-    ::enums::EnumUInt8 uint8b5() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(55, ::enums::EnumUInt8::ENUM_VALUE_5); }
-    ::enums::EnumInt16 int16b0() const noexcept { return this->template fbe_field<::enums::EnumInt16>(56, ::enums::EnumInt16::ENUM_VALUE_0); }
-    ::enums::EnumInt16 int16b1() const noexcept { return this->template fbe_field<::enums::EnumInt16>(58, ::enums::EnumInt16::ENUM_VALUE_1); }
-    ::enums::EnumInt16 int16b2() const noexcept { return this->template fbe_field<::enums::EnumInt16>(60, ::enums::EnumInt16::ENUM_VALUE_2); }
-    ::enums::EnumInt16 int16b3() const noexcept { return this->template fbe_field<::enums::EnumInt16>(62, ::enums::EnumInt16::ENUM_VALUE_3); }
-    ::enums::EnumInt16 int16b4() const noexcept { return this->template fbe_field<::enums::EnumInt16>(64, ::enums::EnumInt16::ENUM_VALUE_4); }
-    ::enums::EnumInt16 int16b5() const noexcept { return this->template fbe_field<::enums::EnumInt16>(66, ::enums::EnumInt16::ENUM_VALUE_5); }
-    ::enums::EnumUInt16 uint16b0() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(68, ::enums::EnumUInt16::ENUM_VALUE_0); }
-    ::enums::EnumUInt16 uint16b1() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(70, ::enums::EnumUInt16::ENUM_VALUE_1); }
-    ::enums::EnumUInt16 uint16b2() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(72, ::enums::EnumUInt16::ENUM_VALUE_2); }
-    ::enums::EnumUInt16 uint16b3() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(74, ::enums::EnumUInt16::ENUM_VALUE_3); }
-    ::enums::EnumUInt16 uint16b4() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(76, ::enums::EnumUInt16::ENUM_VALUE_4); }
-    ::enums::EnumUInt16 uint16b5() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(78, ::enums::EnumUInt16::ENUM_VALUE_5); }
-    ::enums::EnumInt32 int32b0() const noexcept { return this->template fbe_field<::enums::EnumInt32>(80, ::enums::EnumInt32::ENUM_VALUE_0); }
-    ::enums::EnumInt32 int32b1() const noexcept { return this->template fbe_field<::enums::EnumInt32>(84, ::enums::EnumInt32::ENUM_VALUE_1); }
-    ::enums::EnumInt32 int32b2() const noexcept { return this->template fbe_field<::enums::EnumInt32>(88, ::enums::EnumInt32::ENUM_VALUE_2); }
-    ::enums::EnumInt32 int32b3() const noexcept { return this->template fbe_field<::enums::EnumInt32>(92, ::enums::EnumInt32::ENUM_VALUE_3); }
-    ::enums::EnumInt32 int32b4() const noexcept { return this->template fbe_field<::enums::EnumInt32>(96, ::enums::EnumInt32::ENUM_VALUE_4); }
-    ::enums::EnumInt32 int32b5() const noexcept { return this->template fbe_field<::enums::EnumInt32>(100, ::enums::EnumInt32::ENUM_VALUE_5); }
-    ::enums::EnumUInt32 uint32b0() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(104, ::enums::EnumUInt32::ENUM_VALUE_0); }
-    ::enums::EnumUInt32 uint32b1() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(108, ::enums::EnumUInt32::ENUM_VALUE_1); }
-    ::enums::EnumUInt32 uint32b2() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(112, ::enums::EnumUInt32::ENUM_VALUE_2); }
-    ::enums::EnumUInt32 uint32b3() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(116, ::enums::EnumUInt32::ENUM_VALUE_3); }
-    ::enums::EnumUInt32 uint32b4() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(120, ::enums::EnumUInt32::ENUM_VALUE_4); }
-    ::enums::EnumUInt32 uint32b5() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(124, ::enums::EnumUInt32::ENUM_VALUE_5); }
-    ::enums::EnumInt64 int64b0() const noexcept { return this->template fbe_field<::enums::EnumInt64>(128, ::enums::EnumInt64::ENUM_VALUE_0); }
-    ::enums::EnumInt64 int64b1() const noexcept { return this->template fbe_field<::enums::EnumInt64>(136, ::enums::EnumInt64::ENUM_VALUE_1); }
-    ::enums::EnumInt64 int64b2() const noexcept { return this->template fbe_field<::enums::EnumInt64>(144, ::enums::EnumInt64::ENUM_VALUE_2); }
-    ::enums::EnumInt64 int64b3() const noexcept { return this->template fbe_field<::enums::EnumInt64>(152, ::enums::EnumInt64::ENUM_VALUE_3); }
-    ::enums::EnumInt64 int64b4() const noexcept { return this->template fbe_field<::enums::EnumInt64>(160, ::enums::EnumInt64::ENUM_VALUE_4); }
-    ::enums::EnumInt64 int64b5() const noexcept { return this->template fbe_field<::enums::EnumInt64>(168, ::enums::EnumInt64::ENUM_VALUE_5); }
-    ::enums::EnumUInt64 uint64b0() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(176, ::enums::EnumUInt64::ENUM_VALUE_0); }
-    ::enums::EnumUInt64 uint64b1() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(184, ::enums::EnumUInt64::ENUM_VALUE_1); }
-    ::enums::EnumUInt64 uint64b2() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(192, ::enums::EnumUInt64::ENUM_VALUE_2); }
-    ::enums::EnumUInt64 uint64b3() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(200, ::enums::EnumUInt64::ENUM_VALUE_3); }
-    ::enums::EnumUInt64 uint64b4() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(208, ::enums::EnumUInt64::ENUM_VALUE_4); }
-    ::enums::EnumUInt64 uint64b5() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(216, ::enums::EnumUInt64::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumByte, Verified> byte0() const noexcept { return this->template fbe_field<::enums::EnumByte>(8, ::enums::EnumByte::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumByte, Verified> byte1() const noexcept { return this->template fbe_field<::enums::EnumByte>(9, ::enums::EnumByte::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumByte, Verified> byte2() const noexcept { return this->template fbe_field<::enums::EnumByte>(10, ::enums::EnumByte::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumByte, Verified> byte3() const noexcept { return this->template fbe_field<::enums::EnumByte>(11, ::enums::EnumByte::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumByte, Verified> byte4() const noexcept { return this->template fbe_field<::enums::EnumByte>(12, ::enums::EnumByte::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumByte, Verified> byte5() const noexcept { return this->template fbe_field<::enums::EnumByte>(13, ::enums::EnumByte::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumChar, Verified> char0() const noexcept { return this->template fbe_field<::enums::EnumChar>(14, ::enums::EnumChar::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumChar, Verified> char1() const noexcept { return this->template fbe_field<::enums::EnumChar>(15, ::enums::EnumChar::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumChar, Verified> char2() const noexcept { return this->template fbe_field<::enums::EnumChar>(16, ::enums::EnumChar::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumChar, Verified> char3() const noexcept { return this->template fbe_field<::enums::EnumChar>(17, ::enums::EnumChar::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumChar, Verified> char4() const noexcept { return this->template fbe_field<::enums::EnumChar>(18, ::enums::EnumChar::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumChar, Verified> char5() const noexcept { return this->template fbe_field<::enums::EnumChar>(19, ::enums::EnumChar::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumWChar, Verified> wchar0() const noexcept { return this->template fbe_field<::enums::EnumWChar>(20, ::enums::EnumWChar::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumWChar, Verified> wchar1() const noexcept { return this->template fbe_field<::enums::EnumWChar>(24, ::enums::EnumWChar::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumWChar, Verified> wchar2() const noexcept { return this->template fbe_field<::enums::EnumWChar>(28, ::enums::EnumWChar::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumWChar, Verified> wchar3() const noexcept { return this->template fbe_field<::enums::EnumWChar>(32, ::enums::EnumWChar::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumWChar, Verified> wchar4() const noexcept { return this->template fbe_field<::enums::EnumWChar>(36, ::enums::EnumWChar::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumWChar, Verified> wchar5() const noexcept { return this->template fbe_field<::enums::EnumWChar>(40, ::enums::EnumWChar::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumInt8, Verified> int8b0() const noexcept { return this->template fbe_field<::enums::EnumInt8>(44, ::enums::EnumInt8::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumInt8, Verified> int8b1() const noexcept { return this->template fbe_field<::enums::EnumInt8>(45, ::enums::EnumInt8::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumInt8, Verified> int8b2() const noexcept { return this->template fbe_field<::enums::EnumInt8>(46, ::enums::EnumInt8::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumInt8, Verified> int8b3() const noexcept { return this->template fbe_field<::enums::EnumInt8>(47, ::enums::EnumInt8::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumInt8, Verified> int8b4() const noexcept { return this->template fbe_field<::enums::EnumInt8>(48, ::enums::EnumInt8::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumInt8, Verified> int8b5() const noexcept { return this->template fbe_field<::enums::EnumInt8>(49, ::enums::EnumInt8::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumUInt8, Verified> uint8b0() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(50, ::enums::EnumUInt8::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumUInt8, Verified> uint8b1() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(51, ::enums::EnumUInt8::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumUInt8, Verified> uint8b2() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(52, ::enums::EnumUInt8::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumUInt8, Verified> uint8b3() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(53, ::enums::EnumUInt8::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumUInt8, Verified> uint8b4() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(54, ::enums::EnumUInt8::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumUInt8, Verified> uint8b5() const noexcept { return this->template fbe_field<::enums::EnumUInt8>(55, ::enums::EnumUInt8::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumInt16, Verified> int16b0() const noexcept { return this->template fbe_field<::enums::EnumInt16>(56, ::enums::EnumInt16::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumInt16, Verified> int16b1() const noexcept { return this->template fbe_field<::enums::EnumInt16>(58, ::enums::EnumInt16::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumInt16, Verified> int16b2() const noexcept { return this->template fbe_field<::enums::EnumInt16>(60, ::enums::EnumInt16::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumInt16, Verified> int16b3() const noexcept { return this->template fbe_field<::enums::EnumInt16>(62, ::enums::EnumInt16::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumInt16, Verified> int16b4() const noexcept { return this->template fbe_field<::enums::EnumInt16>(64, ::enums::EnumInt16::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumInt16, Verified> int16b5() const noexcept { return this->template fbe_field<::enums::EnumInt16>(66, ::enums::EnumInt16::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumUInt16, Verified> uint16b0() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(68, ::enums::EnumUInt16::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumUInt16, Verified> uint16b1() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(70, ::enums::EnumUInt16::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumUInt16, Verified> uint16b2() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(72, ::enums::EnumUInt16::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumUInt16, Verified> uint16b3() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(74, ::enums::EnumUInt16::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumUInt16, Verified> uint16b4() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(76, ::enums::EnumUInt16::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumUInt16, Verified> uint16b5() const noexcept { return this->template fbe_field<::enums::EnumUInt16>(78, ::enums::EnumUInt16::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumInt32, Verified> int32b0() const noexcept { return this->template fbe_field<::enums::EnumInt32>(80, ::enums::EnumInt32::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumInt32, Verified> int32b1() const noexcept { return this->template fbe_field<::enums::EnumInt32>(84, ::enums::EnumInt32::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumInt32, Verified> int32b2() const noexcept { return this->template fbe_field<::enums::EnumInt32>(88, ::enums::EnumInt32::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumInt32, Verified> int32b3() const noexcept { return this->template fbe_field<::enums::EnumInt32>(92, ::enums::EnumInt32::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumInt32, Verified> int32b4() const noexcept { return this->template fbe_field<::enums::EnumInt32>(96, ::enums::EnumInt32::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumInt32, Verified> int32b5() const noexcept { return this->template fbe_field<::enums::EnumInt32>(100, ::enums::EnumInt32::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumUInt32, Verified> uint32b0() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(104, ::enums::EnumUInt32::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumUInt32, Verified> uint32b1() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(108, ::enums::EnumUInt32::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumUInt32, Verified> uint32b2() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(112, ::enums::EnumUInt32::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumUInt32, Verified> uint32b3() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(116, ::enums::EnumUInt32::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumUInt32, Verified> uint32b4() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(120, ::enums::EnumUInt32::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumUInt32, Verified> uint32b5() const noexcept { return this->template fbe_field<::enums::EnumUInt32>(124, ::enums::EnumUInt32::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumInt64, Verified> int64b0() const noexcept { return this->template fbe_field<::enums::EnumInt64>(128, ::enums::EnumInt64::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumInt64, Verified> int64b1() const noexcept { return this->template fbe_field<::enums::EnumInt64>(136, ::enums::EnumInt64::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumInt64, Verified> int64b2() const noexcept { return this->template fbe_field<::enums::EnumInt64>(144, ::enums::EnumInt64::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumInt64, Verified> int64b3() const noexcept { return this->template fbe_field<::enums::EnumInt64>(152, ::enums::EnumInt64::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumInt64, Verified> int64b4() const noexcept { return this->template fbe_field<::enums::EnumInt64>(160, ::enums::EnumInt64::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumInt64, Verified> int64b5() const noexcept { return this->template fbe_field<::enums::EnumInt64>(168, ::enums::EnumInt64::ENUM_VALUE_5); }
+    ViewResult<::enums::EnumUInt64, Verified> uint64b0() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(176, ::enums::EnumUInt64::ENUM_VALUE_0); }
+    ViewResult<::enums::EnumUInt64, Verified> uint64b1() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(184, ::enums::EnumUInt64::ENUM_VALUE_1); }
+    ViewResult<::enums::EnumUInt64, Verified> uint64b2() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(192, ::enums::EnumUInt64::ENUM_VALUE_2); }
+    ViewResult<::enums::EnumUInt64, Verified> uint64b3() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(200, ::enums::EnumUInt64::ENUM_VALUE_3); }
+    ViewResult<::enums::EnumUInt64, Verified> uint64b4() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(208, ::enums::EnumUInt64::ENUM_VALUE_4); }
+    ViewResult<::enums::EnumUInt64, Verified> uint64b5() const noexcept { return this->template fbe_field<::enums::EnumUInt64>(216, ::enums::EnumUInt64::ENUM_VALUE_5); }
 };
 
 } // namespace FBE

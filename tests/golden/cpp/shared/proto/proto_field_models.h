@@ -15,27 +15,18 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::proto::Order> : public StructModel<TBuffer, ::proto::Order>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::proto::Order>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , symbol(fbe_in_buffer, 12, this->body_limit())
-        , side(fbe_in_buffer, 16, this->body_limit())
-        , type(fbe_in_buffer, 17, this->body_limit())
-        , price(fbe_in_buffer, 18, this->body_limit())
-        , volume(fbe_in_buffer, 26, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::proto::Order>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, std::string> symbol;
-    FieldModel<TBuffer, ::proto::OrderSide> side;
-    FieldModel<TBuffer, ::proto::OrderType> type;
-    FieldModel<TBuffer, double> price;
-    FieldModel<TBuffer, double> volume;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> symbol{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::proto::OrderSide> side{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, ::proto::OrderType> type{this->fbe_buffer(), 17, this->body_limit()};
+    FieldModel<TBuffer, double> price{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, double> volume{this->fbe_buffer(), 26, this->body_limit()};
 };
 
 //! Field model of proto.Balance: the fields' models at their offsets in the body.
@@ -43,19 +34,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::proto::Balance> : public StructModel<TBuffer, ::proto::Balance>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::proto::Balance>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , currency(fbe_in_buffer, 8, this->body_limit())
-        , amount(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::proto::Balance>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::string> currency;
-    FieldModel<TBuffer, double> amount;
+    FieldModel<TBuffer, std::string> currency{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, double> amount{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! Field model of proto.Account: the fields' models at their offsets in the body.
@@ -63,27 +49,18 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::proto::Account> : public StructModel<TBuffer, ::proto::Account>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::proto::Account>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , name(fbe_in_buffer, 12, this->body_limit())
-        , state(fbe_in_buffer, 16, this->body_limit())
-        , wallet(fbe_in_buffer, 17, this->body_limit())
-        , asset(fbe_in_buffer, 21, this->body_limit())
-        , orders(fbe_in_buffer, 26, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::proto::Account>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, std::string> name;
-    FieldModel<TBuffer, ::proto::State> state;
-    FieldModel<TBuffer, ::proto::Balance> wallet;
-    FieldModel<TBuffer, std::optional<::proto::Balance>> asset;
-    FieldModel<TBuffer, std::vector<::proto::Order>> orders;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> name{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::proto::State> state{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, ::proto::Balance> wallet{this->fbe_buffer(), 17, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::Balance>> asset{this->fbe_buffer(), 21, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::proto::Order>> orders{this->fbe_buffer(), 26, this->body_limit()};
 };
 
 //! Field model of proto.OrderMessage: the fields' models at their offsets in the body.
@@ -91,17 +68,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::proto::OrderMessage> : public StructModel<TBuffer, ::proto::OrderMessage>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::proto::OrderMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , body(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::proto::OrderMessage>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::proto::Order> body;
+    FieldModel<TBuffer, ::proto::Order> body{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of proto.BalanceMessage: the fields' models at their offsets in the body.
@@ -109,17 +82,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::proto::BalanceMessage> : public StructModel<TBuffer, ::proto::BalanceMessage>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::proto::BalanceMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , body(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::proto::BalanceMessage>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::proto::Balance> body;
+    FieldModel<TBuffer, ::proto::Balance> body{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of proto.AccountMessage: the fields' models at their offsets in the body.
@@ -127,17 +96,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::proto::AccountMessage> : public StructModel<TBuffer, ::proto::AccountMessage>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::proto::AccountMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , body(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::proto::AccountMessage>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::proto::Account> body;
+    FieldModel<TBuffer, ::proto::Account> body{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! View of proto.Order: its fields read in place, each checked against the body found
@@ -148,12 +113,12 @@ class View<::proto::Order, Verified> : public StructView<::proto::Order, Verifie
 public:
     using StructView<::proto::Order, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
-    std::string_view symbol() const noexcept { return this->template fbe_field<std::string>(12); }
-    ::proto::OrderSide side() const noexcept { return this->template fbe_field<::proto::OrderSide>(16); }
-    ::proto::OrderType type() const noexcept { return this->template fbe_field<::proto::OrderType>(17); }
-    double price() const noexcept { return this->template fbe_field<double>(18, 0.0); }
-    double volume() const noexcept { return this->template fbe_field<double>(26, 0.0); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<std::string, Verified> symbol() const noexcept { return this->template fbe_field<std::string>(12); }
+    ViewResult<::proto::OrderSide, Verified> side() const noexcept { return this->template fbe_field<::proto::OrderSide>(16); }
+    ViewResult<::proto::OrderType, Verified> type() const noexcept { return this->template fbe_field<::proto::OrderType>(17); }
+    ViewResult<double, Verified> price() const noexcept { return this->template fbe_field<double>(18, 0.0); }
+    ViewResult<double, Verified> volume() const noexcept { return this->template fbe_field<double>(26, 0.0); }
 };
 
 //! View of proto.Balance: its fields read in place, each checked against the body found
@@ -164,8 +129,8 @@ class View<::proto::Balance, Verified> : public StructView<::proto::Balance, Ver
 public:
     using StructView<::proto::Balance, Verified>::StructView;
 
-    std::string_view currency() const noexcept { return this->template fbe_field<std::string>(8); }
-    double amount() const noexcept { return this->template fbe_field<double>(12, 0.0); }
+    ViewResult<std::string, Verified> currency() const noexcept { return this->template fbe_field<std::string>(8); }
+    ViewResult<double, Verified> amount() const noexcept { return this->template fbe_field<double>(12, 0.0); }
 };
 
 //! View of proto.Account: its fields read in place, each checked against the body found
@@ -176,12 +141,12 @@ class View<::proto::Account, Verified> : public StructView<::proto::Account, Ver
 public:
     using StructView<::proto::Account, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
-    std::string_view name() const noexcept { return this->template fbe_field<std::string>(12); }
-    ::proto::State state() const noexcept { return this->template fbe_field<::proto::State>(16, ::proto::State::initialized | ::proto::State::bad); }
-    View<::proto::Balance, Verified> wallet() const noexcept { return this->template fbe_field<::proto::Balance>(17); }
-    View<std::optional<::proto::Balance>, Verified> asset() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(21); }
-    View<std::vector<::proto::Order>, Verified> orders() const noexcept { return this->template fbe_field<std::vector<::proto::Order>>(26); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<std::string, Verified> name() const noexcept { return this->template fbe_field<std::string>(12); }
+    ViewResult<::proto::State, Verified> state() const noexcept { return this->template fbe_field<::proto::State>(16, ::proto::State::initialized | ::proto::State::bad); }
+    ViewResult<::proto::Balance, Verified> wallet() const noexcept { return this->template fbe_field<::proto::Balance>(17); }
+    ViewResult<std::optional<::proto::Balance>, Verified> asset() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(21); }
+    ViewResult<std::vector<::proto::Order>, Verified> orders() const noexcept { return this->template fbe_field<std::vector<::proto::Order>>(26); }
 };
 
 //! View of proto.OrderMessage: its fields read in place, each checked against the body found
@@ -192,7 +157,7 @@ class View<::proto::OrderMessage, Verified> : public StructView<::proto::OrderMe
 public:
     using StructView<::proto::OrderMessage, Verified>::StructView;
 
-    View<::proto::Order, Verified> body() const noexcept { return this->template fbe_field<::proto::Order>(8); }
+    ViewResult<::proto::Order, Verified> body() const noexcept { return this->template fbe_field<::proto::Order>(8); }
 };
 
 //! View of proto.BalanceMessage: its fields read in place, each checked against the body found
@@ -203,7 +168,7 @@ class View<::proto::BalanceMessage, Verified> : public StructView<::proto::Balan
 public:
     using StructView<::proto::BalanceMessage, Verified>::StructView;
 
-    View<::proto::Balance, Verified> body() const noexcept { return this->template fbe_field<::proto::Balance>(8); }
+    ViewResult<::proto::Balance, Verified> body() const noexcept { return this->template fbe_field<::proto::Balance>(8); }
 };
 
 //! View of proto.AccountMessage: its fields read in place, each checked against the body found
@@ -214,7 +179,7 @@ class View<::proto::AccountMessage, Verified> : public StructView<::proto::Accou
 public:
     using StructView<::proto::AccountMessage, Verified>::StructView;
 
-    View<::proto::Account, Verified> body() const noexcept { return this->template fbe_field<::proto::Account>(8); }
+    ViewResult<::proto::Account, Verified> body() const noexcept { return this->template fbe_field<::proto::Account>(8); }
 };
 
 } // namespace FBE

@@ -16,31 +16,20 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::protoex::Order> : public StructModel<TBuffer, ::protoex::Order>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::protoex::Order>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , symbol(fbe_in_buffer, 12, this->body_limit())
-        , side(fbe_in_buffer, 16, this->body_limit())
-        , type(fbe_in_buffer, 17, this->body_limit())
-        , price(fbe_in_buffer, 18, this->body_limit())
-        , volume(fbe_in_buffer, 26, this->body_limit())
-        , tp(fbe_in_buffer, 34, this->body_limit())
-        , sl(fbe_in_buffer, 42, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::protoex::Order>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, std::string> symbol;
-    FieldModel<TBuffer, ::protoex::OrderSide> side;
-    FieldModel<TBuffer, ::protoex::OrderType> type;
-    FieldModel<TBuffer, double> price;
-    FieldModel<TBuffer, double> volume;
-    FieldModel<TBuffer, double> tp;
-    FieldModel<TBuffer, double> sl;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> symbol{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::protoex::OrderSide> side{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, ::protoex::OrderType> type{this->fbe_buffer(), 17, this->body_limit()};
+    FieldModel<TBuffer, double> price{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, double> volume{this->fbe_buffer(), 26, this->body_limit()};
+    FieldModel<TBuffer, double> tp{this->fbe_buffer(), 34, this->body_limit()};
+    FieldModel<TBuffer, double> sl{this->fbe_buffer(), 42, this->body_limit()};
 };
 
 //! Field model of protoex.Balance: the fields' models at their offsets in the body.
@@ -48,19 +37,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::protoex::Balance> : public StructModel<TBuffer, ::protoex::Balance>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::protoex::Balance>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
-        , locked(fbe_in_buffer, 20, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::protoex::Balance>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::proto::Balance> parent;
-    FieldModel<TBuffer, double> locked;
+    FieldModel<TBuffer, ::proto::Balance> parent{this->fbe_buffer(), 8, nullptr, this->body_limit()};
+    FieldModel<TBuffer, double> locked{this->fbe_buffer(), 20, this->body_limit()};
 };
 
 //! Field model of protoex.Account: the fields' models at their offsets in the body.
@@ -68,27 +52,18 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::protoex::Account> : public StructModel<TBuffer, ::protoex::Account>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::protoex::Account>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , name(fbe_in_buffer, 12, this->body_limit())
-        , state(fbe_in_buffer, 16, this->body_limit())
-        , wallet(fbe_in_buffer, 17, this->body_limit())
-        , asset(fbe_in_buffer, 21, this->body_limit())
-        , orders(fbe_in_buffer, 26, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::protoex::Account>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, std::string> name;
-    FieldModel<TBuffer, ::protoex::StateEx> state;
-    FieldModel<TBuffer, ::protoex::Balance> wallet;
-    FieldModel<TBuffer, std::optional<::protoex::Balance>> asset;
-    FieldModel<TBuffer, std::vector<::protoex::Order>> orders;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> name{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::protoex::StateEx> state{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, ::protoex::Balance> wallet{this->fbe_buffer(), 17, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::protoex::Balance>> asset{this->fbe_buffer(), 21, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::protoex::Order>> orders{this->fbe_buffer(), 26, this->body_limit()};
 };
 
 //! Field model of protoex.OrderMessage: the fields' models at their offsets in the body.
@@ -96,17 +71,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::protoex::OrderMessage> : public StructModel<TBuffer, ::protoex::OrderMessage>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::protoex::OrderMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , body(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::protoex::OrderMessage>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::protoex::Order> body;
+    FieldModel<TBuffer, ::protoex::Order> body{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of protoex.BalanceMessage: the fields' models at their offsets in the body.
@@ -114,17 +85,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::protoex::BalanceMessage> : public StructModel<TBuffer, ::protoex::BalanceMessage>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::protoex::BalanceMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , body(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::protoex::BalanceMessage>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::protoex::Balance> body;
+    FieldModel<TBuffer, ::protoex::Balance> body{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of protoex.AccountMessage: the fields' models at their offsets in the body.
@@ -132,17 +99,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::protoex::AccountMessage> : public StructModel<TBuffer, ::protoex::AccountMessage>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::protoex::AccountMessage>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , body(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::protoex::AccountMessage>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::protoex::Account> body;
+    FieldModel<TBuffer, ::protoex::Account> body{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! View of protoex.Order: its fields read in place, each checked against the body found
@@ -153,14 +116,14 @@ class View<::protoex::Order, Verified> : public StructView<::protoex::Order, Ver
 public:
     using StructView<::protoex::Order, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
-    std::string_view symbol() const noexcept { return this->template fbe_field<std::string>(12); }
-    ::protoex::OrderSide side() const noexcept { return this->template fbe_field<::protoex::OrderSide>(16); }
-    ::protoex::OrderType type() const noexcept { return this->template fbe_field<::protoex::OrderType>(17); }
-    double price() const noexcept { return this->template fbe_field<double>(18, 0.0); }
-    double volume() const noexcept { return this->template fbe_field<double>(26, 0.0); }
-    double tp() const noexcept { return this->template fbe_field<double>(34, 10.0); }
-    double sl() const noexcept { return this->template fbe_field<double>(42, -10.0); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<std::string, Verified> symbol() const noexcept { return this->template fbe_field<std::string>(12); }
+    ViewResult<::protoex::OrderSide, Verified> side() const noexcept { return this->template fbe_field<::protoex::OrderSide>(16); }
+    ViewResult<::protoex::OrderType, Verified> type() const noexcept { return this->template fbe_field<::protoex::OrderType>(17); }
+    ViewResult<double, Verified> price() const noexcept { return this->template fbe_field<double>(18, 0.0); }
+    ViewResult<double, Verified> volume() const noexcept { return this->template fbe_field<double>(26, 0.0); }
+    ViewResult<double, Verified> tp() const noexcept { return this->template fbe_field<double>(34, 10.0); }
+    ViewResult<double, Verified> sl() const noexcept { return this->template fbe_field<double>(42, -10.0); }
 };
 
 //! View of protoex.Balance: its fields read in place, each checked against the body found
@@ -172,7 +135,7 @@ public:
     using StructView<::protoex::Balance, Verified>::StructView;
 
     View<::proto::Balance, Verified> parent() const noexcept { return this->template fbe_part<::proto::Balance>(); }
-    double locked() const noexcept { return this->template fbe_field<double>(20, 0.0); }
+    ViewResult<double, Verified> locked() const noexcept { return this->template fbe_field<double>(20, 0.0); }
 };
 
 //! View of protoex.Account: its fields read in place, each checked against the body found
@@ -183,12 +146,12 @@ class View<::protoex::Account, Verified> : public StructView<::protoex::Account,
 public:
     using StructView<::protoex::Account, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
-    std::string_view name() const noexcept { return this->template fbe_field<std::string>(12); }
-    ::protoex::StateEx state() const noexcept { return this->template fbe_field<::protoex::StateEx>(16, ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad); }
-    View<::protoex::Balance, Verified> wallet() const noexcept { return this->template fbe_field<::protoex::Balance>(17); }
-    View<std::optional<::protoex::Balance>, Verified> asset() const noexcept { return this->template fbe_field<std::optional<::protoex::Balance>>(21); }
-    View<std::vector<::protoex::Order>, Verified> orders() const noexcept { return this->template fbe_field<std::vector<::protoex::Order>>(26); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<std::string, Verified> name() const noexcept { return this->template fbe_field<std::string>(12); }
+    ViewResult<::protoex::StateEx, Verified> state() const noexcept { return this->template fbe_field<::protoex::StateEx>(16, ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad); }
+    ViewResult<::protoex::Balance, Verified> wallet() const noexcept { return this->template fbe_field<::protoex::Balance>(17); }
+    ViewResult<std::optional<::protoex::Balance>, Verified> asset() const noexcept { return this->template fbe_field<std::optional<::protoex::Balance>>(21); }
+    ViewResult<std::vector<::protoex::Order>, Verified> orders() const noexcept { return this->template fbe_field<std::vector<::protoex::Order>>(26); }
 };
 
 //! View of protoex.OrderMessage: its fields read in place, each checked against the body found
@@ -199,7 +162,7 @@ class View<::protoex::OrderMessage, Verified> : public StructView<::protoex::Ord
 public:
     using StructView<::protoex::OrderMessage, Verified>::StructView;
 
-    View<::protoex::Order, Verified> body() const noexcept { return this->template fbe_field<::protoex::Order>(8); }
+    ViewResult<::protoex::Order, Verified> body() const noexcept { return this->template fbe_field<::protoex::Order>(8); }
 };
 
 //! View of protoex.BalanceMessage: its fields read in place, each checked against the body found
@@ -210,7 +173,7 @@ class View<::protoex::BalanceMessage, Verified> : public StructView<::protoex::B
 public:
     using StructView<::protoex::BalanceMessage, Verified>::StructView;
 
-    View<::protoex::Balance, Verified> body() const noexcept { return this->template fbe_field<::protoex::Balance>(8); }
+    ViewResult<::protoex::Balance, Verified> body() const noexcept { return this->template fbe_field<::protoex::Balance>(8); }
 };
 
 //! View of protoex.AccountMessage: its fields read in place, each checked against the body found
@@ -221,7 +184,7 @@ class View<::protoex::AccountMessage, Verified> : public StructView<::protoex::A
 public:
     using StructView<::protoex::AccountMessage, Verified>::StructView;
 
-    View<::protoex::Account, Verified> body() const noexcept { return this->template fbe_field<::protoex::Account>(8); }
+    ViewResult<::protoex::Account, Verified> body() const noexcept { return this->template fbe_field<::protoex::Account>(8); }
 };
 
 } // namespace FBE

@@ -16,105 +16,57 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructSimple> : public StructModel<TBuffer, ::test::StructSimple>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructSimple>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , f1(fbe_in_buffer, 12, this->body_limit())
-        , f2(fbe_in_buffer, 13, this->body_limit())
-        , f3(fbe_in_buffer, 14, this->body_limit())
-        , f4(fbe_in_buffer, 15, this->body_limit())
-        , f5(fbe_in_buffer, 16, this->body_limit())
-        , f6(fbe_in_buffer, 17, this->body_limit())
-        , f7(fbe_in_buffer, 18, this->body_limit())
-        , f8(fbe_in_buffer, 22, this->body_limit())
-        , f9(fbe_in_buffer, 26, this->body_limit())
-        , f10(fbe_in_buffer, 27, this->body_limit())
-        , f11(fbe_in_buffer, 28, this->body_limit())
-        , f12(fbe_in_buffer, 29, this->body_limit())
-        , f13(fbe_in_buffer, 30, this->body_limit())
-        , f14(fbe_in_buffer, 32, this->body_limit())
-        , f15(fbe_in_buffer, 34, this->body_limit())
-        , f16(fbe_in_buffer, 36, this->body_limit())
-        , f17(fbe_in_buffer, 38, this->body_limit())
-        , f18(fbe_in_buffer, 42, this->body_limit())
-        , f19(fbe_in_buffer, 46, this->body_limit())
-        , f20(fbe_in_buffer, 50, this->body_limit())
-        , f21(fbe_in_buffer, 54, this->body_limit())
-        , f22(fbe_in_buffer, 62, this->body_limit())
-        , f23(fbe_in_buffer, 70, this->body_limit())
-        , f24(fbe_in_buffer, 78, this->body_limit())
-        , f25(fbe_in_buffer, 86, this->body_limit())
-        , f26(fbe_in_buffer, 90, this->body_limit())
-        , f27(fbe_in_buffer, 94, this->body_limit())
-        , f28(fbe_in_buffer, 102, this->body_limit())
-        , f29(fbe_in_buffer, 110, this->body_limit())
-        , f30(fbe_in_buffer, 126, this->body_limit())
-        , f31(fbe_in_buffer, 142, this->body_limit())
-        , f32(fbe_in_buffer, 146, this->body_limit())
-        , f33(fbe_in_buffer, 150, this->body_limit())
-        , f34(fbe_in_buffer, 158, this->body_limit())
-        , f35(fbe_in_buffer, 166, this->body_limit())
-        , f36(fbe_in_buffer, 174, this->body_limit())
-        , f37(fbe_in_buffer, 190, this->body_limit())
-        , f38(fbe_in_buffer, 206, this->body_limit())
-        , f39(fbe_in_buffer, 222, this->body_limit())
-        , f40(fbe_in_buffer, 223, this->body_limit())
-        , f41(fbe_in_buffer, 224, this->body_limit())
-        , f42(fbe_in_buffer, 228, this->body_limit())
-        , f43(fbe_in_buffer, 232, this->body_limit())
-        , f44(fbe_in_buffer, 233, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructSimple>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, bool> f1;
-    FieldModel<TBuffer, bool> f2;
-    FieldModel<TBuffer, uint8_t> f3;
-    FieldModel<TBuffer, uint8_t> f4;
-    FieldModel<TBuffer, char> f5;
-    FieldModel<TBuffer, char> f6;
-    FieldModel<TBuffer, wchar_t> f7;
-    FieldModel<TBuffer, wchar_t> f8;
-    FieldModel<TBuffer, int8_t> f9;
-    FieldModel<TBuffer, int8_t> f10;
-    FieldModel<TBuffer, uint8_t> f11;
-    FieldModel<TBuffer, uint8_t> f12;
-    FieldModel<TBuffer, int16_t> f13;
-    FieldModel<TBuffer, int16_t> f14;
-    FieldModel<TBuffer, uint16_t> f15;
-    FieldModel<TBuffer, uint16_t> f16;
-    FieldModel<TBuffer, int32_t> f17;
-    FieldModel<TBuffer, int32_t> f18;
-    FieldModel<TBuffer, uint32_t> f19;
-    FieldModel<TBuffer, uint32_t> f20;
-    FieldModel<TBuffer, int64_t> f21;
-    FieldModel<TBuffer, int64_t> f22;
-    FieldModel<TBuffer, uint64_t> f23;
-    FieldModel<TBuffer, uint64_t> f24;
-    FieldModel<TBuffer, float> f25;
-    FieldModel<TBuffer, float> f26;
-    FieldModel<TBuffer, double> f27;
-    FieldModel<TBuffer, double> f28;
-    FieldModel<TBuffer, FBE::decimal_t> f29;
-    FieldModel<TBuffer, FBE::decimal_t> f30;
-    FieldModel<TBuffer, std::string> f31;
-    FieldModel<TBuffer, std::string> f32;
-    FieldModel<TBuffer, uint64_t> f33;
-    FieldModel<TBuffer, uint64_t> f34;
-    FieldModel<TBuffer, uint64_t> f35;
-    FieldModel<TBuffer, FBE::uuid_t> f36;
-    FieldModel<TBuffer, FBE::uuid_t> f37;
-    FieldModel<TBuffer, FBE::uuid_t> f38;
-    FieldModel<TBuffer, ::proto::OrderSide> f39;
-    FieldModel<TBuffer, ::proto::OrderType> f40;
-    FieldModel<TBuffer, ::proto::Order> f41;
-    FieldModel<TBuffer, ::proto::Balance> f42;
-    FieldModel<TBuffer, ::proto::State> f43;
-    FieldModel<TBuffer, ::proto::Account> f44;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, bool> f1{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, bool> f2{this->fbe_buffer(), 13, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> f3{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> f4{this->fbe_buffer(), 15, this->body_limit()};
+    FieldModel<TBuffer, char> f5{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, char> f6{this->fbe_buffer(), 17, this->body_limit()};
+    FieldModel<TBuffer, wchar_t> f7{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, wchar_t> f8{this->fbe_buffer(), 22, this->body_limit()};
+    FieldModel<TBuffer, int8_t> f9{this->fbe_buffer(), 26, this->body_limit()};
+    FieldModel<TBuffer, int8_t> f10{this->fbe_buffer(), 27, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> f11{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> f12{this->fbe_buffer(), 29, this->body_limit()};
+    FieldModel<TBuffer, int16_t> f13{this->fbe_buffer(), 30, this->body_limit()};
+    FieldModel<TBuffer, int16_t> f14{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, uint16_t> f15{this->fbe_buffer(), 34, this->body_limit()};
+    FieldModel<TBuffer, uint16_t> f16{this->fbe_buffer(), 36, this->body_limit()};
+    FieldModel<TBuffer, int32_t> f17{this->fbe_buffer(), 38, this->body_limit()};
+    FieldModel<TBuffer, int32_t> f18{this->fbe_buffer(), 42, this->body_limit()};
+    FieldModel<TBuffer, uint32_t> f19{this->fbe_buffer(), 46, this->body_limit()};
+    FieldModel<TBuffer, uint32_t> f20{this->fbe_buffer(), 50, this->body_limit()};
+    FieldModel<TBuffer, int64_t> f21{this->fbe_buffer(), 54, this->body_limit()};
+    FieldModel<TBuffer, int64_t> f22{this->fbe_buffer(), 62, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> f23{this->fbe_buffer(), 70, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> f24{this->fbe_buffer(), 78, this->body_limit()};
+    FieldModel<TBuffer, float> f25{this->fbe_buffer(), 86, this->body_limit()};
+    FieldModel<TBuffer, float> f26{this->fbe_buffer(), 90, this->body_limit()};
+    FieldModel<TBuffer, double> f27{this->fbe_buffer(), 94, this->body_limit()};
+    FieldModel<TBuffer, double> f28{this->fbe_buffer(), 102, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> f29{this->fbe_buffer(), 110, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> f30{this->fbe_buffer(), 126, this->body_limit()};
+    FieldModel<TBuffer, std::string> f31{this->fbe_buffer(), 142, this->body_limit()};
+    FieldModel<TBuffer, std::string> f32{this->fbe_buffer(), 146, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> f33{this->fbe_buffer(), 150, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> f34{this->fbe_buffer(), 158, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> f35{this->fbe_buffer(), 166, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> f36{this->fbe_buffer(), 174, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> f37{this->fbe_buffer(), 190, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> f38{this->fbe_buffer(), 206, this->body_limit()};
+    FieldModel<TBuffer, ::proto::OrderSide> f39{this->fbe_buffer(), 222, this->body_limit()};
+    FieldModel<TBuffer, ::proto::OrderType> f40{this->fbe_buffer(), 223, this->body_limit()};
+    FieldModel<TBuffer, ::proto::Order> f41{this->fbe_buffer(), 224, this->body_limit()};
+    FieldModel<TBuffer, ::proto::Balance> f42{this->fbe_buffer(), 228, this->body_limit()};
+    FieldModel<TBuffer, ::proto::State> f43{this->fbe_buffer(), 232, this->body_limit()};
+    FieldModel<TBuffer, ::proto::Account> f44{this->fbe_buffer(), 233, this->body_limit()};
 };
 
 //! Field model of test.StructOptional: the fields' models at their offsets in the body.
@@ -122,149 +74,79 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructOptional> : public StructModel<TBuffer, ::test::StructOptional>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructOptional>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
-        , f100(fbe_in_buffer, 237, this->body_limit())
-        , f101(fbe_in_buffer, 242, this->body_limit())
-        , f102(fbe_in_buffer, 247, this->body_limit())
-        , f103(fbe_in_buffer, 252, this->body_limit())
-        , f104(fbe_in_buffer, 257, this->body_limit())
-        , f105(fbe_in_buffer, 262, this->body_limit())
-        , f106(fbe_in_buffer, 267, this->body_limit())
-        , f107(fbe_in_buffer, 272, this->body_limit())
-        , f108(fbe_in_buffer, 277, this->body_limit())
-        , f109(fbe_in_buffer, 282, this->body_limit())
-        , f110(fbe_in_buffer, 287, this->body_limit())
-        , f111(fbe_in_buffer, 292, this->body_limit())
-        , f112(fbe_in_buffer, 297, this->body_limit())
-        , f113(fbe_in_buffer, 302, this->body_limit())
-        , f114(fbe_in_buffer, 307, this->body_limit())
-        , f115(fbe_in_buffer, 312, this->body_limit())
-        , f116(fbe_in_buffer, 317, this->body_limit())
-        , f117(fbe_in_buffer, 322, this->body_limit())
-        , f118(fbe_in_buffer, 327, this->body_limit())
-        , f119(fbe_in_buffer, 332, this->body_limit())
-        , f120(fbe_in_buffer, 337, this->body_limit())
-        , f121(fbe_in_buffer, 342, this->body_limit())
-        , f122(fbe_in_buffer, 347, this->body_limit())
-        , f123(fbe_in_buffer, 352, this->body_limit())
-        , f124(fbe_in_buffer, 357, this->body_limit())
-        , f125(fbe_in_buffer, 362, this->body_limit())
-        , f126(fbe_in_buffer, 367, this->body_limit())
-        , f127(fbe_in_buffer, 372, this->body_limit())
-        , f128(fbe_in_buffer, 377, this->body_limit())
-        , f129(fbe_in_buffer, 382, this->body_limit())
-        , f130(fbe_in_buffer, 387, this->body_limit())
-        , f131(fbe_in_buffer, 392, this->body_limit())
-        , f132(fbe_in_buffer, 397, this->body_limit())
-        , f133(fbe_in_buffer, 402, this->body_limit())
-        , f134(fbe_in_buffer, 407, this->body_limit())
-        , f135(fbe_in_buffer, 412, this->body_limit())
-        , f136(fbe_in_buffer, 417, this->body_limit())
-        , f137(fbe_in_buffer, 422, this->body_limit())
-        , f138(fbe_in_buffer, 427, this->body_limit())
-        , f139(fbe_in_buffer, 432, this->body_limit())
-        , f140(fbe_in_buffer, 437, this->body_limit())
-        , f141(fbe_in_buffer, 442, this->body_limit())
-        , f142(fbe_in_buffer, 447, this->body_limit())
-        , f143(fbe_in_buffer, 452, this->body_limit())
-        , f144(fbe_in_buffer, 457, this->body_limit())
-        , f145(fbe_in_buffer, 462, this->body_limit())
-        , f146(fbe_in_buffer, 467, this->body_limit())
-        , f147(fbe_in_buffer, 472, this->body_limit())
-        , f148(fbe_in_buffer, 477, this->body_limit())
-        , f149(fbe_in_buffer, 482, this->body_limit())
-        , f150(fbe_in_buffer, 487, this->body_limit())
-        , f151(fbe_in_buffer, 492, this->body_limit())
-        , f152(fbe_in_buffer, 497, this->body_limit())
-        , f153(fbe_in_buffer, 502, this->body_limit())
-        , f154(fbe_in_buffer, 507, this->body_limit())
-        , f155(fbe_in_buffer, 512, this->body_limit())
-        , f156(fbe_in_buffer, 517, this->body_limit())
-        , f157(fbe_in_buffer, 522, this->body_limit())
-        , f158(fbe_in_buffer, 527, this->body_limit())
-        , f159(fbe_in_buffer, 532, this->body_limit())
-        , f160(fbe_in_buffer, 537, this->body_limit())
-        , f161(fbe_in_buffer, 542, this->body_limit())
-        , f162(fbe_in_buffer, 547, this->body_limit())
-        , f163(fbe_in_buffer, 552, this->body_limit())
-        , f164(fbe_in_buffer, 557, this->body_limit())
-        , f165(fbe_in_buffer, 562, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructOptional>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::test::StructSimple> parent;
-    FieldModel<TBuffer, std::optional<bool>> f100;
-    FieldModel<TBuffer, std::optional<bool>> f101;
-    FieldModel<TBuffer, std::optional<bool>> f102;
-    FieldModel<TBuffer, std::optional<uint8_t>> f103;
-    FieldModel<TBuffer, std::optional<uint8_t>> f104;
-    FieldModel<TBuffer, std::optional<uint8_t>> f105;
-    FieldModel<TBuffer, std::optional<char>> f106;
-    FieldModel<TBuffer, std::optional<char>> f107;
-    FieldModel<TBuffer, std::optional<char>> f108;
-    FieldModel<TBuffer, std::optional<wchar_t>> f109;
-    FieldModel<TBuffer, std::optional<wchar_t>> f110;
-    FieldModel<TBuffer, std::optional<wchar_t>> f111;
-    FieldModel<TBuffer, std::optional<int8_t>> f112;
-    FieldModel<TBuffer, std::optional<int8_t>> f113;
-    FieldModel<TBuffer, std::optional<int8_t>> f114;
-    FieldModel<TBuffer, std::optional<uint8_t>> f115;
-    FieldModel<TBuffer, std::optional<uint8_t>> f116;
-    FieldModel<TBuffer, std::optional<uint8_t>> f117;
-    FieldModel<TBuffer, std::optional<int16_t>> f118;
-    FieldModel<TBuffer, std::optional<int16_t>> f119;
-    FieldModel<TBuffer, std::optional<int16_t>> f120;
-    FieldModel<TBuffer, std::optional<uint16_t>> f121;
-    FieldModel<TBuffer, std::optional<uint16_t>> f122;
-    FieldModel<TBuffer, std::optional<uint16_t>> f123;
-    FieldModel<TBuffer, std::optional<int32_t>> f124;
-    FieldModel<TBuffer, std::optional<int32_t>> f125;
-    FieldModel<TBuffer, std::optional<int32_t>> f126;
-    FieldModel<TBuffer, std::optional<uint32_t>> f127;
-    FieldModel<TBuffer, std::optional<uint32_t>> f128;
-    FieldModel<TBuffer, std::optional<uint32_t>> f129;
-    FieldModel<TBuffer, std::optional<int64_t>> f130;
-    FieldModel<TBuffer, std::optional<int64_t>> f131;
-    FieldModel<TBuffer, std::optional<int64_t>> f132;
-    FieldModel<TBuffer, std::optional<uint64_t>> f133;
-    FieldModel<TBuffer, std::optional<uint64_t>> f134;
-    FieldModel<TBuffer, std::optional<uint64_t>> f135;
-    FieldModel<TBuffer, std::optional<float>> f136;
-    FieldModel<TBuffer, std::optional<float>> f137;
-    FieldModel<TBuffer, std::optional<float>> f138;
-    FieldModel<TBuffer, std::optional<double>> f139;
-    FieldModel<TBuffer, std::optional<double>> f140;
-    FieldModel<TBuffer, std::optional<double>> f141;
-    FieldModel<TBuffer, std::optional<FBE::decimal_t>> f142;
-    FieldModel<TBuffer, std::optional<FBE::decimal_t>> f143;
-    FieldModel<TBuffer, std::optional<FBE::decimal_t>> f144;
-    FieldModel<TBuffer, std::optional<std::string>> f145;
-    FieldModel<TBuffer, std::optional<std::string>> f146;
-    FieldModel<TBuffer, std::optional<std::string>> f147;
-    FieldModel<TBuffer, std::optional<uint64_t>> f148;
-    FieldModel<TBuffer, std::optional<uint64_t>> f149;
-    FieldModel<TBuffer, std::optional<uint64_t>> f150;
-    FieldModel<TBuffer, std::optional<FBE::uuid_t>> f151;
-    FieldModel<TBuffer, std::optional<FBE::uuid_t>> f152;
-    FieldModel<TBuffer, std::optional<FBE::uuid_t>> f153;
-    FieldModel<TBuffer, std::optional<::proto::OrderSide>> f154;
-    FieldModel<TBuffer, std::optional<::proto::OrderSide>> f155;
-    FieldModel<TBuffer, std::optional<::proto::OrderType>> f156;
-    FieldModel<TBuffer, std::optional<::proto::OrderType>> f157;
-    FieldModel<TBuffer, std::optional<::proto::Order>> f158;
-    FieldModel<TBuffer, std::optional<::proto::Order>> f159;
-    FieldModel<TBuffer, std::optional<::proto::Balance>> f160;
-    FieldModel<TBuffer, std::optional<::proto::Balance>> f161;
-    FieldModel<TBuffer, std::optional<::proto::State>> f162;
-    FieldModel<TBuffer, std::optional<::proto::State>> f163;
-    FieldModel<TBuffer, std::optional<::proto::Account>> f164;
-    FieldModel<TBuffer, std::optional<::proto::Account>> f165;
+    FieldModel<TBuffer, ::test::StructSimple> parent{this->fbe_buffer(), 8, nullptr, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> f100{this->fbe_buffer(), 237, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> f101{this->fbe_buffer(), 242, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> f102{this->fbe_buffer(), 247, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint8_t>> f103{this->fbe_buffer(), 252, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint8_t>> f104{this->fbe_buffer(), 257, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint8_t>> f105{this->fbe_buffer(), 262, this->body_limit()};
+    FieldModel<TBuffer, std::optional<char>> f106{this->fbe_buffer(), 267, this->body_limit()};
+    FieldModel<TBuffer, std::optional<char>> f107{this->fbe_buffer(), 272, this->body_limit()};
+    FieldModel<TBuffer, std::optional<char>> f108{this->fbe_buffer(), 277, this->body_limit()};
+    FieldModel<TBuffer, std::optional<wchar_t>> f109{this->fbe_buffer(), 282, this->body_limit()};
+    FieldModel<TBuffer, std::optional<wchar_t>> f110{this->fbe_buffer(), 287, this->body_limit()};
+    FieldModel<TBuffer, std::optional<wchar_t>> f111{this->fbe_buffer(), 292, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int8_t>> f112{this->fbe_buffer(), 297, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int8_t>> f113{this->fbe_buffer(), 302, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int8_t>> f114{this->fbe_buffer(), 307, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint8_t>> f115{this->fbe_buffer(), 312, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint8_t>> f116{this->fbe_buffer(), 317, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint8_t>> f117{this->fbe_buffer(), 322, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int16_t>> f118{this->fbe_buffer(), 327, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int16_t>> f119{this->fbe_buffer(), 332, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int16_t>> f120{this->fbe_buffer(), 337, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint16_t>> f121{this->fbe_buffer(), 342, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint16_t>> f122{this->fbe_buffer(), 347, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint16_t>> f123{this->fbe_buffer(), 352, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> f124{this->fbe_buffer(), 357, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> f125{this->fbe_buffer(), 362, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> f126{this->fbe_buffer(), 367, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint32_t>> f127{this->fbe_buffer(), 372, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint32_t>> f128{this->fbe_buffer(), 377, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint32_t>> f129{this->fbe_buffer(), 382, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int64_t>> f130{this->fbe_buffer(), 387, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int64_t>> f131{this->fbe_buffer(), 392, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int64_t>> f132{this->fbe_buffer(), 397, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint64_t>> f133{this->fbe_buffer(), 402, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint64_t>> f134{this->fbe_buffer(), 407, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint64_t>> f135{this->fbe_buffer(), 412, this->body_limit()};
+    FieldModel<TBuffer, std::optional<float>> f136{this->fbe_buffer(), 417, this->body_limit()};
+    FieldModel<TBuffer, std::optional<float>> f137{this->fbe_buffer(), 422, this->body_limit()};
+    FieldModel<TBuffer, std::optional<float>> f138{this->fbe_buffer(), 427, this->body_limit()};
+    FieldModel<TBuffer, std::optional<double>> f139{this->fbe_buffer(), 432, this->body_limit()};
+    FieldModel<TBuffer, std::optional<double>> f140{this->fbe_buffer(), 437, this->body_limit()};
+    FieldModel<TBuffer, std::optional<double>> f141{this->fbe_buffer(), 442, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::decimal_t>> f142{this->fbe_buffer(), 447, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::decimal_t>> f143{this->fbe_buffer(), 452, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::decimal_t>> f144{this->fbe_buffer(), 457, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> f145{this->fbe_buffer(), 462, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> f146{this->fbe_buffer(), 467, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> f147{this->fbe_buffer(), 472, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint64_t>> f148{this->fbe_buffer(), 477, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint64_t>> f149{this->fbe_buffer(), 482, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint64_t>> f150{this->fbe_buffer(), 487, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::uuid_t>> f151{this->fbe_buffer(), 492, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::uuid_t>> f152{this->fbe_buffer(), 497, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::uuid_t>> f153{this->fbe_buffer(), 502, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::OrderSide>> f154{this->fbe_buffer(), 507, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::OrderSide>> f155{this->fbe_buffer(), 512, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::OrderType>> f156{this->fbe_buffer(), 517, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::OrderType>> f157{this->fbe_buffer(), 522, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::Order>> f158{this->fbe_buffer(), 527, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::Order>> f159{this->fbe_buffer(), 532, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::Balance>> f160{this->fbe_buffer(), 537, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::Balance>> f161{this->fbe_buffer(), 542, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::State>> f162{this->fbe_buffer(), 547, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::State>> f163{this->fbe_buffer(), 552, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::Account>> f164{this->fbe_buffer(), 557, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::proto::Account>> f165{this->fbe_buffer(), 562, this->body_limit()};
 };
 
 //! Field model of test.StructNested: the fields' models at their offsets in the body.
@@ -272,41 +154,25 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructNested> : public StructModel<TBuffer, ::test::StructNested>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructNested>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
-        , f1000(fbe_in_buffer, 567, this->body_limit())
-        , f1001(fbe_in_buffer, 571, this->body_limit())
-        , f1002(fbe_in_buffer, 576, this->body_limit())
-        , f1003(fbe_in_buffer, 577, this->body_limit())
-        , f1004(fbe_in_buffer, 582, this->body_limit())
-        , f1005(fbe_in_buffer, 586, this->body_limit())
-        , f1006(fbe_in_buffer, 591, this->body_limit())
-        , f1007(fbe_in_buffer, 599, this->body_limit())
-        , f1008(fbe_in_buffer, 604, this->body_limit())
-        , f1009(fbe_in_buffer, 608, this->body_limit())
-        , f1010(fbe_in_buffer, 613, this->body_limit())
-        , f1011(fbe_in_buffer, 617, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructNested>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::test::StructOptional> parent;
-    FieldModel<TBuffer, ::test::EnumSimple> f1000;
-    FieldModel<TBuffer, std::optional<::test::EnumSimple>> f1001;
-    FieldModel<TBuffer, ::test::EnumTyped> f1002;
-    FieldModel<TBuffer, std::optional<::test::EnumTyped>> f1003;
-    FieldModel<TBuffer, ::test::FlagsSimple> f1004;
-    FieldModel<TBuffer, std::optional<::test::FlagsSimple>> f1005;
-    FieldModel<TBuffer, ::test::FlagsTyped> f1006;
-    FieldModel<TBuffer, std::optional<::test::FlagsTyped>> f1007;
-    FieldModel<TBuffer, ::test::StructSimple> f1008;
-    FieldModel<TBuffer, std::optional<::test::StructSimple>> f1009;
-    FieldModel<TBuffer, ::test::StructOptional> f1010;
-    FieldModel<TBuffer, std::optional<::test::StructOptional>> f1011;
+    FieldModel<TBuffer, ::test::StructOptional> parent{this->fbe_buffer(), 8, nullptr, this->body_limit()};
+    FieldModel<TBuffer, ::test::EnumSimple> f1000{this->fbe_buffer(), 567, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::test::EnumSimple>> f1001{this->fbe_buffer(), 571, this->body_limit()};
+    FieldModel<TBuffer, ::test::EnumTyped> f1002{this->fbe_buffer(), 576, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::test::EnumTyped>> f1003{this->fbe_buffer(), 577, this->body_limit()};
+    FieldModel<TBuffer, ::test::FlagsSimple> f1004{this->fbe_buffer(), 582, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::test::FlagsSimple>> f1005{this->fbe_buffer(), 586, this->body_limit()};
+    FieldModel<TBuffer, ::test::FlagsTyped> f1006{this->fbe_buffer(), 591, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::test::FlagsTyped>> f1007{this->fbe_buffer(), 599, this->body_limit()};
+    FieldModel<TBuffer, ::test::StructSimple> f1008{this->fbe_buffer(), 604, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::test::StructSimple>> f1009{this->fbe_buffer(), 608, this->body_limit()};
+    FieldModel<TBuffer, ::test::StructOptional> f1010{this->fbe_buffer(), 613, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::test::StructOptional>> f1011{this->fbe_buffer(), 617, this->body_limit()};
 };
 
 //! Field model of test.StructBytes: the fields' models at their offsets in the body.
@@ -314,21 +180,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructBytes> : public StructModel<TBuffer, ::test::StructBytes>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructBytes>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , f1(fbe_in_buffer, 8, this->body_limit())
-        , f2(fbe_in_buffer, 12, this->body_limit())
-        , f3(fbe_in_buffer, 17, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructBytes>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, FBE::buffer_t> f1;
-    FieldModel<TBuffer, std::optional<FBE::buffer_t>> f2;
-    FieldModel<TBuffer, std::optional<FBE::buffer_t>> f3;
+    FieldModel<TBuffer, FBE::buffer_t> f1{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::buffer_t>> f2{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::buffer_t>> f3{this->fbe_buffer(), 17, this->body_limit()};
 };
 
 //! Field model of test.StructArray: the fields' models at their offsets in the body.
@@ -336,35 +196,22 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructArray> : public StructModel<TBuffer, ::test::StructArray>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructArray>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , f1(fbe_in_buffer, 8, this->body_limit())
-        , f2(fbe_in_buffer, 10, this->body_limit())
-        , f3(fbe_in_buffer, 20, this->body_limit())
-        , f4(fbe_in_buffer, 28, this->body_limit())
-        , f5(fbe_in_buffer, 38, this->body_limit())
-        , f6(fbe_in_buffer, 46, this->body_limit())
-        , f7(fbe_in_buffer, 56, this->body_limit())
-        , f8(fbe_in_buffer, 64, this->body_limit())
-        , f9(fbe_in_buffer, 74, this->body_limit())
-        , f10(fbe_in_buffer, 82, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructArray>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::array<uint8_t, 2>> f1;
-    FieldModel<TBuffer, std::array<std::optional<uint8_t>, 2>> f2;
-    FieldModel<TBuffer, std::array<FBE::buffer_t, 2>> f3;
-    FieldModel<TBuffer, std::array<std::optional<FBE::buffer_t>, 2>> f4;
-    FieldModel<TBuffer, std::array<::test::EnumSimple, 2>> f5;
-    FieldModel<TBuffer, std::array<std::optional<::test::EnumSimple>, 2>> f6;
-    FieldModel<TBuffer, std::array<::test::FlagsSimple, 2>> f7;
-    FieldModel<TBuffer, std::array<std::optional<::test::FlagsSimple>, 2>> f8;
-    FieldModel<TBuffer, std::array<::test::StructSimple, 2>> f9;
-    FieldModel<TBuffer, std::array<std::optional<::test::StructSimple>, 2>> f10;
+    FieldModel<TBuffer, std::array<uint8_t, 2>> f1{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::array<std::optional<uint8_t>, 2>> f2{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::array<FBE::buffer_t, 2>> f3{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, std::array<std::optional<FBE::buffer_t>, 2>> f4{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, std::array<::test::EnumSimple, 2>> f5{this->fbe_buffer(), 38, this->body_limit()};
+    FieldModel<TBuffer, std::array<std::optional<::test::EnumSimple>, 2>> f6{this->fbe_buffer(), 46, this->body_limit()};
+    FieldModel<TBuffer, std::array<::test::FlagsSimple, 2>> f7{this->fbe_buffer(), 56, this->body_limit()};
+    FieldModel<TBuffer, std::array<std::optional<::test::FlagsSimple>, 2>> f8{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, std::array<::test::StructSimple, 2>> f9{this->fbe_buffer(), 74, this->body_limit()};
+    FieldModel<TBuffer, std::array<std::optional<::test::StructSimple>, 2>> f10{this->fbe_buffer(), 82, this->body_limit()};
 };
 
 //! Field model of test.StructVector: the fields' models at their offsets in the body.
@@ -372,35 +219,22 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructVector> : public StructModel<TBuffer, ::test::StructVector>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructVector>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , f1(fbe_in_buffer, 8, this->body_limit())
-        , f2(fbe_in_buffer, 12, this->body_limit())
-        , f3(fbe_in_buffer, 16, this->body_limit())
-        , f4(fbe_in_buffer, 20, this->body_limit())
-        , f5(fbe_in_buffer, 24, this->body_limit())
-        , f6(fbe_in_buffer, 28, this->body_limit())
-        , f7(fbe_in_buffer, 32, this->body_limit())
-        , f8(fbe_in_buffer, 36, this->body_limit())
-        , f9(fbe_in_buffer, 40, this->body_limit())
-        , f10(fbe_in_buffer, 44, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructVector>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::vector<uint8_t>> f1;
-    FieldModel<TBuffer, std::vector<std::optional<uint8_t>>> f2;
-    FieldModel<TBuffer, std::vector<FBE::buffer_t>> f3;
-    FieldModel<TBuffer, std::vector<std::optional<FBE::buffer_t>>> f4;
-    FieldModel<TBuffer, std::vector<::test::EnumSimple>> f5;
-    FieldModel<TBuffer, std::vector<std::optional<::test::EnumSimple>>> f6;
-    FieldModel<TBuffer, std::vector<::test::FlagsSimple>> f7;
-    FieldModel<TBuffer, std::vector<std::optional<::test::FlagsSimple>>> f8;
-    FieldModel<TBuffer, std::vector<::test::StructSimple>> f9;
-    FieldModel<TBuffer, std::vector<std::optional<::test::StructSimple>>> f10;
+    FieldModel<TBuffer, std::vector<uint8_t>> f1{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::vector<std::optional<uint8_t>>> f2{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::vector<FBE::buffer_t>> f3{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, std::vector<std::optional<FBE::buffer_t>>> f4{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::test::EnumSimple>> f5{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, std::vector<std::optional<::test::EnumSimple>>> f6{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::test::FlagsSimple>> f7{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, std::vector<std::optional<::test::FlagsSimple>>> f8{this->fbe_buffer(), 36, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::test::StructSimple>> f9{this->fbe_buffer(), 40, this->body_limit()};
+    FieldModel<TBuffer, std::vector<std::optional<::test::StructSimple>>> f10{this->fbe_buffer(), 44, this->body_limit()};
 };
 
 //! Field model of test.StructList: the fields' models at their offsets in the body.
@@ -408,35 +242,22 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructList> : public StructModel<TBuffer, ::test::StructList>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructList>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , f1(fbe_in_buffer, 8, this->body_limit())
-        , f2(fbe_in_buffer, 12, this->body_limit())
-        , f3(fbe_in_buffer, 16, this->body_limit())
-        , f4(fbe_in_buffer, 20, this->body_limit())
-        , f5(fbe_in_buffer, 24, this->body_limit())
-        , f6(fbe_in_buffer, 28, this->body_limit())
-        , f7(fbe_in_buffer, 32, this->body_limit())
-        , f8(fbe_in_buffer, 36, this->body_limit())
-        , f9(fbe_in_buffer, 40, this->body_limit())
-        , f10(fbe_in_buffer, 44, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructList>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::list<uint8_t>> f1;
-    FieldModel<TBuffer, std::list<std::optional<uint8_t>>> f2;
-    FieldModel<TBuffer, std::list<FBE::buffer_t>> f3;
-    FieldModel<TBuffer, std::list<std::optional<FBE::buffer_t>>> f4;
-    FieldModel<TBuffer, std::list<::test::EnumSimple>> f5;
-    FieldModel<TBuffer, std::list<std::optional<::test::EnumSimple>>> f6;
-    FieldModel<TBuffer, std::list<::test::FlagsSimple>> f7;
-    FieldModel<TBuffer, std::list<std::optional<::test::FlagsSimple>>> f8;
-    FieldModel<TBuffer, std::list<::test::StructSimple>> f9;
-    FieldModel<TBuffer, std::list<std::optional<::test::StructSimple>>> f10;
+    FieldModel<TBuffer, std::list<uint8_t>> f1{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::list<std::optional<uint8_t>>> f2{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::list<FBE::buffer_t>> f3{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, std::list<std::optional<FBE::buffer_t>>> f4{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, std::list<::test::EnumSimple>> f5{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, std::list<std::optional<::test::EnumSimple>>> f6{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, std::list<::test::FlagsSimple>> f7{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, std::list<std::optional<::test::FlagsSimple>>> f8{this->fbe_buffer(), 36, this->body_limit()};
+    FieldModel<TBuffer, std::list<::test::StructSimple>> f9{this->fbe_buffer(), 40, this->body_limit()};
+    FieldModel<TBuffer, std::list<std::optional<::test::StructSimple>>> f10{this->fbe_buffer(), 44, this->body_limit()};
 };
 
 //! Field model of test.StructSet: the fields' models at their offsets in the body.
@@ -444,23 +265,16 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructSet> : public StructModel<TBuffer, ::test::StructSet>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructSet>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , f1(fbe_in_buffer, 8, this->body_limit())
-        , f2(fbe_in_buffer, 12, this->body_limit())
-        , f3(fbe_in_buffer, 16, this->body_limit())
-        , f4(fbe_in_buffer, 20, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructSet>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::set<uint8_t>> f1;
-    FieldModel<TBuffer, std::set<::test::EnumSimple>> f2;
-    FieldModel<TBuffer, std::set<::test::FlagsSimple>> f3;
-    FieldModel<TBuffer, std::set<::test::StructSimple>> f4;
+    FieldModel<TBuffer, std::set<uint8_t>> f1{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::set<::test::EnumSimple>> f2{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::set<::test::FlagsSimple>> f3{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, std::set<::test::StructSimple>> f4{this->fbe_buffer(), 20, this->body_limit()};
 };
 
 //! Field model of test.StructMap: the fields' models at their offsets in the body.
@@ -468,35 +282,22 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructMap> : public StructModel<TBuffer, ::test::StructMap>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructMap>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , f1(fbe_in_buffer, 8, this->body_limit())
-        , f2(fbe_in_buffer, 12, this->body_limit())
-        , f3(fbe_in_buffer, 16, this->body_limit())
-        , f4(fbe_in_buffer, 20, this->body_limit())
-        , f5(fbe_in_buffer, 24, this->body_limit())
-        , f6(fbe_in_buffer, 28, this->body_limit())
-        , f7(fbe_in_buffer, 32, this->body_limit())
-        , f8(fbe_in_buffer, 36, this->body_limit())
-        , f9(fbe_in_buffer, 40, this->body_limit())
-        , f10(fbe_in_buffer, 44, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructMap>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::map<int32_t, uint8_t>> f1;
-    FieldModel<TBuffer, std::map<int32_t, std::optional<uint8_t>>> f2;
-    FieldModel<TBuffer, std::map<int32_t, FBE::buffer_t>> f3;
-    FieldModel<TBuffer, std::map<int32_t, std::optional<FBE::buffer_t>>> f4;
-    FieldModel<TBuffer, std::map<int32_t, ::test::EnumSimple>> f5;
-    FieldModel<TBuffer, std::map<int32_t, std::optional<::test::EnumSimple>>> f6;
-    FieldModel<TBuffer, std::map<int32_t, ::test::FlagsSimple>> f7;
-    FieldModel<TBuffer, std::map<int32_t, std::optional<::test::FlagsSimple>>> f8;
-    FieldModel<TBuffer, std::map<int32_t, ::test::StructSimple>> f9;
-    FieldModel<TBuffer, std::map<int32_t, std::optional<::test::StructSimple>>> f10;
+    FieldModel<TBuffer, std::map<int32_t, uint8_t>> f1{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, std::optional<uint8_t>>> f2{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, FBE::buffer_t>> f3{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, std::optional<FBE::buffer_t>>> f4{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, ::test::EnumSimple>> f5{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, std::optional<::test::EnumSimple>>> f6{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, ::test::FlagsSimple>> f7{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, std::optional<::test::FlagsSimple>>> f8{this->fbe_buffer(), 36, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, ::test::StructSimple>> f9{this->fbe_buffer(), 40, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, std::optional<::test::StructSimple>>> f10{this->fbe_buffer(), 44, this->body_limit()};
 };
 
 //! Field model of test.StructHash: the fields' models at their offsets in the body.
@@ -504,35 +305,22 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructHash> : public StructModel<TBuffer, ::test::StructHash>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructHash>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , f1(fbe_in_buffer, 8, this->body_limit())
-        , f2(fbe_in_buffer, 12, this->body_limit())
-        , f3(fbe_in_buffer, 16, this->body_limit())
-        , f4(fbe_in_buffer, 20, this->body_limit())
-        , f5(fbe_in_buffer, 24, this->body_limit())
-        , f6(fbe_in_buffer, 28, this->body_limit())
-        , f7(fbe_in_buffer, 32, this->body_limit())
-        , f8(fbe_in_buffer, 36, this->body_limit())
-        , f9(fbe_in_buffer, 40, this->body_limit())
-        , f10(fbe_in_buffer, 44, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructHash>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::unordered_map<std::string, uint8_t>> f1;
-    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<uint8_t>>> f2;
-    FieldModel<TBuffer, std::unordered_map<std::string, FBE::buffer_t>> f3;
-    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<FBE::buffer_t>>> f4;
-    FieldModel<TBuffer, std::unordered_map<std::string, ::test::EnumSimple>> f5;
-    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<::test::EnumSimple>>> f6;
-    FieldModel<TBuffer, std::unordered_map<std::string, ::test::FlagsSimple>> f7;
-    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<::test::FlagsSimple>>> f8;
-    FieldModel<TBuffer, std::unordered_map<std::string, ::test::StructSimple>> f9;
-    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<::test::StructSimple>>> f10;
+    FieldModel<TBuffer, std::unordered_map<std::string, uint8_t>> f1{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<uint8_t>>> f2{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, FBE::buffer_t>> f3{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<FBE::buffer_t>>> f4{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, ::test::EnumSimple>> f5{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<::test::EnumSimple>>> f6{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, ::test::FlagsSimple>> f7{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<::test::FlagsSimple>>> f8{this->fbe_buffer(), 36, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, ::test::StructSimple>> f9{this->fbe_buffer(), 40, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<std::string, std::optional<::test::StructSimple>>> f10{this->fbe_buffer(), 44, this->body_limit()};
 };
 
 //! Field model of test.StructHashEx: the fields' models at their offsets in the body.
@@ -540,19 +328,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructHashEx> : public StructModel<TBuffer, ::test::StructHashEx>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructHashEx>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , f1(fbe_in_buffer, 8, this->body_limit())
-        , f2(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::test::StructHashEx>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::unordered_map<::test::StructSimple, ::test::StructNested>> f1;
-    FieldModel<TBuffer, std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>> f2;
+    FieldModel<TBuffer, std::unordered_map<::test::StructSimple, ::test::StructNested>> f1{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>> f2{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! Field model of test.StructEmpty: the fields' models at their offsets in the body.
@@ -560,10 +343,7 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::test::StructEmpty> : public StructModel<TBuffer, ::test::StructEmpty>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::test::StructEmpty>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-    {}
+    using StructModel<TBuffer, ::test::StructEmpty>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
@@ -579,51 +359,51 @@ class View<::test::StructSimple, Verified> : public StructView<::test::StructSim
 public:
     using StructView<::test::StructSimple, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8); }
-    bool f1() const noexcept { return this->template fbe_field<bool>(12); }
-    bool f2() const noexcept { return this->template fbe_field<bool>(13, true); }
-    uint8_t f3() const noexcept { return this->template fbe_field<uint8_t>(14); }
-    uint8_t f4() const noexcept { return this->template fbe_field<uint8_t>(15, 255); }
-    char f5() const noexcept { return this->template fbe_field<char>(16); }
-    char f6() const noexcept { return this->template fbe_field<char>(17, '!'); }
-    wchar_t f7() const noexcept { return this->template fbe_field<wchar_t>(18); }
-    wchar_t f8() const noexcept { return this->template fbe_field<wchar_t>(22, static_cast<wchar_t>(0x444)); }
-    int8_t f9() const noexcept { return this->template fbe_field<int8_t>(26); }
-    int8_t f10() const noexcept { return this->template fbe_field<int8_t>(27, 127); }
-    uint8_t f11() const noexcept { return this->template fbe_field<uint8_t>(28, 0); }
-    uint8_t f12() const noexcept { return this->template fbe_field<uint8_t>(29, 255); }
-    int16_t f13() const noexcept { return this->template fbe_field<int16_t>(30); }
-    int16_t f14() const noexcept { return this->template fbe_field<int16_t>(32, 32767); }
-    uint16_t f15() const noexcept { return this->template fbe_field<uint16_t>(34, 0); }
-    uint16_t f16() const noexcept { return this->template fbe_field<uint16_t>(36, 65535); }
-    int32_t f17() const noexcept { return this->template fbe_field<int32_t>(38); }
-    int32_t f18() const noexcept { return this->template fbe_field<int32_t>(42, 2147483647); }
-    uint32_t f19() const noexcept { return this->template fbe_field<uint32_t>(46, 0u); }
-    uint32_t f20() const noexcept { return this->template fbe_field<uint32_t>(50, 4294967295u); }
-    int64_t f21() const noexcept { return this->template fbe_field<int64_t>(54); }
-    int64_t f22() const noexcept { return this->template fbe_field<int64_t>(62, INT64_C(9223372036854775807)); }
-    uint64_t f23() const noexcept { return this->template fbe_field<uint64_t>(70, UINT64_C(0)); }
-    uint64_t f24() const noexcept { return this->template fbe_field<uint64_t>(78, UINT64_C(18446744073709551615)); }
-    float f25() const noexcept { return this->template fbe_field<float>(86); }
-    float f26() const noexcept { return this->template fbe_field<float>(90, 123.456f); }
-    double f27() const noexcept { return this->template fbe_field<double>(94); }
-    double f28() const noexcept { return this->template fbe_field<double>(102, -123.456e+123); }
-    FBE::decimal_t f29() const noexcept { return this->template fbe_field<FBE::decimal_t>(110); }
-    FBE::decimal_t f30() const noexcept { return this->template fbe_field<FBE::decimal_t>(126, [] { return FBE::decimal_t("123456.123456"); }); }
-    std::string_view f31() const noexcept { return this->template fbe_field<std::string>(142); }
-    std::string_view f32() const noexcept { return this->template fbe_field<std::string>(146, "Initial string!"); }
-    uint64_t f33() const noexcept { return this->template fbe_field<uint64_t>(150); }
-    uint64_t f34() const noexcept { return this->template fbe_field<uint64_t>(158, UINT64_C(0)); }
-    uint64_t f35() const noexcept { return this->template fbe_field<uint64_t>(166, [] { return FBE::utc(); }); }
-    FBE::uuid_t f36() const noexcept { return this->template fbe_field<FBE::uuid_t>(174); }
-    FBE::uuid_t f37() const noexcept { return this->template fbe_field<FBE::uuid_t>(190, [] { return FBE::uuid_t::sequential(); }); }
-    FBE::uuid_t f38() const noexcept { return this->template fbe_field<FBE::uuid_t>(206, [] { return FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"); }); }
-    ::proto::OrderSide f39() const noexcept { return this->template fbe_field<::proto::OrderSide>(222); }
-    ::proto::OrderType f40() const noexcept { return this->template fbe_field<::proto::OrderType>(223); }
-    View<::proto::Order, Verified> f41() const noexcept { return this->template fbe_field<::proto::Order>(224); }
-    View<::proto::Balance, Verified> f42() const noexcept { return this->template fbe_field<::proto::Balance>(228); }
-    ::proto::State f43() const noexcept { return this->template fbe_field<::proto::State>(232); }
-    View<::proto::Account, Verified> f44() const noexcept { return this->template fbe_field<::proto::Account>(233); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<bool, Verified> f1() const noexcept { return this->template fbe_field<bool>(12); }
+    ViewResult<bool, Verified> f2() const noexcept { return this->template fbe_field<bool>(13, true); }
+    ViewResult<uint8_t, Verified> f3() const noexcept { return this->template fbe_field<uint8_t>(14); }
+    ViewResult<uint8_t, Verified> f4() const noexcept { return this->template fbe_field<uint8_t>(15, 255); }
+    ViewResult<char, Verified> f5() const noexcept { return this->template fbe_field<char>(16); }
+    ViewResult<char, Verified> f6() const noexcept { return this->template fbe_field<char>(17, '!'); }
+    ViewResult<wchar_t, Verified> f7() const noexcept { return this->template fbe_field<wchar_t>(18); }
+    ViewResult<wchar_t, Verified> f8() const noexcept { return this->template fbe_field<wchar_t>(22, static_cast<wchar_t>(0x444)); }
+    ViewResult<int8_t, Verified> f9() const noexcept { return this->template fbe_field<int8_t>(26); }
+    ViewResult<int8_t, Verified> f10() const noexcept { return this->template fbe_field<int8_t>(27, 127); }
+    ViewResult<uint8_t, Verified> f11() const noexcept { return this->template fbe_field<uint8_t>(28, 0); }
+    ViewResult<uint8_t, Verified> f12() const noexcept { return this->template fbe_field<uint8_t>(29, 255); }
+    ViewResult<int16_t, Verified> f13() const noexcept { return this->template fbe_field<int16_t>(30); }
+    ViewResult<int16_t, Verified> f14() const noexcept { return this->template fbe_field<int16_t>(32, 32767); }
+    ViewResult<uint16_t, Verified> f15() const noexcept { return this->template fbe_field<uint16_t>(34, 0); }
+    ViewResult<uint16_t, Verified> f16() const noexcept { return this->template fbe_field<uint16_t>(36, 65535); }
+    ViewResult<int32_t, Verified> f17() const noexcept { return this->template fbe_field<int32_t>(38); }
+    ViewResult<int32_t, Verified> f18() const noexcept { return this->template fbe_field<int32_t>(42, 2147483647); }
+    ViewResult<uint32_t, Verified> f19() const noexcept { return this->template fbe_field<uint32_t>(46, 0u); }
+    ViewResult<uint32_t, Verified> f20() const noexcept { return this->template fbe_field<uint32_t>(50, 4294967295u); }
+    ViewResult<int64_t, Verified> f21() const noexcept { return this->template fbe_field<int64_t>(54); }
+    ViewResult<int64_t, Verified> f22() const noexcept { return this->template fbe_field<int64_t>(62, INT64_C(9223372036854775807)); }
+    ViewResult<uint64_t, Verified> f23() const noexcept { return this->template fbe_field<uint64_t>(70, UINT64_C(0)); }
+    ViewResult<uint64_t, Verified> f24() const noexcept { return this->template fbe_field<uint64_t>(78, UINT64_C(18446744073709551615)); }
+    ViewResult<float, Verified> f25() const noexcept { return this->template fbe_field<float>(86); }
+    ViewResult<float, Verified> f26() const noexcept { return this->template fbe_field<float>(90, 123.456f); }
+    ViewResult<double, Verified> f27() const noexcept { return this->template fbe_field<double>(94); }
+    ViewResult<double, Verified> f28() const noexcept { return this->template fbe_field<double>(102, -123.456e+123); }
+    ViewResult<FBE::decimal_t, Verified> f29() const noexcept { return this->template fbe_field<FBE::decimal_t>(110); }
+    ViewResult<FBE::decimal_t, Verified> f30() const noexcept { return this->template fbe_field<FBE::decimal_t>(126, [] { return FBE::decimal_t("123456.123456"); }); }
+    ViewResult<std::string, Verified> f31() const noexcept { return this->template fbe_field<std::string>(142); }
+    ViewResult<std::string, Verified> f32() const noexcept { return this->template fbe_field<std::string>(146, "Initial string!"); }
+    ViewResult<uint64_t, Verified> f33() const noexcept { return this->template fbe_field<uint64_t>(150); }
+    ViewResult<uint64_t, Verified> f34() const noexcept { return this->template fbe_field<uint64_t>(158, UINT64_C(0)); }
+    ViewResult<uint64_t, Verified> f35() const noexcept { return this->template fbe_field<uint64_t>(166, [] { return FBE::utc(); }); }
+    ViewResult<FBE::uuid_t, Verified> f36() const noexcept { return this->template fbe_field<FBE::uuid_t>(174); }
+    ViewResult<FBE::uuid_t, Verified> f37() const noexcept { return this->template fbe_field<FBE::uuid_t>(190, [] { return FBE::uuid_t::sequential(); }); }
+    ViewResult<FBE::uuid_t, Verified> f38() const noexcept { return this->template fbe_field<FBE::uuid_t>(206, [] { return FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"); }); }
+    ViewResult<::proto::OrderSide, Verified> f39() const noexcept { return this->template fbe_field<::proto::OrderSide>(222); }
+    ViewResult<::proto::OrderType, Verified> f40() const noexcept { return this->template fbe_field<::proto::OrderType>(223); }
+    ViewResult<::proto::Order, Verified> f41() const noexcept { return this->template fbe_field<::proto::Order>(224); }
+    ViewResult<::proto::Balance, Verified> f42() const noexcept { return this->template fbe_field<::proto::Balance>(228); }
+    ViewResult<::proto::State, Verified> f43() const noexcept { return this->template fbe_field<::proto::State>(232); }
+    ViewResult<::proto::Account, Verified> f44() const noexcept { return this->template fbe_field<::proto::Account>(233); }
 };
 
 //! View of test.StructOptional: its fields read in place, each checked against the body found
@@ -635,72 +415,72 @@ public:
     using StructView<::test::StructOptional, Verified>::StructView;
 
     View<::test::StructSimple, Verified> parent() const noexcept { return this->template fbe_part<::test::StructSimple>(); }
-    View<std::optional<bool>, Verified> f100() const noexcept { return this->template fbe_field<std::optional<bool>>(237); }
-    View<std::optional<bool>, Verified> f101() const noexcept { return this->template fbe_field<std::optional<bool>>(242); }
-    View<std::optional<bool>, Verified> f102() const noexcept { return this->template fbe_field<std::optional<bool>>(247); }
-    View<std::optional<uint8_t>, Verified> f103() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(252); }
-    View<std::optional<uint8_t>, Verified> f104() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(257); }
-    View<std::optional<uint8_t>, Verified> f105() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(262); }
-    View<std::optional<char>, Verified> f106() const noexcept { return this->template fbe_field<std::optional<char>>(267); }
-    View<std::optional<char>, Verified> f107() const noexcept { return this->template fbe_field<std::optional<char>>(272); }
-    View<std::optional<char>, Verified> f108() const noexcept { return this->template fbe_field<std::optional<char>>(277); }
-    View<std::optional<wchar_t>, Verified> f109() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(282); }
-    View<std::optional<wchar_t>, Verified> f110() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(287); }
-    View<std::optional<wchar_t>, Verified> f111() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(292); }
-    View<std::optional<int8_t>, Verified> f112() const noexcept { return this->template fbe_field<std::optional<int8_t>>(297); }
-    View<std::optional<int8_t>, Verified> f113() const noexcept { return this->template fbe_field<std::optional<int8_t>>(302); }
-    View<std::optional<int8_t>, Verified> f114() const noexcept { return this->template fbe_field<std::optional<int8_t>>(307); }
-    View<std::optional<uint8_t>, Verified> f115() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(312); }
-    View<std::optional<uint8_t>, Verified> f116() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(317); }
-    View<std::optional<uint8_t>, Verified> f117() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(322); }
-    View<std::optional<int16_t>, Verified> f118() const noexcept { return this->template fbe_field<std::optional<int16_t>>(327); }
-    View<std::optional<int16_t>, Verified> f119() const noexcept { return this->template fbe_field<std::optional<int16_t>>(332); }
-    View<std::optional<int16_t>, Verified> f120() const noexcept { return this->template fbe_field<std::optional<int16_t>>(337); }
-    View<std::optional<uint16_t>, Verified> f121() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(342); }
-    View<std::optional<uint16_t>, Verified> f122() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(347); }
-    View<std::optional<uint16_t>, Verified> f123() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(352); }
-    View<std::optional<int32_t>, Verified> f124() const noexcept { return this->template fbe_field<std::optional<int32_t>>(357); }
-    View<std::optional<int32_t>, Verified> f125() const noexcept { return this->template fbe_field<std::optional<int32_t>>(362); }
-    View<std::optional<int32_t>, Verified> f126() const noexcept { return this->template fbe_field<std::optional<int32_t>>(367); }
-    View<std::optional<uint32_t>, Verified> f127() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(372); }
-    View<std::optional<uint32_t>, Verified> f128() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(377); }
-    View<std::optional<uint32_t>, Verified> f129() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(382); }
-    View<std::optional<int64_t>, Verified> f130() const noexcept { return this->template fbe_field<std::optional<int64_t>>(387); }
-    View<std::optional<int64_t>, Verified> f131() const noexcept { return this->template fbe_field<std::optional<int64_t>>(392); }
-    View<std::optional<int64_t>, Verified> f132() const noexcept { return this->template fbe_field<std::optional<int64_t>>(397); }
-    View<std::optional<uint64_t>, Verified> f133() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(402); }
-    View<std::optional<uint64_t>, Verified> f134() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(407); }
-    View<std::optional<uint64_t>, Verified> f135() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(412); }
-    View<std::optional<float>, Verified> f136() const noexcept { return this->template fbe_field<std::optional<float>>(417); }
-    View<std::optional<float>, Verified> f137() const noexcept { return this->template fbe_field<std::optional<float>>(422); }
-    View<std::optional<float>, Verified> f138() const noexcept { return this->template fbe_field<std::optional<float>>(427); }
-    View<std::optional<double>, Verified> f139() const noexcept { return this->template fbe_field<std::optional<double>>(432); }
-    View<std::optional<double>, Verified> f140() const noexcept { return this->template fbe_field<std::optional<double>>(437); }
-    View<std::optional<double>, Verified> f141() const noexcept { return this->template fbe_field<std::optional<double>>(442); }
-    View<std::optional<FBE::decimal_t>, Verified> f142() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(447); }
-    View<std::optional<FBE::decimal_t>, Verified> f143() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(452); }
-    View<std::optional<FBE::decimal_t>, Verified> f144() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(457); }
-    View<std::optional<std::string>, Verified> f145() const noexcept { return this->template fbe_field<std::optional<std::string>>(462); }
-    View<std::optional<std::string>, Verified> f146() const noexcept { return this->template fbe_field<std::optional<std::string>>(467); }
-    View<std::optional<std::string>, Verified> f147() const noexcept { return this->template fbe_field<std::optional<std::string>>(472); }
-    View<std::optional<uint64_t>, Verified> f148() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(477); }
-    View<std::optional<uint64_t>, Verified> f149() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(482); }
-    View<std::optional<uint64_t>, Verified> f150() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(487); }
-    View<std::optional<FBE::uuid_t>, Verified> f151() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(492); }
-    View<std::optional<FBE::uuid_t>, Verified> f152() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(497); }
-    View<std::optional<FBE::uuid_t>, Verified> f153() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(502); }
-    View<std::optional<::proto::OrderSide>, Verified> f154() const noexcept { return this->template fbe_field<std::optional<::proto::OrderSide>>(507); }
-    View<std::optional<::proto::OrderSide>, Verified> f155() const noexcept { return this->template fbe_field<std::optional<::proto::OrderSide>>(512); }
-    View<std::optional<::proto::OrderType>, Verified> f156() const noexcept { return this->template fbe_field<std::optional<::proto::OrderType>>(517); }
-    View<std::optional<::proto::OrderType>, Verified> f157() const noexcept { return this->template fbe_field<std::optional<::proto::OrderType>>(522); }
-    View<std::optional<::proto::Order>, Verified> f158() const noexcept { return this->template fbe_field<std::optional<::proto::Order>>(527); }
-    View<std::optional<::proto::Order>, Verified> f159() const noexcept { return this->template fbe_field<std::optional<::proto::Order>>(532); }
-    View<std::optional<::proto::Balance>, Verified> f160() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(537); }
-    View<std::optional<::proto::Balance>, Verified> f161() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(542); }
-    View<std::optional<::proto::State>, Verified> f162() const noexcept { return this->template fbe_field<std::optional<::proto::State>>(547); }
-    View<std::optional<::proto::State>, Verified> f163() const noexcept { return this->template fbe_field<std::optional<::proto::State>>(552); }
-    View<std::optional<::proto::Account>, Verified> f164() const noexcept { return this->template fbe_field<std::optional<::proto::Account>>(557); }
-    View<std::optional<::proto::Account>, Verified> f165() const noexcept { return this->template fbe_field<std::optional<::proto::Account>>(562); }
+    ViewResult<std::optional<bool>, Verified> f100() const noexcept { return this->template fbe_field<std::optional<bool>>(237); }
+    ViewResult<std::optional<bool>, Verified> f101() const noexcept { return this->template fbe_field<std::optional<bool>>(242); }
+    ViewResult<std::optional<bool>, Verified> f102() const noexcept { return this->template fbe_field<std::optional<bool>>(247); }
+    ViewResult<std::optional<uint8_t>, Verified> f103() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(252); }
+    ViewResult<std::optional<uint8_t>, Verified> f104() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(257); }
+    ViewResult<std::optional<uint8_t>, Verified> f105() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(262); }
+    ViewResult<std::optional<char>, Verified> f106() const noexcept { return this->template fbe_field<std::optional<char>>(267); }
+    ViewResult<std::optional<char>, Verified> f107() const noexcept { return this->template fbe_field<std::optional<char>>(272); }
+    ViewResult<std::optional<char>, Verified> f108() const noexcept { return this->template fbe_field<std::optional<char>>(277); }
+    ViewResult<std::optional<wchar_t>, Verified> f109() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(282); }
+    ViewResult<std::optional<wchar_t>, Verified> f110() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(287); }
+    ViewResult<std::optional<wchar_t>, Verified> f111() const noexcept { return this->template fbe_field<std::optional<wchar_t>>(292); }
+    ViewResult<std::optional<int8_t>, Verified> f112() const noexcept { return this->template fbe_field<std::optional<int8_t>>(297); }
+    ViewResult<std::optional<int8_t>, Verified> f113() const noexcept { return this->template fbe_field<std::optional<int8_t>>(302); }
+    ViewResult<std::optional<int8_t>, Verified> f114() const noexcept { return this->template fbe_field<std::optional<int8_t>>(307); }
+    ViewResult<std::optional<uint8_t>, Verified> f115() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(312); }
+    ViewResult<std::optional<uint8_t>, Verified> f116() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(317); }
+    ViewResult<std::optional<uint8_t>, Verified> f117() const noexcept { return this->template fbe_field<std::optional<uint8_t>>(322); }
+    ViewResult<std::optional<int16_t>, Verified> f118() const noexcept { return this->template fbe_field<std::optional<int16_t>>(327); }
+    ViewResult<std::optional<int16_t>, Verified> f119() const noexcept { return this->template fbe_field<std::optional<int16_t>>(332); }
+    ViewResult<std::optional<int16_t>, Verified> f120() const noexcept { return this->template fbe_field<std::optional<int16_t>>(337); }
+    ViewResult<std::optional<uint16_t>, Verified> f121() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(342); }
+    ViewResult<std::optional<uint16_t>, Verified> f122() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(347); }
+    ViewResult<std::optional<uint16_t>, Verified> f123() const noexcept { return this->template fbe_field<std::optional<uint16_t>>(352); }
+    ViewResult<std::optional<int32_t>, Verified> f124() const noexcept { return this->template fbe_field<std::optional<int32_t>>(357); }
+    ViewResult<std::optional<int32_t>, Verified> f125() const noexcept { return this->template fbe_field<std::optional<int32_t>>(362); }
+    ViewResult<std::optional<int32_t>, Verified> f126() const noexcept { return this->template fbe_field<std::optional<int32_t>>(367); }
+    ViewResult<std::optional<uint32_t>, Verified> f127() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(372); }
+    ViewResult<std::optional<uint32_t>, Verified> f128() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(377); }
+    ViewResult<std::optional<uint32_t>, Verified> f129() const noexcept { return this->template fbe_field<std::optional<uint32_t>>(382); }
+    ViewResult<std::optional<int64_t>, Verified> f130() const noexcept { return this->template fbe_field<std::optional<int64_t>>(387); }
+    ViewResult<std::optional<int64_t>, Verified> f131() const noexcept { return this->template fbe_field<std::optional<int64_t>>(392); }
+    ViewResult<std::optional<int64_t>, Verified> f132() const noexcept { return this->template fbe_field<std::optional<int64_t>>(397); }
+    ViewResult<std::optional<uint64_t>, Verified> f133() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(402); }
+    ViewResult<std::optional<uint64_t>, Verified> f134() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(407); }
+    ViewResult<std::optional<uint64_t>, Verified> f135() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(412); }
+    ViewResult<std::optional<float>, Verified> f136() const noexcept { return this->template fbe_field<std::optional<float>>(417); }
+    ViewResult<std::optional<float>, Verified> f137() const noexcept { return this->template fbe_field<std::optional<float>>(422); }
+    ViewResult<std::optional<float>, Verified> f138() const noexcept { return this->template fbe_field<std::optional<float>>(427); }
+    ViewResult<std::optional<double>, Verified> f139() const noexcept { return this->template fbe_field<std::optional<double>>(432); }
+    ViewResult<std::optional<double>, Verified> f140() const noexcept { return this->template fbe_field<std::optional<double>>(437); }
+    ViewResult<std::optional<double>, Verified> f141() const noexcept { return this->template fbe_field<std::optional<double>>(442); }
+    ViewResult<std::optional<FBE::decimal_t>, Verified> f142() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(447); }
+    ViewResult<std::optional<FBE::decimal_t>, Verified> f143() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(452); }
+    ViewResult<std::optional<FBE::decimal_t>, Verified> f144() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(457); }
+    ViewResult<std::optional<std::string>, Verified> f145() const noexcept { return this->template fbe_field<std::optional<std::string>>(462); }
+    ViewResult<std::optional<std::string>, Verified> f146() const noexcept { return this->template fbe_field<std::optional<std::string>>(467); }
+    ViewResult<std::optional<std::string>, Verified> f147() const noexcept { return this->template fbe_field<std::optional<std::string>>(472); }
+    ViewResult<std::optional<uint64_t>, Verified> f148() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(477); }
+    ViewResult<std::optional<uint64_t>, Verified> f149() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(482); }
+    ViewResult<std::optional<uint64_t>, Verified> f150() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(487); }
+    ViewResult<std::optional<FBE::uuid_t>, Verified> f151() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(492); }
+    ViewResult<std::optional<FBE::uuid_t>, Verified> f152() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(497); }
+    ViewResult<std::optional<FBE::uuid_t>, Verified> f153() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(502); }
+    ViewResult<std::optional<::proto::OrderSide>, Verified> f154() const noexcept { return this->template fbe_field<std::optional<::proto::OrderSide>>(507); }
+    ViewResult<std::optional<::proto::OrderSide>, Verified> f155() const noexcept { return this->template fbe_field<std::optional<::proto::OrderSide>>(512); }
+    ViewResult<std::optional<::proto::OrderType>, Verified> f156() const noexcept { return this->template fbe_field<std::optional<::proto::OrderType>>(517); }
+    ViewResult<std::optional<::proto::OrderType>, Verified> f157() const noexcept { return this->template fbe_field<std::optional<::proto::OrderType>>(522); }
+    ViewResult<std::optional<::proto::Order>, Verified> f158() const noexcept { return this->template fbe_field<std::optional<::proto::Order>>(527); }
+    ViewResult<std::optional<::proto::Order>, Verified> f159() const noexcept { return this->template fbe_field<std::optional<::proto::Order>>(532); }
+    ViewResult<std::optional<::proto::Balance>, Verified> f160() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(537); }
+    ViewResult<std::optional<::proto::Balance>, Verified> f161() const noexcept { return this->template fbe_field<std::optional<::proto::Balance>>(542); }
+    ViewResult<std::optional<::proto::State>, Verified> f162() const noexcept { return this->template fbe_field<std::optional<::proto::State>>(547); }
+    ViewResult<std::optional<::proto::State>, Verified> f163() const noexcept { return this->template fbe_field<std::optional<::proto::State>>(552); }
+    ViewResult<std::optional<::proto::Account>, Verified> f164() const noexcept { return this->template fbe_field<std::optional<::proto::Account>>(557); }
+    ViewResult<std::optional<::proto::Account>, Verified> f165() const noexcept { return this->template fbe_field<std::optional<::proto::Account>>(562); }
 };
 
 //! View of test.StructNested: its fields read in place, each checked against the body found
@@ -712,18 +492,18 @@ public:
     using StructView<::test::StructNested, Verified>::StructView;
 
     View<::test::StructOptional, Verified> parent() const noexcept { return this->template fbe_part<::test::StructOptional>(); }
-    ::test::EnumSimple f1000() const noexcept { return this->template fbe_field<::test::EnumSimple>(567); }
-    View<std::optional<::test::EnumSimple>, Verified> f1001() const noexcept { return this->template fbe_field<std::optional<::test::EnumSimple>>(571); }
-    ::test::EnumTyped f1002() const noexcept { return this->template fbe_field<::test::EnumTyped>(576, ::test::EnumTyped::ENUM_VALUE_2); }
-    View<std::optional<::test::EnumTyped>, Verified> f1003() const noexcept { return this->template fbe_field<std::optional<::test::EnumTyped>>(577); }
-    ::test::FlagsSimple f1004() const noexcept { return this->template fbe_field<::test::FlagsSimple>(582); }
-    View<std::optional<::test::FlagsSimple>, Verified> f1005() const noexcept { return this->template fbe_field<std::optional<::test::FlagsSimple>>(586); }
-    ::test::FlagsTyped f1006() const noexcept { return this->template fbe_field<::test::FlagsTyped>(591, ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6); }
-    View<std::optional<::test::FlagsTyped>, Verified> f1007() const noexcept { return this->template fbe_field<std::optional<::test::FlagsTyped>>(599); }
-    View<::test::StructSimple, Verified> f1008() const noexcept { return this->template fbe_field<::test::StructSimple>(604); }
-    View<std::optional<::test::StructSimple>, Verified> f1009() const noexcept { return this->template fbe_field<std::optional<::test::StructSimple>>(608); }
-    View<::test::StructOptional, Verified> f1010() const noexcept { return this->template fbe_field<::test::StructOptional>(613); }
-    View<std::optional<::test::StructOptional>, Verified> f1011() const noexcept { return this->template fbe_field<std::optional<::test::StructOptional>>(617); }
+    ViewResult<::test::EnumSimple, Verified> f1000() const noexcept { return this->template fbe_field<::test::EnumSimple>(567); }
+    ViewResult<std::optional<::test::EnumSimple>, Verified> f1001() const noexcept { return this->template fbe_field<std::optional<::test::EnumSimple>>(571); }
+    ViewResult<::test::EnumTyped, Verified> f1002() const noexcept { return this->template fbe_field<::test::EnumTyped>(576, ::test::EnumTyped::ENUM_VALUE_2); }
+    ViewResult<std::optional<::test::EnumTyped>, Verified> f1003() const noexcept { return this->template fbe_field<std::optional<::test::EnumTyped>>(577); }
+    ViewResult<::test::FlagsSimple, Verified> f1004() const noexcept { return this->template fbe_field<::test::FlagsSimple>(582); }
+    ViewResult<std::optional<::test::FlagsSimple>, Verified> f1005() const noexcept { return this->template fbe_field<std::optional<::test::FlagsSimple>>(586); }
+    ViewResult<::test::FlagsTyped, Verified> f1006() const noexcept { return this->template fbe_field<::test::FlagsTyped>(591, ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6); }
+    ViewResult<std::optional<::test::FlagsTyped>, Verified> f1007() const noexcept { return this->template fbe_field<std::optional<::test::FlagsTyped>>(599); }
+    ViewResult<::test::StructSimple, Verified> f1008() const noexcept { return this->template fbe_field<::test::StructSimple>(604); }
+    ViewResult<std::optional<::test::StructSimple>, Verified> f1009() const noexcept { return this->template fbe_field<std::optional<::test::StructSimple>>(608); }
+    ViewResult<::test::StructOptional, Verified> f1010() const noexcept { return this->template fbe_field<::test::StructOptional>(613); }
+    ViewResult<std::optional<::test::StructOptional>, Verified> f1011() const noexcept { return this->template fbe_field<std::optional<::test::StructOptional>>(617); }
 };
 
 //! View of test.StructBytes: its fields read in place, each checked against the body found
@@ -734,9 +514,9 @@ class View<::test::StructBytes, Verified> : public StructView<::test::StructByte
 public:
     using StructView<::test::StructBytes, Verified>::StructView;
 
-    View<FBE::buffer_t, Verified> f1() const noexcept { return this->template fbe_field<FBE::buffer_t>(8); }
-    View<std::optional<FBE::buffer_t>, Verified> f2() const noexcept { return this->template fbe_field<std::optional<FBE::buffer_t>>(12); }
-    View<std::optional<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::optional<FBE::buffer_t>>(17); }
+    ViewResult<FBE::buffer_t, Verified> f1() const noexcept { return this->template fbe_field<FBE::buffer_t>(8); }
+    ViewResult<std::optional<FBE::buffer_t>, Verified> f2() const noexcept { return this->template fbe_field<std::optional<FBE::buffer_t>>(12); }
+    ViewResult<std::optional<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::optional<FBE::buffer_t>>(17); }
 };
 
 //! View of test.StructArray: its fields read in place, each checked against the body found
@@ -747,16 +527,16 @@ class View<::test::StructArray, Verified> : public StructView<::test::StructArra
 public:
     using StructView<::test::StructArray, Verified>::StructView;
 
-    View<std::array<uint8_t, 2>, Verified> f1() const noexcept { return this->template fbe_field<std::array<uint8_t, 2>>(8); }
-    View<std::array<std::optional<uint8_t>, 2>, Verified> f2() const noexcept { return this->template fbe_field<std::array<std::optional<uint8_t>, 2>>(10); }
-    View<std::array<FBE::buffer_t, 2>, Verified> f3() const noexcept { return this->template fbe_field<std::array<FBE::buffer_t, 2>>(20); }
-    View<std::array<std::optional<FBE::buffer_t>, 2>, Verified> f4() const noexcept { return this->template fbe_field<std::array<std::optional<FBE::buffer_t>, 2>>(28); }
-    View<std::array<::test::EnumSimple, 2>, Verified> f5() const noexcept { return this->template fbe_field<std::array<::test::EnumSimple, 2>>(38); }
-    View<std::array<std::optional<::test::EnumSimple>, 2>, Verified> f6() const noexcept { return this->template fbe_field<std::array<std::optional<::test::EnumSimple>, 2>>(46); }
-    View<std::array<::test::FlagsSimple, 2>, Verified> f7() const noexcept { return this->template fbe_field<std::array<::test::FlagsSimple, 2>>(56); }
-    View<std::array<std::optional<::test::FlagsSimple>, 2>, Verified> f8() const noexcept { return this->template fbe_field<std::array<std::optional<::test::FlagsSimple>, 2>>(64); }
-    View<std::array<::test::StructSimple, 2>, Verified> f9() const noexcept { return this->template fbe_field<std::array<::test::StructSimple, 2>>(74); }
-    View<std::array<std::optional<::test::StructSimple>, 2>, Verified> f10() const noexcept { return this->template fbe_field<std::array<std::optional<::test::StructSimple>, 2>>(82); }
+    ViewResult<std::array<uint8_t, 2>, Verified> f1() const noexcept { return this->template fbe_field<std::array<uint8_t, 2>>(8); }
+    ViewResult<std::array<std::optional<uint8_t>, 2>, Verified> f2() const noexcept { return this->template fbe_field<std::array<std::optional<uint8_t>, 2>>(10); }
+    ViewResult<std::array<FBE::buffer_t, 2>, Verified> f3() const noexcept { return this->template fbe_field<std::array<FBE::buffer_t, 2>>(20); }
+    ViewResult<std::array<std::optional<FBE::buffer_t>, 2>, Verified> f4() const noexcept { return this->template fbe_field<std::array<std::optional<FBE::buffer_t>, 2>>(28); }
+    ViewResult<std::array<::test::EnumSimple, 2>, Verified> f5() const noexcept { return this->template fbe_field<std::array<::test::EnumSimple, 2>>(38); }
+    ViewResult<std::array<std::optional<::test::EnumSimple>, 2>, Verified> f6() const noexcept { return this->template fbe_field<std::array<std::optional<::test::EnumSimple>, 2>>(46); }
+    ViewResult<std::array<::test::FlagsSimple, 2>, Verified> f7() const noexcept { return this->template fbe_field<std::array<::test::FlagsSimple, 2>>(56); }
+    ViewResult<std::array<std::optional<::test::FlagsSimple>, 2>, Verified> f8() const noexcept { return this->template fbe_field<std::array<std::optional<::test::FlagsSimple>, 2>>(64); }
+    ViewResult<std::array<::test::StructSimple, 2>, Verified> f9() const noexcept { return this->template fbe_field<std::array<::test::StructSimple, 2>>(74); }
+    ViewResult<std::array<std::optional<::test::StructSimple>, 2>, Verified> f10() const noexcept { return this->template fbe_field<std::array<std::optional<::test::StructSimple>, 2>>(82); }
 };
 
 //! View of test.StructVector: its fields read in place, each checked against the body found
@@ -767,16 +547,16 @@ class View<::test::StructVector, Verified> : public StructView<::test::StructVec
 public:
     using StructView<::test::StructVector, Verified>::StructView;
 
-    View<std::vector<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::vector<uint8_t>>(8); }
-    View<std::vector<std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::vector<std::optional<uint8_t>>>(12); }
-    View<std::vector<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::vector<FBE::buffer_t>>(16); }
-    View<std::vector<std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::vector<std::optional<FBE::buffer_t>>>(20); }
-    View<std::vector<::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::vector<::test::EnumSimple>>(24); }
-    View<std::vector<std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::EnumSimple>>>(28); }
-    View<std::vector<::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::vector<::test::FlagsSimple>>(32); }
-    View<std::vector<std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::FlagsSimple>>>(36); }
-    View<std::vector<::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::vector<::test::StructSimple>>(40); }
-    View<std::vector<std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::StructSimple>>>(44); }
+    ViewResult<std::vector<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::vector<uint8_t>>(8); }
+    ViewResult<std::vector<std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::vector<std::optional<uint8_t>>>(12); }
+    ViewResult<std::vector<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::vector<FBE::buffer_t>>(16); }
+    ViewResult<std::vector<std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::vector<std::optional<FBE::buffer_t>>>(20); }
+    ViewResult<std::vector<::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::vector<::test::EnumSimple>>(24); }
+    ViewResult<std::vector<std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::EnumSimple>>>(28); }
+    ViewResult<std::vector<::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::vector<::test::FlagsSimple>>(32); }
+    ViewResult<std::vector<std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::FlagsSimple>>>(36); }
+    ViewResult<std::vector<::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::vector<::test::StructSimple>>(40); }
+    ViewResult<std::vector<std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::vector<std::optional<::test::StructSimple>>>(44); }
 };
 
 //! View of test.StructList: its fields read in place, each checked against the body found
@@ -787,16 +567,16 @@ class View<::test::StructList, Verified> : public StructView<::test::StructList,
 public:
     using StructView<::test::StructList, Verified>::StructView;
 
-    View<std::list<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::list<uint8_t>>(8); }
-    View<std::list<std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::list<std::optional<uint8_t>>>(12); }
-    View<std::list<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::list<FBE::buffer_t>>(16); }
-    View<std::list<std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::list<std::optional<FBE::buffer_t>>>(20); }
-    View<std::list<::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::list<::test::EnumSimple>>(24); }
-    View<std::list<std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::list<std::optional<::test::EnumSimple>>>(28); }
-    View<std::list<::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::list<::test::FlagsSimple>>(32); }
-    View<std::list<std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::list<std::optional<::test::FlagsSimple>>>(36); }
-    View<std::list<::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::list<::test::StructSimple>>(40); }
-    View<std::list<std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::list<std::optional<::test::StructSimple>>>(44); }
+    ViewResult<std::list<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::list<uint8_t>>(8); }
+    ViewResult<std::list<std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::list<std::optional<uint8_t>>>(12); }
+    ViewResult<std::list<FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::list<FBE::buffer_t>>(16); }
+    ViewResult<std::list<std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::list<std::optional<FBE::buffer_t>>>(20); }
+    ViewResult<std::list<::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::list<::test::EnumSimple>>(24); }
+    ViewResult<std::list<std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::list<std::optional<::test::EnumSimple>>>(28); }
+    ViewResult<std::list<::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::list<::test::FlagsSimple>>(32); }
+    ViewResult<std::list<std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::list<std::optional<::test::FlagsSimple>>>(36); }
+    ViewResult<std::list<::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::list<::test::StructSimple>>(40); }
+    ViewResult<std::list<std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::list<std::optional<::test::StructSimple>>>(44); }
 };
 
 //! View of test.StructSet: its fields read in place, each checked against the body found
@@ -807,10 +587,10 @@ class View<::test::StructSet, Verified> : public StructView<::test::StructSet, V
 public:
     using StructView<::test::StructSet, Verified>::StructView;
 
-    View<std::set<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::set<uint8_t>>(8); }
-    View<std::set<::test::EnumSimple>, Verified> f2() const noexcept { return this->template fbe_field<std::set<::test::EnumSimple>>(12); }
-    View<std::set<::test::FlagsSimple>, Verified> f3() const noexcept { return this->template fbe_field<std::set<::test::FlagsSimple>>(16); }
-    View<std::set<::test::StructSimple>, Verified> f4() const noexcept { return this->template fbe_field<std::set<::test::StructSimple>>(20); }
+    ViewResult<std::set<uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::set<uint8_t>>(8); }
+    ViewResult<std::set<::test::EnumSimple>, Verified> f2() const noexcept { return this->template fbe_field<std::set<::test::EnumSimple>>(12); }
+    ViewResult<std::set<::test::FlagsSimple>, Verified> f3() const noexcept { return this->template fbe_field<std::set<::test::FlagsSimple>>(16); }
+    ViewResult<std::set<::test::StructSimple>, Verified> f4() const noexcept { return this->template fbe_field<std::set<::test::StructSimple>>(20); }
 };
 
 //! View of test.StructMap: its fields read in place, each checked against the body found
@@ -821,16 +601,16 @@ class View<::test::StructMap, Verified> : public StructView<::test::StructMap, V
 public:
     using StructView<::test::StructMap, Verified>::StructView;
 
-    View<std::map<int32_t, uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::map<int32_t, uint8_t>>(8); }
-    View<std::map<int32_t, std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<uint8_t>>>(12); }
-    View<std::map<int32_t, FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::map<int32_t, FBE::buffer_t>>(16); }
-    View<std::map<int32_t, std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<FBE::buffer_t>>>(20); }
-    View<std::map<int32_t, ::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::EnumSimple>>(24); }
-    View<std::map<int32_t, std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::EnumSimple>>>(28); }
-    View<std::map<int32_t, ::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::FlagsSimple>>(32); }
-    View<std::map<int32_t, std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::FlagsSimple>>>(36); }
-    View<std::map<int32_t, ::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::StructSimple>>(40); }
-    View<std::map<int32_t, std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::StructSimple>>>(44); }
+    ViewResult<std::map<int32_t, uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::map<int32_t, uint8_t>>(8); }
+    ViewResult<std::map<int32_t, std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<uint8_t>>>(12); }
+    ViewResult<std::map<int32_t, FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::map<int32_t, FBE::buffer_t>>(16); }
+    ViewResult<std::map<int32_t, std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<FBE::buffer_t>>>(20); }
+    ViewResult<std::map<int32_t, ::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::EnumSimple>>(24); }
+    ViewResult<std::map<int32_t, std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::EnumSimple>>>(28); }
+    ViewResult<std::map<int32_t, ::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::FlagsSimple>>(32); }
+    ViewResult<std::map<int32_t, std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::FlagsSimple>>>(36); }
+    ViewResult<std::map<int32_t, ::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::map<int32_t, ::test::StructSimple>>(40); }
+    ViewResult<std::map<int32_t, std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::map<int32_t, std::optional<::test::StructSimple>>>(44); }
 };
 
 //! View of test.StructHash: its fields read in place, each checked against the body found
@@ -841,16 +621,16 @@ class View<::test::StructHash, Verified> : public StructView<::test::StructHash,
 public:
     using StructView<::test::StructHash, Verified>::StructView;
 
-    View<std::unordered_map<std::string, uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::unordered_map<std::string, uint8_t>>(8); }
-    View<std::unordered_map<std::string, std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<uint8_t>>>(12); }
-    View<std::unordered_map<std::string, FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::unordered_map<std::string, FBE::buffer_t>>(16); }
-    View<std::unordered_map<std::string, std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>(20); }
-    View<std::unordered_map<std::string, ::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::EnumSimple>>(24); }
-    View<std::unordered_map<std::string, std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>(28); }
-    View<std::unordered_map<std::string, ::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::FlagsSimple>>(32); }
-    View<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>(36); }
-    View<std::unordered_map<std::string, ::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::StructSimple>>(40); }
-    View<std::unordered_map<std::string, std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::StructSimple>>>(44); }
+    ViewResult<std::unordered_map<std::string, uint8_t>, Verified> f1() const noexcept { return this->template fbe_field<std::unordered_map<std::string, uint8_t>>(8); }
+    ViewResult<std::unordered_map<std::string, std::optional<uint8_t>>, Verified> f2() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<uint8_t>>>(12); }
+    ViewResult<std::unordered_map<std::string, FBE::buffer_t>, Verified> f3() const noexcept { return this->template fbe_field<std::unordered_map<std::string, FBE::buffer_t>>(16); }
+    ViewResult<std::unordered_map<std::string, std::optional<FBE::buffer_t>>, Verified> f4() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>(20); }
+    ViewResult<std::unordered_map<std::string, ::test::EnumSimple>, Verified> f5() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::EnumSimple>>(24); }
+    ViewResult<std::unordered_map<std::string, std::optional<::test::EnumSimple>>, Verified> f6() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>(28); }
+    ViewResult<std::unordered_map<std::string, ::test::FlagsSimple>, Verified> f7() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::FlagsSimple>>(32); }
+    ViewResult<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>, Verified> f8() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>(36); }
+    ViewResult<std::unordered_map<std::string, ::test::StructSimple>, Verified> f9() const noexcept { return this->template fbe_field<std::unordered_map<std::string, ::test::StructSimple>>(40); }
+    ViewResult<std::unordered_map<std::string, std::optional<::test::StructSimple>>, Verified> f10() const noexcept { return this->template fbe_field<std::unordered_map<std::string, std::optional<::test::StructSimple>>>(44); }
 };
 
 //! View of test.StructHashEx: its fields read in place, each checked against the body found
@@ -861,8 +641,8 @@ class View<::test::StructHashEx, Verified> : public StructView<::test::StructHas
 public:
     using StructView<::test::StructHashEx, Verified>::StructView;
 
-    View<std::unordered_map<::test::StructSimple, ::test::StructNested>, Verified> f1() const noexcept { return this->template fbe_field<std::unordered_map<::test::StructSimple, ::test::StructNested>>(8); }
-    View<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>, Verified> f2() const noexcept { return this->template fbe_field<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>(12); }
+    ViewResult<std::unordered_map<::test::StructSimple, ::test::StructNested>, Verified> f1() const noexcept { return this->template fbe_field<std::unordered_map<::test::StructSimple, ::test::StructNested>>(8); }
+    ViewResult<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>, Verified> f2() const noexcept { return this->template fbe_field<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>(12); }
 };
 
 //! View of test.StructEmpty: its fields read in place, each checked against the body found

@@ -15,19 +15,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::chars::CharKeys> : public StructModel<TBuffer, ::chars::CharKeys>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::chars::CharKeys>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , letters(fbe_in_buffer, 8, this->body_limit())
-        , countByLetter(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::chars::CharKeys>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::set<char>> letters;
-    FieldModel<TBuffer, std::map<char, int32_t>> countByLetter;
+    FieldModel<TBuffer, std::set<char>> letters{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::map<char, int32_t>> countByLetter{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! Field model of chars.GradeKeys: the fields' models at their offsets in the body.
@@ -35,19 +30,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::chars::GradeKeys> : public StructModel<TBuffer, ::chars::GradeKeys>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::chars::GradeKeys>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , grades(fbe_in_buffer, 8, this->body_limit())
-        , countByGrade(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::chars::GradeKeys>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::set<::chars::Grade>> grades;
-    FieldModel<TBuffer, std::map<::chars::Grade, int32_t>> countByGrade;
+    FieldModel<TBuffer, std::set<::chars::Grade>> grades{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::map<::chars::Grade, int32_t>> countByGrade{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! View of chars.CharKeys: its fields read in place, each checked against the body found
@@ -58,8 +48,8 @@ class View<::chars::CharKeys, Verified> : public StructView<::chars::CharKeys, V
 public:
     using StructView<::chars::CharKeys, Verified>::StructView;
 
-    View<std::set<char>, Verified> letters() const noexcept { return this->template fbe_field<std::set<char>>(8); }
-    View<std::map<char, int32_t>, Verified> countByLetter() const noexcept { return this->template fbe_field<std::map<char, int32_t>>(12); }
+    ViewResult<std::set<char>, Verified> letters() const noexcept { return this->template fbe_field<std::set<char>>(8); }
+    ViewResult<std::map<char, int32_t>, Verified> countByLetter() const noexcept { return this->template fbe_field<std::map<char, int32_t>>(12); }
 };
 
 //! View of chars.GradeKeys: its fields read in place, each checked against the body found
@@ -70,8 +60,8 @@ class View<::chars::GradeKeys, Verified> : public StructView<::chars::GradeKeys,
 public:
     using StructView<::chars::GradeKeys, Verified>::StructView;
 
-    View<std::set<::chars::Grade>, Verified> grades() const noexcept { return this->template fbe_field<std::set<::chars::Grade>>(8); }
-    View<std::map<::chars::Grade, int32_t>, Verified> countByGrade() const noexcept { return this->template fbe_field<std::map<::chars::Grade, int32_t>>(12); }
+    ViewResult<std::set<::chars::Grade>, Verified> grades() const noexcept { return this->template fbe_field<std::set<::chars::Grade>>(8); }
+    ViewResult<std::map<::chars::Grade, int32_t>, Verified> countByGrade() const noexcept { return this->template fbe_field<std::map<::chars::Grade, int32_t>>(12); }
 };
 
 } // namespace FBE

@@ -15,35 +15,22 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::decimals::Prices> : public StructModel<TBuffer, ::decimals::Prices>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::decimals::Prices>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , price(fbe_in_buffer, 8, this->body_limit())
-        , maybePrice(fbe_in_buffer, 24, this->body_limit())
-        , pair(fbe_in_buffer, 29, this->body_limit())
-        , priceVector(fbe_in_buffer, 61, this->body_limit())
-        , priceList(fbe_in_buffer, 65, this->body_limit())
-        , priceSet(fbe_in_buffer, 69, this->body_limit())
-        , priceById(fbe_in_buffer, 73, this->body_limit())
-        , idByPrice(fbe_in_buffer, 77, this->body_limit())
-        , priceByPrice(fbe_in_buffer, 81, this->body_limit())
-        , maybePrices(fbe_in_buffer, 85, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::decimals::Prices>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, FBE::decimal_t> price;
-    FieldModel<TBuffer, std::optional<FBE::decimal_t>> maybePrice;
-    FieldModel<TBuffer, std::array<FBE::decimal_t, 2>> pair;
-    FieldModel<TBuffer, std::vector<FBE::decimal_t>> priceVector;
-    FieldModel<TBuffer, std::list<FBE::decimal_t>> priceList;
-    FieldModel<TBuffer, std::set<FBE::decimal_t>> priceSet;
-    FieldModel<TBuffer, std::map<int32_t, FBE::decimal_t>> priceById;
-    FieldModel<TBuffer, std::map<FBE::decimal_t, int32_t>> idByPrice;
-    FieldModel<TBuffer, std::unordered_map<FBE::decimal_t, FBE::decimal_t>> priceByPrice;
-    FieldModel<TBuffer, std::vector<std::optional<FBE::decimal_t>>> maybePrices;
+    FieldModel<TBuffer, FBE::decimal_t> price{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::decimal_t>> maybePrice{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, std::array<FBE::decimal_t, 2>> pair{this->fbe_buffer(), 29, this->body_limit()};
+    FieldModel<TBuffer, std::vector<FBE::decimal_t>> priceVector{this->fbe_buffer(), 61, this->body_limit()};
+    FieldModel<TBuffer, std::list<FBE::decimal_t>> priceList{this->fbe_buffer(), 65, this->body_limit()};
+    FieldModel<TBuffer, std::set<FBE::decimal_t>> priceSet{this->fbe_buffer(), 69, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, FBE::decimal_t>> priceById{this->fbe_buffer(), 73, this->body_limit()};
+    FieldModel<TBuffer, std::map<FBE::decimal_t, int32_t>> idByPrice{this->fbe_buffer(), 77, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<FBE::decimal_t, FBE::decimal_t>> priceByPrice{this->fbe_buffer(), 81, this->body_limit()};
+    FieldModel<TBuffer, std::vector<std::optional<FBE::decimal_t>>> maybePrices{this->fbe_buffer(), 85, this->body_limit()};
 };
 
 //! View of decimals.Prices: its fields read in place, each checked against the body found
@@ -54,16 +41,16 @@ class View<::decimals::Prices, Verified> : public StructView<::decimals::Prices,
 public:
     using StructView<::decimals::Prices, Verified>::StructView;
 
-    FBE::decimal_t price() const noexcept { return this->template fbe_field<FBE::decimal_t>(8); }
-    View<std::optional<FBE::decimal_t>, Verified> maybePrice() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(24); }
-    View<std::array<FBE::decimal_t, 2>, Verified> pair() const noexcept { return this->template fbe_field<std::array<FBE::decimal_t, 2>>(29); }
-    View<std::vector<FBE::decimal_t>, Verified> priceVector() const noexcept { return this->template fbe_field<std::vector<FBE::decimal_t>>(61); }
-    View<std::list<FBE::decimal_t>, Verified> priceList() const noexcept { return this->template fbe_field<std::list<FBE::decimal_t>>(65); }
-    View<std::set<FBE::decimal_t>, Verified> priceSet() const noexcept { return this->template fbe_field<std::set<FBE::decimal_t>>(69); }
-    View<std::map<int32_t, FBE::decimal_t>, Verified> priceById() const noexcept { return this->template fbe_field<std::map<int32_t, FBE::decimal_t>>(73); }
-    View<std::map<FBE::decimal_t, int32_t>, Verified> idByPrice() const noexcept { return this->template fbe_field<std::map<FBE::decimal_t, int32_t>>(77); }
-    View<std::unordered_map<FBE::decimal_t, FBE::decimal_t>, Verified> priceByPrice() const noexcept { return this->template fbe_field<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>(81); }
-    View<std::vector<std::optional<FBE::decimal_t>>, Verified> maybePrices() const noexcept { return this->template fbe_field<std::vector<std::optional<FBE::decimal_t>>>(85); }
+    ViewResult<FBE::decimal_t, Verified> price() const noexcept { return this->template fbe_field<FBE::decimal_t>(8); }
+    ViewResult<std::optional<FBE::decimal_t>, Verified> maybePrice() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(24); }
+    ViewResult<std::array<FBE::decimal_t, 2>, Verified> pair() const noexcept { return this->template fbe_field<std::array<FBE::decimal_t, 2>>(29); }
+    ViewResult<std::vector<FBE::decimal_t>, Verified> priceVector() const noexcept { return this->template fbe_field<std::vector<FBE::decimal_t>>(61); }
+    ViewResult<std::list<FBE::decimal_t>, Verified> priceList() const noexcept { return this->template fbe_field<std::list<FBE::decimal_t>>(65); }
+    ViewResult<std::set<FBE::decimal_t>, Verified> priceSet() const noexcept { return this->template fbe_field<std::set<FBE::decimal_t>>(69); }
+    ViewResult<std::map<int32_t, FBE::decimal_t>, Verified> priceById() const noexcept { return this->template fbe_field<std::map<int32_t, FBE::decimal_t>>(73); }
+    ViewResult<std::map<FBE::decimal_t, int32_t>, Verified> idByPrice() const noexcept { return this->template fbe_field<std::map<FBE::decimal_t, int32_t>>(77); }
+    ViewResult<std::unordered_map<FBE::decimal_t, FBE::decimal_t>, Verified> priceByPrice() const noexcept { return this->template fbe_field<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>(81); }
+    ViewResult<std::vector<std::optional<FBE::decimal_t>>, Verified> maybePrices() const noexcept { return this->template fbe_field<std::vector<std::optional<FBE::decimal_t>>>(85); }
 };
 
 } // namespace FBE

@@ -15,43 +15,26 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::defaults::Zeros> : public StructModel<TBuffer, ::defaults::Zeros>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::defaults::Zeros>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , b(fbe_in_buffer, 12, this->body_limit())
-        , i(fbe_in_buffer, 17, this->body_limit())
-        , l(fbe_in_buffer, 22, this->body_limit())
-        , f(fbe_in_buffer, 27, this->body_limit())
-        , d(fbe_in_buffer, 32, this->body_limit())
-        , m(fbe_in_buffer, 37, this->body_limit())
-        , s(fbe_in_buffer, 42, this->body_limit())
-        , c(fbe_in_buffer, 47, this->body_limit())
-        , fl(fbe_in_buffer, 52, this->body_limit())
-        , t(fbe_in_buffer, 57, this->body_limit())
-        , u(fbe_in_buffer, 62, this->body_limit())
-        , n(fbe_in_buffer, 67, this->body_limit())
-        , absent(fbe_in_buffer, 72, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::defaults::Zeros>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, std::optional<bool>> b;
-    FieldModel<TBuffer, std::optional<int32_t>> i;
-    FieldModel<TBuffer, std::optional<int64_t>> l;
-    FieldModel<TBuffer, std::optional<float>> f;
-    FieldModel<TBuffer, std::optional<double>> d;
-    FieldModel<TBuffer, std::optional<FBE::decimal_t>> m;
-    FieldModel<TBuffer, std::optional<std::string>> s;
-    FieldModel<TBuffer, std::optional<::defaults::Colour>> c;
-    FieldModel<TBuffer, std::optional<::defaults::Mode>> fl;
-    FieldModel<TBuffer, std::optional<uint64_t>> t;
-    FieldModel<TBuffer, std::optional<FBE::uuid_t>> u;
-    FieldModel<TBuffer, std::optional<int32_t>> n;
-    FieldModel<TBuffer, std::optional<int32_t>> absent;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> b{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> i{this->fbe_buffer(), 17, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int64_t>> l{this->fbe_buffer(), 22, this->body_limit()};
+    FieldModel<TBuffer, std::optional<float>> f{this->fbe_buffer(), 27, this->body_limit()};
+    FieldModel<TBuffer, std::optional<double>> d{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::decimal_t>> m{this->fbe_buffer(), 37, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> s{this->fbe_buffer(), 42, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::defaults::Colour>> c{this->fbe_buffer(), 47, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::defaults::Mode>> fl{this->fbe_buffer(), 52, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint64_t>> t{this->fbe_buffer(), 57, this->body_limit()};
+    FieldModel<TBuffer, std::optional<FBE::uuid_t>> u{this->fbe_buffer(), 62, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> n{this->fbe_buffer(), 67, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> absent{this->fbe_buffer(), 72, this->body_limit()};
 };
 
 //! View of defaults.Zeros: its fields read in place, each checked against the body found
@@ -62,20 +45,20 @@ class View<::defaults::Zeros, Verified> : public StructView<::defaults::Zeros, V
 public:
     using StructView<::defaults::Zeros, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8, 7); }
-    View<std::optional<bool>, Verified> b() const noexcept { return this->template fbe_field<std::optional<bool>>(12); }
-    View<std::optional<int32_t>, Verified> i() const noexcept { return this->template fbe_field<std::optional<int32_t>>(17); }
-    View<std::optional<int64_t>, Verified> l() const noexcept { return this->template fbe_field<std::optional<int64_t>>(22); }
-    View<std::optional<float>, Verified> f() const noexcept { return this->template fbe_field<std::optional<float>>(27); }
-    View<std::optional<double>, Verified> d() const noexcept { return this->template fbe_field<std::optional<double>>(32); }
-    View<std::optional<FBE::decimal_t>, Verified> m() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(37); }
-    View<std::optional<std::string>, Verified> s() const noexcept { return this->template fbe_field<std::optional<std::string>>(42); }
-    View<std::optional<::defaults::Colour>, Verified> c() const noexcept { return this->template fbe_field<std::optional<::defaults::Colour>>(47); }
-    View<std::optional<::defaults::Mode>, Verified> fl() const noexcept { return this->template fbe_field<std::optional<::defaults::Mode>>(52); }
-    View<std::optional<uint64_t>, Verified> t() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(57); }
-    View<std::optional<FBE::uuid_t>, Verified> u() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(62); }
-    View<std::optional<int32_t>, Verified> n() const noexcept { return this->template fbe_field<std::optional<int32_t>>(67); }
-    View<std::optional<int32_t>, Verified> absent() const noexcept { return this->template fbe_field<std::optional<int32_t>>(72); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8, 7); }
+    ViewResult<std::optional<bool>, Verified> b() const noexcept { return this->template fbe_field<std::optional<bool>>(12); }
+    ViewResult<std::optional<int32_t>, Verified> i() const noexcept { return this->template fbe_field<std::optional<int32_t>>(17); }
+    ViewResult<std::optional<int64_t>, Verified> l() const noexcept { return this->template fbe_field<std::optional<int64_t>>(22); }
+    ViewResult<std::optional<float>, Verified> f() const noexcept { return this->template fbe_field<std::optional<float>>(27); }
+    ViewResult<std::optional<double>, Verified> d() const noexcept { return this->template fbe_field<std::optional<double>>(32); }
+    ViewResult<std::optional<FBE::decimal_t>, Verified> m() const noexcept { return this->template fbe_field<std::optional<FBE::decimal_t>>(37); }
+    ViewResult<std::optional<std::string>, Verified> s() const noexcept { return this->template fbe_field<std::optional<std::string>>(42); }
+    ViewResult<std::optional<::defaults::Colour>, Verified> c() const noexcept { return this->template fbe_field<std::optional<::defaults::Colour>>(47); }
+    ViewResult<std::optional<::defaults::Mode>, Verified> fl() const noexcept { return this->template fbe_field<std::optional<::defaults::Mode>>(52); }
+    ViewResult<std::optional<uint64_t>, Verified> t() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(57); }
+    ViewResult<std::optional<FBE::uuid_t>, Verified> u() const noexcept { return this->template fbe_field<std::optional<FBE::uuid_t>>(62); }
+    ViewResult<std::optional<int32_t>, Verified> n() const noexcept { return this->template fbe_field<std::optional<int32_t>>(67); }
+    ViewResult<std::optional<int32_t>, Verified> absent() const noexcept { return this->template fbe_field<std::optional<int32_t>>(72); }
 };
 
 } // namespace FBE

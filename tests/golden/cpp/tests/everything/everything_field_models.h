@@ -16,17 +16,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Counted> : public StructModel<TBuffer, ::everything::Counted>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Counted>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , a(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Counted>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> a;
+    FieldModel<TBuffer, int32_t> a{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of everything.Shifted: the fields' models at their offsets in the body.
@@ -34,17 +30,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Shifted> : public StructModel<TBuffer, ::everything::Shifted>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Shifted>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , a(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Shifted>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> a;
+    FieldModel<TBuffer, int32_t> a{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of everything.AfterShift: the fields' models at their offsets in the body.
@@ -52,17 +44,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::AfterShift> : public StructModel<TBuffer, ::everything::AfterShift>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::AfterShift>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , a(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::AfterShift>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> a;
+    FieldModel<TBuffer, int32_t> a{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of everything.Fixed: the fields' models at their offsets in the body.
@@ -70,17 +58,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Fixed> : public StructModel<TBuffer, ::everything::Fixed>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Fixed>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , a(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Fixed>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> a;
+    FieldModel<TBuffer, int32_t> a{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of everything.Derived: the fields' models at their offsets in the body.
@@ -88,19 +72,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Derived> : public StructModel<TBuffer, ::everything::Derived>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Derived>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
-        , b(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Derived>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::everything::Fixed> parent;
-    FieldModel<TBuffer, int32_t> b;
+    FieldModel<TBuffer, ::everything::Fixed> parent{this->fbe_buffer(), 8, nullptr, this->body_limit()};
+    FieldModel<TBuffer, int32_t> b{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! Field model of everything.ImportedBase: the fields' models at their offsets in the body.
@@ -108,19 +87,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::ImportedBase> : public StructModel<TBuffer, ::everything::ImportedBase>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::ImportedBase>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
-        , price(fbe_in_buffer, 16, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::ImportedBase>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::market::Instrument> parent;
-    FieldModel<TBuffer, double> price;
+    FieldModel<TBuffer, ::market::Instrument> parent{this->fbe_buffer(), 8, nullptr, this->body_limit()};
+    FieldModel<TBuffer, double> price{this->fbe_buffer(), 16, this->body_limit()};
 };
 
 //! Field model of everything.Note: the fields' models at their offsets in the body.
@@ -128,17 +102,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Note> : public StructModel<TBuffer, ::everything::Note>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Note>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , text(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Note>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::string> text;
+    FieldModel<TBuffer, std::string> text{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of everything.Quiet: the fields' models at their offsets in the body.
@@ -146,19 +116,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Quiet> : public StructModel<TBuffer, ::everything::Quiet>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Quiet>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , password(fbe_in_buffer, 8, this->body_limit())
-        , legacy(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Quiet>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::string> password;
-    FieldModel<TBuffer, int32_t> legacy;
+    FieldModel<TBuffer, std::string> password{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> legacy{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! Field model of everything.Empty: the fields' models at their offsets in the body.
@@ -166,10 +131,7 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Empty> : public StructModel<TBuffer, ::everything::Empty>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Empty>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-    {}
+    using StructModel<TBuffer, ::everything::Empty>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
@@ -182,123 +144,66 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Everything> : public StructModel<TBuffer, ::everything::Everything>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Everything>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , f1(fbe_in_buffer, 12, this->body_limit())
-        , f2(fbe_in_buffer, 13, this->body_limit())
-        , f3(fbe_in_buffer, 14, this->body_limit())
-        , f4(fbe_in_buffer, 15, this->body_limit())
-        , f5(fbe_in_buffer, 19, this->body_limit())
-        , f6(fbe_in_buffer, 20, this->body_limit())
-        , f7(fbe_in_buffer, 21, this->body_limit())
-        , f8(fbe_in_buffer, 23, this->body_limit())
-        , f9(fbe_in_buffer, 25, this->body_limit())
-        , f10(fbe_in_buffer, 29, this->body_limit())
-        , f11(fbe_in_buffer, 33, this->body_limit())
-        , f12(fbe_in_buffer, 41, this->body_limit())
-        , f13(fbe_in_buffer, 49, this->body_limit())
-        , f14(fbe_in_buffer, 53, this->body_limit())
-        , f15(fbe_in_buffer, 61, this->body_limit())
-        , f16(fbe_in_buffer, 77, this->body_limit())
-        , f17(fbe_in_buffer, 93, this->body_limit())
-        , f18(fbe_in_buffer, 97, this->body_limit())
-        , f19(fbe_in_buffer, 105, this->body_limit())
-        , f20(fbe_in_buffer, 113, this->body_limit())
-        , f21(fbe_in_buffer, 129, this->body_limit())
-        , f22(fbe_in_buffer, 145, this->body_limit())
-        , f23(fbe_in_buffer, 161, this->body_limit())
-        , f24(fbe_in_buffer, 177, this->body_limit())
-        , f25(fbe_in_buffer, 181, this->body_limit())
-        , f26(fbe_in_buffer, 182, this->body_limit())
-        , f27(fbe_in_buffer, 183, this->body_limit())
-        , f28(fbe_in_buffer, 184, this->body_limit())
-        , f29(fbe_in_buffer, 192, this->body_limit())
-        , f30(fbe_in_buffer, 196, this->body_limit())
-        , f31(fbe_in_buffer, 200, this->body_limit())
-        , f32(fbe_in_buffer, 205, this->body_limit())
-        , f33(fbe_in_buffer, 210, this->body_limit())
-        , f34(fbe_in_buffer, 215, this->body_limit())
-        , f35(fbe_in_buffer, 220, this->body_limit())
-        , f36(fbe_in_buffer, 225, this->body_limit())
-        , f37(fbe_in_buffer, 237, this->body_limit())
-        , f38(fbe_in_buffer, 247, this->body_limit())
-        , f39(fbe_in_buffer, 251, this->body_limit())
-        , f40(fbe_in_buffer, 255, this->body_limit())
-        , f41(fbe_in_buffer, 259, this->body_limit())
-        , f42(fbe_in_buffer, 263, this->body_limit())
-        , f43(fbe_in_buffer, 267, this->body_limit())
-        , f44(fbe_in_buffer, 271, this->body_limit())
-        , f45(fbe_in_buffer, 275, this->body_limit())
-        , f46(fbe_in_buffer, 279, this->body_limit())
-        , f47(fbe_in_buffer, 283, this->body_limit())
-        , f47Reset(fbe_in_buffer, 288, this->body_limit())
-        , f48(fbe_in_buffer, 289, this->body_limit())
-        , f49(fbe_in_buffer, 294, this->body_limit())
-        , f50(fbe_in_buffer, 298, this->body_limit())
-        , f51(fbe_in_buffer, 302, this->body_limit())
-        , f52(fbe_in_buffer, 306, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Everything>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> id;
-    FieldModel<TBuffer, bool> f1;
-    FieldModel<TBuffer, uint8_t> f2;
-    FieldModel<TBuffer, char> f3;
-    FieldModel<TBuffer, wchar_t> f4;
-    FieldModel<TBuffer, int8_t> f5;
-    FieldModel<TBuffer, uint8_t> f6;
-    FieldModel<TBuffer, int16_t> f7;
-    FieldModel<TBuffer, uint16_t> f8;
-    FieldModel<TBuffer, int32_t> f9;
-    FieldModel<TBuffer, uint32_t> f10;
-    FieldModel<TBuffer, int64_t> f11;
-    FieldModel<TBuffer, uint64_t> f12;
-    FieldModel<TBuffer, float> f13;
-    FieldModel<TBuffer, double> f14;
-    FieldModel<TBuffer, FBE::decimal_t> f15;
-    FieldModel<TBuffer, FBE::decimal_t> f16;
-    FieldModel<TBuffer, std::string> f17;
-    FieldModel<TBuffer, uint64_t> f18;
-    FieldModel<TBuffer, uint64_t> f19;
-    FieldModel<TBuffer, FBE::uuid_t> f20;
-    FieldModel<TBuffer, FBE::uuid_t> f21;
-    FieldModel<TBuffer, FBE::uuid_t> f22;
-    FieldModel<TBuffer, FBE::uuid_t> f23;
-    FieldModel<TBuffer, FBE::buffer_t> f24;
-    FieldModel<TBuffer, ::everything::EByte> f25;
-    FieldModel<TBuffer, ::market::Side> f26;
-    FieldModel<TBuffer, ::everything::FByte> f27;
-    FieldModel<TBuffer, ::everything::FUInt64> f28;
-    FieldModel<TBuffer, ::everything::Counted> f29;
-    FieldModel<TBuffer, ::market::Instrument> f30;
-    FieldModel<TBuffer, std::optional<int32_t>> f31;
-    FieldModel<TBuffer, std::optional<int32_t>> f32;
-    FieldModel<TBuffer, std::optional<std::string>> f33;
-    FieldModel<TBuffer, std::optional<::everything::EByte>> f34;
-    FieldModel<TBuffer, std::optional<::everything::Counted>> f35;
-    FieldModel<TBuffer, std::array<int32_t, 3>> f36;
-    FieldModel<TBuffer, std::array<std::optional<std::string>, 2>> f37;
-    FieldModel<TBuffer, std::vector<double>> f38;
-    FieldModel<TBuffer, std::vector<std::optional<::everything::Counted>>> f39;
-    FieldModel<TBuffer, std::list<std::string>> f40;
-    FieldModel<TBuffer, std::set<int64_t>> f41;
-    FieldModel<TBuffer, std::set<::market::Instrument>> f42;
-    FieldModel<TBuffer, std::map<int32_t, std::string>> f43;
-    FieldModel<TBuffer, std::map<std::string, std::optional<::everything::Counted>>> f44;
-    FieldModel<TBuffer, std::unordered_map<FBE::uuid_t, FBE::buffer_t>> f45;
-    FieldModel<TBuffer, std::unordered_map<::market::Instrument, ::everything::Counted>> f46;
-    FieldModel<TBuffer, std::optional<int32_t>> f47;
-    FieldModel<TBuffer, bool> f47Reset;
-    FieldModel<TBuffer, std::optional<uint64_t>> f48;
-    FieldModel<TBuffer, std::map<FBE::buffer_t, int32_t>> f49;
-    FieldModel<TBuffer, std::unordered_map<FBE::buffer_t, std::string>> f50;
-    FieldModel<TBuffer, std::set<FBE::decimal_t>> f51;
-    FieldModel<TBuffer, std::map<FBE::decimal_t, int32_t>> f52;
+    FieldModel<TBuffer, int32_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, bool> f1{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> f2{this->fbe_buffer(), 13, this->body_limit()};
+    FieldModel<TBuffer, char> f3{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, wchar_t> f4{this->fbe_buffer(), 15, this->body_limit()};
+    FieldModel<TBuffer, int8_t> f5{this->fbe_buffer(), 19, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> f6{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, int16_t> f7{this->fbe_buffer(), 21, this->body_limit()};
+    FieldModel<TBuffer, uint16_t> f8{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, int32_t> f9{this->fbe_buffer(), 25, this->body_limit()};
+    FieldModel<TBuffer, uint32_t> f10{this->fbe_buffer(), 29, this->body_limit()};
+    FieldModel<TBuffer, int64_t> f11{this->fbe_buffer(), 33, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> f12{this->fbe_buffer(), 41, this->body_limit()};
+    FieldModel<TBuffer, float> f13{this->fbe_buffer(), 49, this->body_limit()};
+    FieldModel<TBuffer, double> f14{this->fbe_buffer(), 53, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> f15{this->fbe_buffer(), 61, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> f16{this->fbe_buffer(), 77, this->body_limit()};
+    FieldModel<TBuffer, std::string> f17{this->fbe_buffer(), 93, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> f18{this->fbe_buffer(), 97, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> f19{this->fbe_buffer(), 105, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> f20{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> f21{this->fbe_buffer(), 129, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> f22{this->fbe_buffer(), 145, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> f23{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> f24{this->fbe_buffer(), 177, this->body_limit()};
+    FieldModel<TBuffer, ::everything::EByte> f25{this->fbe_buffer(), 181, this->body_limit()};
+    FieldModel<TBuffer, ::market::Side> f26{this->fbe_buffer(), 182, this->body_limit()};
+    FieldModel<TBuffer, ::everything::FByte> f27{this->fbe_buffer(), 183, this->body_limit()};
+    FieldModel<TBuffer, ::everything::FUInt64> f28{this->fbe_buffer(), 184, this->body_limit()};
+    FieldModel<TBuffer, ::everything::Counted> f29{this->fbe_buffer(), 192, this->body_limit()};
+    FieldModel<TBuffer, ::market::Instrument> f30{this->fbe_buffer(), 196, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> f31{this->fbe_buffer(), 200, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> f32{this->fbe_buffer(), 205, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> f33{this->fbe_buffer(), 210, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::everything::EByte>> f34{this->fbe_buffer(), 215, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::everything::Counted>> f35{this->fbe_buffer(), 220, this->body_limit()};
+    FieldModel<TBuffer, std::array<int32_t, 3>> f36{this->fbe_buffer(), 225, this->body_limit()};
+    FieldModel<TBuffer, std::array<std::optional<std::string>, 2>> f37{this->fbe_buffer(), 237, this->body_limit()};
+    FieldModel<TBuffer, std::vector<double>> f38{this->fbe_buffer(), 247, this->body_limit()};
+    FieldModel<TBuffer, std::vector<std::optional<::everything::Counted>>> f39{this->fbe_buffer(), 251, this->body_limit()};
+    FieldModel<TBuffer, std::list<std::string>> f40{this->fbe_buffer(), 255, this->body_limit()};
+    FieldModel<TBuffer, std::set<int64_t>> f41{this->fbe_buffer(), 259, this->body_limit()};
+    FieldModel<TBuffer, std::set<::market::Instrument>> f42{this->fbe_buffer(), 263, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, std::string>> f43{this->fbe_buffer(), 267, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, std::optional<::everything::Counted>>> f44{this->fbe_buffer(), 271, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<FBE::uuid_t, FBE::buffer_t>> f45{this->fbe_buffer(), 275, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<::market::Instrument, ::everything::Counted>> f46{this->fbe_buffer(), 279, this->body_limit()};
+    FieldModel<TBuffer, std::optional<int32_t>> f47{this->fbe_buffer(), 283, this->body_limit()};
+    FieldModel<TBuffer, bool> f47Reset{this->fbe_buffer(), 288, this->body_limit()};
+    FieldModel<TBuffer, std::optional<uint64_t>> f48{this->fbe_buffer(), 289, this->body_limit()};
+    FieldModel<TBuffer, std::map<FBE::buffer_t, int32_t>> f49{this->fbe_buffer(), 294, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<FBE::buffer_t, std::string>> f50{this->fbe_buffer(), 298, this->body_limit()};
+    FieldModel<TBuffer, std::set<FBE::decimal_t>> f51{this->fbe_buffer(), 302, this->body_limit()};
+    FieldModel<TBuffer, std::map<FBE::decimal_t, int32_t>> f52{this->fbe_buffer(), 306, this->body_limit()};
 };
 
 //! Field model of everything.PlaceOrder: the fields' models at their offsets in the body.
@@ -306,19 +211,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::PlaceOrder> : public StructModel<TBuffer, ::everything::PlaceOrder>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::PlaceOrder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , instrument(fbe_in_buffer, 24, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::PlaceOrder>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, FBE::uuid_t> id;
-    FieldModel<TBuffer, ::market::Instrument> instrument;
+    FieldModel<TBuffer, FBE::uuid_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, ::market::Instrument> instrument{this->fbe_buffer(), 24, this->body_limit()};
 };
 
 //! Field model of everything.Accepted: the fields' models at their offsets in the body.
@@ -326,17 +226,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Accepted> : public StructModel<TBuffer, ::everything::Accepted>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Accepted>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Accepted>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, FBE::uuid_t> id;
+    FieldModel<TBuffer, FBE::uuid_t> id{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of everything.Rejected: the fields' models at their offsets in the body.
@@ -344,19 +240,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Rejected> : public StructModel<TBuffer, ::everything::Rejected>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Rejected>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , reason(fbe_in_buffer, 24, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Rejected>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, FBE::uuid_t> id;
-    FieldModel<TBuffer, std::string> reason;
+    FieldModel<TBuffer, FBE::uuid_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> reason{this->fbe_buffer(), 24, this->body_limit()};
 };
 
 //! Field model of everything.Ping: the fields' models at their offsets in the body.
@@ -364,17 +255,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Ping> : public StructModel<TBuffer, ::everything::Ping>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Ping>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , sequence(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Ping>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int64_t> sequence;
+    FieldModel<TBuffer, int64_t> sequence{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of everything.FixedKeywords: the fields' models at their offsets in the body.
@@ -382,21 +269,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::FixedKeywords> : public StructModel<TBuffer, ::everything::FixedKeywords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::FixedKeywords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , new_(fbe_in_buffer, 8, this->body_limit())
-        , swap_(fbe_in_buffer, 12, this->body_limit())
-        , default_(fbe_in_buffer, 13, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::FixedKeywords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> new_;
-    FieldModel<TBuffer, bool> swap_;
-    FieldModel<TBuffer, ::everything::Reserved> default_;
+    FieldModel<TBuffer, int32_t> new_{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, bool> swap_{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::everything::Reserved> default_{this->fbe_buffer(), 13, this->body_limit()};
 };
 
 //! Field model of everything.Keywords: the fields' models at their offsets in the body.
@@ -404,33 +285,21 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Keywords> : public StructModel<TBuffer, ::everything::Keywords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Keywords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , new_(fbe_in_buffer, 8, this->body_limit())
-        , class_(fbe_in_buffer, 12, this->body_limit())
-        , default_(fbe_in_buffer, 16, this->body_limit())
-        , swap_(fbe_in_buffer, 20, this->body_limit())
-        , from(fbe_in_buffer, 21, this->body_limit())
-        , None(fbe_in_buffer, 25, this->body_limit())
-        , NULL_(fbe_in_buffer, 29, this->body_limit())
-        , operator_(fbe_in_buffer, 33, this->body_limit())
-        , this_(fbe_in_buffer, 38, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Keywords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> new_;
-    FieldModel<TBuffer, std::string> class_;
-    FieldModel<TBuffer, ::everything::Reserved> default_;
-    FieldModel<TBuffer, bool> swap_;
-    FieldModel<TBuffer, int32_t> from;
-    FieldModel<TBuffer, int32_t> None;
-    FieldModel<TBuffer, int32_t> NULL_;
-    FieldModel<TBuffer, std::optional<::everything::Reserved>> operator_;
-    FieldModel<TBuffer, std::vector<::everything::FixedKeywords>> this_;
+    FieldModel<TBuffer, int32_t> new_{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> class_{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::everything::Reserved> default_{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, bool> swap_{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, int32_t> from{this->fbe_buffer(), 21, this->body_limit()};
+    FieldModel<TBuffer, int32_t> None{this->fbe_buffer(), 25, this->body_limit()};
+    FieldModel<TBuffer, int32_t> NULL_{this->fbe_buffer(), 29, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::everything::Reserved>> operator_{this->fbe_buffer(), 33, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::everything::FixedKeywords>> this_{this->fbe_buffer(), 38, this->body_limit()};
 };
 
 //! Field model of everything.Route: the fields' models at their offsets in the body.
@@ -438,21 +307,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Route> : public StructModel<TBuffer, ::everything::Route>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Route>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , venue(fbe_in_buffer, 8, this->body_limit())
-        , weight(fbe_in_buffer, 12, this->body_limit())
-        , leg(fbe_in_buffer, 20, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Route>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::string> venue;
-    FieldModel<TBuffer, double> weight;
-    FieldModel<TBuffer, int32_t> leg;
+    FieldModel<TBuffer, std::string> venue{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, double> weight{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, int32_t> leg{this->fbe_buffer(), 20, this->body_limit()};
 };
 
 //! Field model of everything.Routes: the fields' models at their offsets in the body.
@@ -460,21 +323,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::everything::Routes> : public StructModel<TBuffer, ::everything::Routes>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::everything::Routes>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , routes(fbe_in_buffer, 8, this->body_limit())
-        , ranks(fbe_in_buffer, 12, this->body_limit())
-        , names(fbe_in_buffer, 16, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::everything::Routes>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::set<::everything::Route>> routes;
-    FieldModel<TBuffer, std::map<::everything::Route, int32_t>> ranks;
-    FieldModel<TBuffer, std::unordered_map<::everything::Route, std::string>> names;
+    FieldModel<TBuffer, std::set<::everything::Route>> routes{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::map<::everything::Route, int32_t>> ranks{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<::everything::Route, std::string>> names{this->fbe_buffer(), 16, this->body_limit()};
 };
 
 //! View of everything.Counted: its fields read in place, each checked against the body found
@@ -485,7 +342,7 @@ class View<::everything::Counted, Verified> : public StructView<::everything::Co
 public:
     using StructView<::everything::Counted, Verified>::StructView;
 
-    int32_t a() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> a() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of everything.Shifted: its fields read in place, each checked against the body found
@@ -496,7 +353,7 @@ class View<::everything::Shifted, Verified> : public StructView<::everything::Sh
 public:
     using StructView<::everything::Shifted, Verified>::StructView;
 
-    int32_t a() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> a() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of everything.AfterShift: its fields read in place, each checked against the body found
@@ -507,7 +364,7 @@ class View<::everything::AfterShift, Verified> : public StructView<::everything:
 public:
     using StructView<::everything::AfterShift, Verified>::StructView;
 
-    int32_t a() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> a() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of everything.Fixed: its fields read in place, each checked against the body found
@@ -518,7 +375,7 @@ class View<::everything::Fixed, Verified> : public StructView<::everything::Fixe
 public:
     using StructView<::everything::Fixed, Verified>::StructView;
 
-    int32_t a() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> a() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of everything.Derived: its fields read in place, each checked against the body found
@@ -530,7 +387,7 @@ public:
     using StructView<::everything::Derived, Verified>::StructView;
 
     View<::everything::Fixed, Verified> parent() const noexcept { return this->template fbe_part<::everything::Fixed>(); }
-    int32_t b() const noexcept { return this->template fbe_field<int32_t>(12); }
+    ViewResult<int32_t, Verified> b() const noexcept { return this->template fbe_field<int32_t>(12); }
 };
 
 //! View of everything.ImportedBase: its fields read in place, each checked against the body found
@@ -542,7 +399,7 @@ public:
     using StructView<::everything::ImportedBase, Verified>::StructView;
 
     View<::market::Instrument, Verified> parent() const noexcept { return this->template fbe_part<::market::Instrument>(); }
-    double price() const noexcept { return this->template fbe_field<double>(16, 1.5); }
+    ViewResult<double, Verified> price() const noexcept { return this->template fbe_field<double>(16, 1.5); }
 };
 
 //! View of everything.Note: its fields read in place, each checked against the body found
@@ -553,7 +410,7 @@ class View<::everything::Note, Verified> : public StructView<::everything::Note,
 public:
     using StructView<::everything::Note, Verified>::StructView;
 
-    std::string_view text() const noexcept { return this->template fbe_field<std::string>(8, "hi \"there\"\012"); }
+    ViewResult<std::string, Verified> text() const noexcept { return this->template fbe_field<std::string>(8, "hi \"there\"\012"); }
 };
 
 //! View of everything.Quiet: its fields read in place, each checked against the body found
@@ -564,8 +421,8 @@ class View<::everything::Quiet, Verified> : public StructView<::everything::Quie
 public:
     using StructView<::everything::Quiet, Verified>::StructView;
 
-    std::string_view password() const noexcept { return this->template fbe_field<std::string>(8); }
-    int32_t legacy() const noexcept { return this->template fbe_field<int32_t>(12); }
+    ViewResult<std::string, Verified> password() const noexcept { return this->template fbe_field<std::string>(8); }
+    ViewResult<int32_t, Verified> legacy() const noexcept { return this->template fbe_field<int32_t>(12); }
 };
 
 //! View of everything.Empty: its fields read in place, each checked against the body found
@@ -586,60 +443,60 @@ class View<::everything::Everything, Verified> : public StructView<::everything:
 public:
     using StructView<::everything::Everything, Verified>::StructView;
 
-    int32_t id() const noexcept { return this->template fbe_field<int32_t>(8, 42); }
-    bool f1() const noexcept { return this->template fbe_field<bool>(12, true); }
-    uint8_t f2() const noexcept { return this->template fbe_field<uint8_t>(13, 255); }
-    char f3() const noexcept { return this->template fbe_field<char>(14, '!'); }
-    wchar_t f4() const noexcept { return this->template fbe_field<wchar_t>(15, static_cast<wchar_t>(0x444)); }
-    int8_t f5() const noexcept { return this->template fbe_field<int8_t>(19, -128); }
-    uint8_t f6() const noexcept { return this->template fbe_field<uint8_t>(20, 65); }
-    int16_t f7() const noexcept { return this->template fbe_field<int16_t>(21, -2); }
-    uint16_t f8() const noexcept { return this->template fbe_field<uint16_t>(23, 65535); }
-    int32_t f9() const noexcept { return this->template fbe_field<int32_t>(25, 2147483647); }
-    uint32_t f10() const noexcept { return this->template fbe_field<uint32_t>(29); }
-    int64_t f11() const noexcept { return this->template fbe_field<int64_t>(33, INT64_MIN); }
-    uint64_t f12() const noexcept { return this->template fbe_field<uint64_t>(41, UINT64_C(18446744073709551615)); }
-    float f13() const noexcept { return this->template fbe_field<float>(49, .5e3f); }
-    double f14() const noexcept { return this->template fbe_field<double>(53, -1.); }
-    FBE::decimal_t f15() const noexcept { return this->template fbe_field<FBE::decimal_t>(61, [] { return FBE::decimal_t("123456.123456"); }); }
-    FBE::decimal_t f16() const noexcept { return this->template fbe_field<FBE::decimal_t>(77, [] { return FBE::decimal_t("7"); }); }
-    std::string_view f17() const noexcept { return this->template fbe_field<std::string>(93, "text"); }
-    uint64_t f18() const noexcept { return this->template fbe_field<uint64_t>(97, UINT64_C(0)); }
-    uint64_t f19() const noexcept { return this->template fbe_field<uint64_t>(105, [] { return FBE::utc(); }); }
-    FBE::uuid_t f20() const noexcept { return this->template fbe_field<FBE::uuid_t>(113, [] { return FBE::uuid_t("00000000-0000-0000-0000-000000000000"); }); }
-    FBE::uuid_t f21() const noexcept { return this->template fbe_field<FBE::uuid_t>(129, [] { return FBE::uuid_t::sequential(); }); }
-    FBE::uuid_t f22() const noexcept { return this->template fbe_field<FBE::uuid_t>(145, [] { return FBE::uuid_t::random(); }); }
-    FBE::uuid_t f23() const noexcept { return this->template fbe_field<FBE::uuid_t>(161, [] { return FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"); }); }
-    View<FBE::buffer_t, Verified> f24() const noexcept { return this->template fbe_field<FBE::buffer_t>(177); }
-    ::everything::EByte f25() const noexcept { return this->template fbe_field<::everything::EByte>(181, ::everything::EByte::c); }
-    ::market::Side f26() const noexcept { return this->template fbe_field<::market::Side>(182, ::market::Side::sell); }
-    ::everything::FByte f27() const noexcept { return this->template fbe_field<::everything::FByte>(183, ::everything::FByte::one | ::everything::FByte::two); }
-    ::everything::FUInt64 f28() const noexcept { return this->template fbe_field<::everything::FUInt64>(184, ::everything::FUInt64::all); }
-    View<::everything::Counted, Verified> f29() const noexcept { return this->template fbe_field<::everything::Counted>(192); }
-    View<::market::Instrument, Verified> f30() const noexcept { return this->template fbe_field<::market::Instrument>(196); }
-    View<std::optional<int32_t>, Verified> f31() const noexcept { return this->template fbe_field<std::optional<int32_t>>(200); }
-    View<std::optional<int32_t>, Verified> f32() const noexcept { return this->template fbe_field<std::optional<int32_t>>(205); }
-    View<std::optional<std::string>, Verified> f33() const noexcept { return this->template fbe_field<std::optional<std::string>>(210); }
-    View<std::optional<::everything::EByte>, Verified> f34() const noexcept { return this->template fbe_field<std::optional<::everything::EByte>>(215); }
-    View<std::optional<::everything::Counted>, Verified> f35() const noexcept { return this->template fbe_field<std::optional<::everything::Counted>>(220); }
-    View<std::array<int32_t, 3>, Verified> f36() const noexcept { return this->template fbe_field<std::array<int32_t, 3>>(225); }
-    View<std::array<std::optional<std::string>, 2>, Verified> f37() const noexcept { return this->template fbe_field<std::array<std::optional<std::string>, 2>>(237); }
-    View<std::vector<double>, Verified> f38() const noexcept { return this->template fbe_field<std::vector<double>>(247); }
-    View<std::vector<std::optional<::everything::Counted>>, Verified> f39() const noexcept { return this->template fbe_field<std::vector<std::optional<::everything::Counted>>>(251); }
-    View<std::list<std::string>, Verified> f40() const noexcept { return this->template fbe_field<std::list<std::string>>(255); }
-    View<std::set<int64_t>, Verified> f41() const noexcept { return this->template fbe_field<std::set<int64_t>>(259); }
-    View<std::set<::market::Instrument>, Verified> f42() const noexcept { return this->template fbe_field<std::set<::market::Instrument>>(263); }
-    View<std::map<int32_t, std::string>, Verified> f43() const noexcept { return this->template fbe_field<std::map<int32_t, std::string>>(267); }
-    View<std::map<std::string, std::optional<::everything::Counted>>, Verified> f44() const noexcept { return this->template fbe_field<std::map<std::string, std::optional<::everything::Counted>>>(271); }
-    View<std::unordered_map<FBE::uuid_t, FBE::buffer_t>, Verified> f45() const noexcept { return this->template fbe_field<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>(275); }
-    View<std::unordered_map<::market::Instrument, ::everything::Counted>, Verified> f46() const noexcept { return this->template fbe_field<std::unordered_map<::market::Instrument, ::everything::Counted>>(279); }
-    View<std::optional<int32_t>, Verified> f47() const noexcept { return this->template fbe_field<std::optional<int32_t>>(283); }
-    bool f47Reset() const noexcept { return this->template fbe_field<bool>(288); }
-    View<std::optional<uint64_t>, Verified> f48() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(289); }
-    View<std::map<FBE::buffer_t, int32_t>, Verified> f49() const noexcept { return this->template fbe_field<std::map<FBE::buffer_t, int32_t>>(294); }
-    View<std::unordered_map<FBE::buffer_t, std::string>, Verified> f50() const noexcept { return this->template fbe_field<std::unordered_map<FBE::buffer_t, std::string>>(298); }
-    View<std::set<FBE::decimal_t>, Verified> f51() const noexcept { return this->template fbe_field<std::set<FBE::decimal_t>>(302); }
-    View<std::map<FBE::decimal_t, int32_t>, Verified> f52() const noexcept { return this->template fbe_field<std::map<FBE::decimal_t, int32_t>>(306); }
+    ViewResult<int32_t, Verified> id() const noexcept { return this->template fbe_field<int32_t>(8, 42); }
+    ViewResult<bool, Verified> f1() const noexcept { return this->template fbe_field<bool>(12, true); }
+    ViewResult<uint8_t, Verified> f2() const noexcept { return this->template fbe_field<uint8_t>(13, 255); }
+    ViewResult<char, Verified> f3() const noexcept { return this->template fbe_field<char>(14, '!'); }
+    ViewResult<wchar_t, Verified> f4() const noexcept { return this->template fbe_field<wchar_t>(15, static_cast<wchar_t>(0x444)); }
+    ViewResult<int8_t, Verified> f5() const noexcept { return this->template fbe_field<int8_t>(19, -128); }
+    ViewResult<uint8_t, Verified> f6() const noexcept { return this->template fbe_field<uint8_t>(20, 65); }
+    ViewResult<int16_t, Verified> f7() const noexcept { return this->template fbe_field<int16_t>(21, -2); }
+    ViewResult<uint16_t, Verified> f8() const noexcept { return this->template fbe_field<uint16_t>(23, 65535); }
+    ViewResult<int32_t, Verified> f9() const noexcept { return this->template fbe_field<int32_t>(25, 2147483647); }
+    ViewResult<uint32_t, Verified> f10() const noexcept { return this->template fbe_field<uint32_t>(29); }
+    ViewResult<int64_t, Verified> f11() const noexcept { return this->template fbe_field<int64_t>(33, INT64_MIN); }
+    ViewResult<uint64_t, Verified> f12() const noexcept { return this->template fbe_field<uint64_t>(41, UINT64_C(18446744073709551615)); }
+    ViewResult<float, Verified> f13() const noexcept { return this->template fbe_field<float>(49, .5e3f); }
+    ViewResult<double, Verified> f14() const noexcept { return this->template fbe_field<double>(53, -1.); }
+    ViewResult<FBE::decimal_t, Verified> f15() const noexcept { return this->template fbe_field<FBE::decimal_t>(61, [] { return FBE::decimal_t("123456.123456"); }); }
+    ViewResult<FBE::decimal_t, Verified> f16() const noexcept { return this->template fbe_field<FBE::decimal_t>(77, [] { return FBE::decimal_t("7"); }); }
+    ViewResult<std::string, Verified> f17() const noexcept { return this->template fbe_field<std::string>(93, "text"); }
+    ViewResult<uint64_t, Verified> f18() const noexcept { return this->template fbe_field<uint64_t>(97, UINT64_C(0)); }
+    ViewResult<uint64_t, Verified> f19() const noexcept { return this->template fbe_field<uint64_t>(105, [] { return FBE::utc(); }); }
+    ViewResult<FBE::uuid_t, Verified> f20() const noexcept { return this->template fbe_field<FBE::uuid_t>(113, [] { return FBE::uuid_t("00000000-0000-0000-0000-000000000000"); }); }
+    ViewResult<FBE::uuid_t, Verified> f21() const noexcept { return this->template fbe_field<FBE::uuid_t>(129, [] { return FBE::uuid_t::sequential(); }); }
+    ViewResult<FBE::uuid_t, Verified> f22() const noexcept { return this->template fbe_field<FBE::uuid_t>(145, [] { return FBE::uuid_t::random(); }); }
+    ViewResult<FBE::uuid_t, Verified> f23() const noexcept { return this->template fbe_field<FBE::uuid_t>(161, [] { return FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"); }); }
+    ViewResult<FBE::buffer_t, Verified> f24() const noexcept { return this->template fbe_field<FBE::buffer_t>(177); }
+    ViewResult<::everything::EByte, Verified> f25() const noexcept { return this->template fbe_field<::everything::EByte>(181, ::everything::EByte::c); }
+    ViewResult<::market::Side, Verified> f26() const noexcept { return this->template fbe_field<::market::Side>(182, ::market::Side::sell); }
+    ViewResult<::everything::FByte, Verified> f27() const noexcept { return this->template fbe_field<::everything::FByte>(183, ::everything::FByte::one | ::everything::FByte::two); }
+    ViewResult<::everything::FUInt64, Verified> f28() const noexcept { return this->template fbe_field<::everything::FUInt64>(184, ::everything::FUInt64::all); }
+    ViewResult<::everything::Counted, Verified> f29() const noexcept { return this->template fbe_field<::everything::Counted>(192); }
+    ViewResult<::market::Instrument, Verified> f30() const noexcept { return this->template fbe_field<::market::Instrument>(196); }
+    ViewResult<std::optional<int32_t>, Verified> f31() const noexcept { return this->template fbe_field<std::optional<int32_t>>(200); }
+    ViewResult<std::optional<int32_t>, Verified> f32() const noexcept { return this->template fbe_field<std::optional<int32_t>>(205); }
+    ViewResult<std::optional<std::string>, Verified> f33() const noexcept { return this->template fbe_field<std::optional<std::string>>(210); }
+    ViewResult<std::optional<::everything::EByte>, Verified> f34() const noexcept { return this->template fbe_field<std::optional<::everything::EByte>>(215); }
+    ViewResult<std::optional<::everything::Counted>, Verified> f35() const noexcept { return this->template fbe_field<std::optional<::everything::Counted>>(220); }
+    ViewResult<std::array<int32_t, 3>, Verified> f36() const noexcept { return this->template fbe_field<std::array<int32_t, 3>>(225); }
+    ViewResult<std::array<std::optional<std::string>, 2>, Verified> f37() const noexcept { return this->template fbe_field<std::array<std::optional<std::string>, 2>>(237); }
+    ViewResult<std::vector<double>, Verified> f38() const noexcept { return this->template fbe_field<std::vector<double>>(247); }
+    ViewResult<std::vector<std::optional<::everything::Counted>>, Verified> f39() const noexcept { return this->template fbe_field<std::vector<std::optional<::everything::Counted>>>(251); }
+    ViewResult<std::list<std::string>, Verified> f40() const noexcept { return this->template fbe_field<std::list<std::string>>(255); }
+    ViewResult<std::set<int64_t>, Verified> f41() const noexcept { return this->template fbe_field<std::set<int64_t>>(259); }
+    ViewResult<std::set<::market::Instrument>, Verified> f42() const noexcept { return this->template fbe_field<std::set<::market::Instrument>>(263); }
+    ViewResult<std::map<int32_t, std::string>, Verified> f43() const noexcept { return this->template fbe_field<std::map<int32_t, std::string>>(267); }
+    ViewResult<std::map<std::string, std::optional<::everything::Counted>>, Verified> f44() const noexcept { return this->template fbe_field<std::map<std::string, std::optional<::everything::Counted>>>(271); }
+    ViewResult<std::unordered_map<FBE::uuid_t, FBE::buffer_t>, Verified> f45() const noexcept { return this->template fbe_field<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>(275); }
+    ViewResult<std::unordered_map<::market::Instrument, ::everything::Counted>, Verified> f46() const noexcept { return this->template fbe_field<std::unordered_map<::market::Instrument, ::everything::Counted>>(279); }
+    ViewResult<std::optional<int32_t>, Verified> f47() const noexcept { return this->template fbe_field<std::optional<int32_t>>(283); }
+    ViewResult<bool, Verified> f47Reset() const noexcept { return this->template fbe_field<bool>(288); }
+    ViewResult<std::optional<uint64_t>, Verified> f48() const noexcept { return this->template fbe_field<std::optional<uint64_t>>(289); }
+    ViewResult<std::map<FBE::buffer_t, int32_t>, Verified> f49() const noexcept { return this->template fbe_field<std::map<FBE::buffer_t, int32_t>>(294); }
+    ViewResult<std::unordered_map<FBE::buffer_t, std::string>, Verified> f50() const noexcept { return this->template fbe_field<std::unordered_map<FBE::buffer_t, std::string>>(298); }
+    ViewResult<std::set<FBE::decimal_t>, Verified> f51() const noexcept { return this->template fbe_field<std::set<FBE::decimal_t>>(302); }
+    ViewResult<std::map<FBE::decimal_t, int32_t>, Verified> f52() const noexcept { return this->template fbe_field<std::map<FBE::decimal_t, int32_t>>(306); }
 };
 
 //! View of everything.PlaceOrder: its fields read in place, each checked against the body found
@@ -650,8 +507,8 @@ class View<::everything::PlaceOrder, Verified> : public StructView<::everything:
 public:
     using StructView<::everything::PlaceOrder, Verified>::StructView;
 
-    FBE::uuid_t id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
-    View<::market::Instrument, Verified> instrument() const noexcept { return this->template fbe_field<::market::Instrument>(24); }
+    ViewResult<FBE::uuid_t, Verified> id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
+    ViewResult<::market::Instrument, Verified> instrument() const noexcept { return this->template fbe_field<::market::Instrument>(24); }
 };
 
 //! View of everything.Accepted: its fields read in place, each checked against the body found
@@ -662,7 +519,7 @@ class View<::everything::Accepted, Verified> : public StructView<::everything::A
 public:
     using StructView<::everything::Accepted, Verified>::StructView;
 
-    FBE::uuid_t id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
+    ViewResult<FBE::uuid_t, Verified> id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
 };
 
 //! View of everything.Rejected: its fields read in place, each checked against the body found
@@ -673,8 +530,8 @@ class View<::everything::Rejected, Verified> : public StructView<::everything::R
 public:
     using StructView<::everything::Rejected, Verified>::StructView;
 
-    FBE::uuid_t id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
-    std::string_view reason() const noexcept { return this->template fbe_field<std::string>(24); }
+    ViewResult<FBE::uuid_t, Verified> id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8, [] { return FBE::uuid_t::sequential(); }); }
+    ViewResult<std::string, Verified> reason() const noexcept { return this->template fbe_field<std::string>(24); }
 };
 
 //! View of everything.Ping: its fields read in place, each checked against the body found
@@ -685,7 +542,7 @@ class View<::everything::Ping, Verified> : public StructView<::everything::Ping,
 public:
     using StructView<::everything::Ping, Verified>::StructView;
 
-    int64_t sequence() const noexcept { return this->template fbe_field<int64_t>(8); }
+    ViewResult<int64_t, Verified> sequence() const noexcept { return this->template fbe_field<int64_t>(8); }
 };
 
 //! View of everything.FixedKeywords: its fields read in place, each checked against the body found
@@ -696,9 +553,9 @@ class View<::everything::FixedKeywords, Verified> : public StructView<::everythi
 public:
     using StructView<::everything::FixedKeywords, Verified>::StructView;
 
-    int32_t new_() const noexcept { return this->template fbe_field<int32_t>(8); }
-    bool swap_() const noexcept { return this->template fbe_field<bool>(12); }
-    ::everything::Reserved default_() const noexcept { return this->template fbe_field<::everything::Reserved>(13); }
+    ViewResult<int32_t, Verified> new_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<bool, Verified> swap_() const noexcept { return this->template fbe_field<bool>(12); }
+    ViewResult<::everything::Reserved, Verified> default_() const noexcept { return this->template fbe_field<::everything::Reserved>(13); }
 };
 
 //! View of everything.Keywords: its fields read in place, each checked against the body found
@@ -709,15 +566,15 @@ class View<::everything::Keywords, Verified> : public StructView<::everything::K
 public:
     using StructView<::everything::Keywords, Verified>::StructView;
 
-    int32_t new_() const noexcept { return this->template fbe_field<int32_t>(8); }
-    std::string_view class_() const noexcept { return this->template fbe_field<std::string>(12); }
-    ::everything::Reserved default_() const noexcept { return this->template fbe_field<::everything::Reserved>(16, ::everything::Reserved::delete_); }
-    bool swap_() const noexcept { return this->template fbe_field<bool>(20); }
-    int32_t from() const noexcept { return this->template fbe_field<int32_t>(21); }
-    int32_t None() const noexcept { return this->template fbe_field<int32_t>(25); }
-    int32_t NULL_() const noexcept { return this->template fbe_field<int32_t>(29); }
-    View<std::optional<::everything::Reserved>, Verified> operator_() const noexcept { return this->template fbe_field<std::optional<::everything::Reserved>>(33); }
-    View<std::vector<::everything::FixedKeywords>, Verified> this_() const noexcept { return this->template fbe_field<std::vector<::everything::FixedKeywords>>(38); }
+    ViewResult<int32_t, Verified> new_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<std::string, Verified> class_() const noexcept { return this->template fbe_field<std::string>(12); }
+    ViewResult<::everything::Reserved, Verified> default_() const noexcept { return this->template fbe_field<::everything::Reserved>(16, ::everything::Reserved::delete_); }
+    ViewResult<bool, Verified> swap_() const noexcept { return this->template fbe_field<bool>(20); }
+    ViewResult<int32_t, Verified> from() const noexcept { return this->template fbe_field<int32_t>(21); }
+    ViewResult<int32_t, Verified> None() const noexcept { return this->template fbe_field<int32_t>(25); }
+    ViewResult<int32_t, Verified> NULL_() const noexcept { return this->template fbe_field<int32_t>(29); }
+    ViewResult<std::optional<::everything::Reserved>, Verified> operator_() const noexcept { return this->template fbe_field<std::optional<::everything::Reserved>>(33); }
+    ViewResult<std::vector<::everything::FixedKeywords>, Verified> this_() const noexcept { return this->template fbe_field<std::vector<::everything::FixedKeywords>>(38); }
 };
 
 //! View of everything.Route: its fields read in place, each checked against the body found
@@ -728,9 +585,9 @@ class View<::everything::Route, Verified> : public StructView<::everything::Rout
 public:
     using StructView<::everything::Route, Verified>::StructView;
 
-    std::string_view venue() const noexcept { return this->template fbe_field<std::string>(8); }
-    double weight() const noexcept { return this->template fbe_field<double>(12); }
-    int32_t leg() const noexcept { return this->template fbe_field<int32_t>(20); }
+    ViewResult<std::string, Verified> venue() const noexcept { return this->template fbe_field<std::string>(8); }
+    ViewResult<double, Verified> weight() const noexcept { return this->template fbe_field<double>(12); }
+    ViewResult<int32_t, Verified> leg() const noexcept { return this->template fbe_field<int32_t>(20); }
 };
 
 //! View of everything.Routes: its fields read in place, each checked against the body found
@@ -741,9 +598,9 @@ class View<::everything::Routes, Verified> : public StructView<::everything::Rou
 public:
     using StructView<::everything::Routes, Verified>::StructView;
 
-    View<std::set<::everything::Route>, Verified> routes() const noexcept { return this->template fbe_field<std::set<::everything::Route>>(8); }
-    View<std::map<::everything::Route, int32_t>, Verified> ranks() const noexcept { return this->template fbe_field<std::map<::everything::Route, int32_t>>(12); }
-    View<std::unordered_map<::everything::Route, std::string>, Verified> names() const noexcept { return this->template fbe_field<std::unordered_map<::everything::Route, std::string>>(16); }
+    ViewResult<std::set<::everything::Route>, Verified> routes() const noexcept { return this->template fbe_field<std::set<::everything::Route>>(8); }
+    ViewResult<std::map<::everything::Route, int32_t>, Verified> ranks() const noexcept { return this->template fbe_field<std::map<::everything::Route, int32_t>>(12); }
+    ViewResult<std::unordered_map<::everything::Route, std::string>, Verified> names() const noexcept { return this->template fbe_field<std::unordered_map<::everything::Route, std::string>>(16); }
 };
 
 } // namespace FBE

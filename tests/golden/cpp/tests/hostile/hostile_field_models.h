@@ -15,10 +15,7 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::hostile::Empty> : public StructModel<TBuffer, ::hostile::Empty>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::hostile::Empty>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-    {}
+    using StructModel<TBuffer, ::hostile::Empty>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
@@ -31,17 +28,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::hostile::Empties> : public StructModel<TBuffer, ::hostile::Empties>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::hostile::Empties>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , items(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::hostile::Empties>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::vector<::hostile::Empty>> items;
+    FieldModel<TBuffer, std::vector<::hostile::Empty>> items{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of hostile.Wide: the fields' models at their offsets in the body.
@@ -49,17 +42,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::hostile::Wide> : public StructModel<TBuffer, ::hostile::Wide>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::hostile::Wide>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , values(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::hostile::Wide>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::array<int32_t, 1000000>> values;
+    FieldModel<TBuffer, std::array<int32_t, 1000000>> values{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of hostile.Wides: the fields' models at their offsets in the body.
@@ -67,17 +56,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::hostile::Wides> : public StructModel<TBuffer, ::hostile::Wides>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::hostile::Wides>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , items(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::hostile::Wides>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::vector<::hostile::Wide>> items;
+    FieldModel<TBuffer, std::vector<::hostile::Wide>> items{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of hostile.Holder: the fields' models at their offsets in the body.
@@ -85,21 +70,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::hostile::Holder> : public StructModel<TBuffer, ::hostile::Holder>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::hostile::Holder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , wide(fbe_in_buffer, 8, this->body_limit())
-        , maybe(fbe_in_buffer, 12, this->body_limit())
-        , byId(fbe_in_buffer, 17, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::hostile::Holder>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::hostile::Wide> wide;
-    FieldModel<TBuffer, std::optional<::hostile::Wide>> maybe;
-    FieldModel<TBuffer, std::map<int32_t, ::hostile::Wide>> byId;
+    FieldModel<TBuffer, ::hostile::Wide> wide{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::hostile::Wide>> maybe{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, std::map<int32_t, ::hostile::Wide>> byId{this->fbe_buffer(), 17, this->body_limit()};
 };
 
 //! View of hostile.Empty: its fields read in place, each checked against the body found
@@ -120,7 +99,7 @@ class View<::hostile::Empties, Verified> : public StructView<::hostile::Empties,
 public:
     using StructView<::hostile::Empties, Verified>::StructView;
 
-    View<std::vector<::hostile::Empty>, Verified> items() const noexcept { return this->template fbe_field<std::vector<::hostile::Empty>>(8); }
+    ViewResult<std::vector<::hostile::Empty>, Verified> items() const noexcept { return this->template fbe_field<std::vector<::hostile::Empty>>(8); }
 };
 
 //! View of hostile.Wide: its fields read in place, each checked against the body found
@@ -131,7 +110,7 @@ class View<::hostile::Wide, Verified> : public StructView<::hostile::Wide, Verif
 public:
     using StructView<::hostile::Wide, Verified>::StructView;
 
-    View<std::array<int32_t, 1000000>, Verified> values() const noexcept { return this->template fbe_field<std::array<int32_t, 1000000>>(8); }
+    ViewResult<std::array<int32_t, 1000000>, Verified> values() const noexcept { return this->template fbe_field<std::array<int32_t, 1000000>>(8); }
 };
 
 //! View of hostile.Wides: its fields read in place, each checked against the body found
@@ -142,7 +121,7 @@ class View<::hostile::Wides, Verified> : public StructView<::hostile::Wides, Ver
 public:
     using StructView<::hostile::Wides, Verified>::StructView;
 
-    View<std::vector<::hostile::Wide>, Verified> items() const noexcept { return this->template fbe_field<std::vector<::hostile::Wide>>(8); }
+    ViewResult<std::vector<::hostile::Wide>, Verified> items() const noexcept { return this->template fbe_field<std::vector<::hostile::Wide>>(8); }
 };
 
 //! View of hostile.Holder: its fields read in place, each checked against the body found
@@ -153,9 +132,9 @@ class View<::hostile::Holder, Verified> : public StructView<::hostile::Holder, V
 public:
     using StructView<::hostile::Holder, Verified>::StructView;
 
-    View<::hostile::Wide, Verified> wide() const noexcept { return this->template fbe_field<::hostile::Wide>(8); }
-    View<std::optional<::hostile::Wide>, Verified> maybe() const noexcept { return this->template fbe_field<std::optional<::hostile::Wide>>(12); }
-    View<std::map<int32_t, ::hostile::Wide>, Verified> byId() const noexcept { return this->template fbe_field<std::map<int32_t, ::hostile::Wide>>(17); }
+    ViewResult<::hostile::Wide, Verified> wide() const noexcept { return this->template fbe_field<::hostile::Wide>(8); }
+    ViewResult<std::optional<::hostile::Wide>, Verified> maybe() const noexcept { return this->template fbe_field<std::optional<::hostile::Wide>>(12); }
+    ViewResult<std::map<int32_t, ::hostile::Wide>, Verified> byId() const noexcept { return this->template fbe_field<std::map<int32_t, ::hostile::Wide>>(17); }
 };
 
 } // namespace FBE

@@ -16,21 +16,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Order> : public StructModel<TBuffer, ::import::Order>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Order>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , side(fbe_in_buffer, 8, this->body_limit())
-        , s(fbe_in_buffer, 12, this->body_limit())
-        , range(fbe_in_buffer, 16, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Order>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> side;
-    FieldModel<TBuffer, ::import::side> s;
-    FieldModel<TBuffer, ::import::range> range;
+    FieldModel<TBuffer, int32_t> side{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> s{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::import::range> range{this->fbe_buffer(), 16, this->body_limit()};
 };
 
 //! Field model of import.CppWords: the fields' models at their offsets in the body.
@@ -38,245 +32,127 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::CppWords> : public StructModel<TBuffer, ::import::CppWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::CppWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , alignas_(fbe_in_buffer, 8, this->body_limit())
-        , alignof_(fbe_in_buffer, 10, this->body_limit())
-        , and_(fbe_in_buffer, 14, this->body_limit())
-        , and_eq_(fbe_in_buffer, 18, this->body_limit())
-        , asm_(fbe_in_buffer, 23, this->body_limit())
-        , auto_(fbe_in_buffer, 31, this->body_limit())
-        , bitand_(fbe_in_buffer, 39, this->body_limit())
-        , bitor_(fbe_in_buffer, 43, this->body_limit())
-        , break_(fbe_in_buffer, 51, this->body_limit())
-        , case_(fbe_in_buffer, 55, this->body_limit())
-        , catch_(fbe_in_buffer, 60, this->body_limit())
-        , char8_t_(fbe_in_buffer, 64, this->body_limit())
-        , char16_t_(fbe_in_buffer, 68, this->body_limit())
-        , char32_t_(fbe_in_buffer, 84, this->body_limit())
-        , class_(fbe_in_buffer, 100, this->body_limit())
-        , compl_(fbe_in_buffer, 108, this->body_limit())
-        , concept_(fbe_in_buffer, 112, this->body_limit())
-        , const_(fbe_in_buffer, 113, this->body_limit())
-        , consteval_(fbe_in_buffer, 118, this->body_limit())
-        , constexpr_(fbe_in_buffer, 120, this->body_limit())
-        , constinit_(fbe_in_buffer, 124, this->body_limit())
-        , const_cast_(fbe_in_buffer, 128, this->body_limit())
-        , continue_(fbe_in_buffer, 133, this->body_limit())
-        , co_await_(fbe_in_buffer, 141, this->body_limit())
-        , co_return_(fbe_in_buffer, 149, this->body_limit())
-        , co_yield_(fbe_in_buffer, 153, this->body_limit())
-        , decltype_(fbe_in_buffer, 161, this->body_limit())
-        , default_(fbe_in_buffer, 165, this->body_limit())
-        , delete_(fbe_in_buffer, 170, this->body_limit())
-        , do_(fbe_in_buffer, 174, this->body_limit())
-        , dynamic_cast_(fbe_in_buffer, 178, this->body_limit())
-        , else_(fbe_in_buffer, 194, this->body_limit())
-        , explicit_(fbe_in_buffer, 210, this->body_limit())
-        , export_(fbe_in_buffer, 218, this->body_limit())
-        , extern_(fbe_in_buffer, 222, this->body_limit())
-        , final(fbe_in_buffer, 223, this->body_limit())
-        , for_(fbe_in_buffer, 228, this->body_limit())
-        , friend_(fbe_in_buffer, 230, this->body_limit())
-        , goto_(fbe_in_buffer, 234, this->body_limit())
-        , if_(fbe_in_buffer, 238, this->body_limit())
-        , import(fbe_in_buffer, 243, this->body_limit())
-        , inline_(fbe_in_buffer, 251, this->body_limit())
-        , int_(fbe_in_buffer, 259, this->body_limit())
-        , long_(fbe_in_buffer, 263, this->body_limit())
-        , module(fbe_in_buffer, 271, this->body_limit())
-        , mutable_(fbe_in_buffer, 275, this->body_limit())
-        , namespace_(fbe_in_buffer, 280, this->body_limit())
-        , new_(fbe_in_buffer, 284, this->body_limit())
-        , noexcept_(fbe_in_buffer, 288, this->body_limit())
-        , not_(fbe_in_buffer, 304, this->body_limit())
-        , not_eq_(fbe_in_buffer, 320, this->body_limit())
-        , nullptr_(fbe_in_buffer, 328, this->body_limit())
-        , operator_(fbe_in_buffer, 332, this->body_limit())
-        , or_(fbe_in_buffer, 333, this->body_limit())
-        , or_eq_(fbe_in_buffer, 338, this->body_limit())
-        , override(fbe_in_buffer, 340, this->body_limit())
-        , private_(fbe_in_buffer, 344, this->body_limit())
-        , protected_(fbe_in_buffer, 348, this->body_limit())
-        , public_(fbe_in_buffer, 353, this->body_limit())
-        , register_(fbe_in_buffer, 361, this->body_limit())
-        , reinterpret_cast_(fbe_in_buffer, 369, this->body_limit())
-        , requires_(fbe_in_buffer, 373, this->body_limit())
-        , return_(fbe_in_buffer, 381, this->body_limit())
-        , short_(fbe_in_buffer, 385, this->body_limit())
-        , signed_(fbe_in_buffer, 390, this->body_limit())
-        , sizeof_(fbe_in_buffer, 394, this->body_limit())
-        , static_(fbe_in_buffer, 398, this->body_limit())
-        , static_assert_(fbe_in_buffer, 414, this->body_limit())
-        , static_cast_(fbe_in_buffer, 430, this->body_limit())
-        , switch_(fbe_in_buffer, 438, this->body_limit())
-        , template_(fbe_in_buffer, 442, this->body_limit())
-        , this_(fbe_in_buffer, 443, this->body_limit())
-        , thread_local_(fbe_in_buffer, 448, this->body_limit())
-        , throw_(fbe_in_buffer, 450, this->body_limit())
-        , try_(fbe_in_buffer, 454, this->body_limit())
-        , typedef_(fbe_in_buffer, 458, this->body_limit())
-        , typeid_(fbe_in_buffer, 463, this->body_limit())
-        , typename_(fbe_in_buffer, 471, this->body_limit())
-        , union_(fbe_in_buffer, 479, this->body_limit())
-        , unsigned_(fbe_in_buffer, 483, this->body_limit())
-        , using_(fbe_in_buffer, 491, this->body_limit())
-        , virtual_(fbe_in_buffer, 495, this->body_limit())
-        , void_(fbe_in_buffer, 500, this->body_limit())
-        , volatile_(fbe_in_buffer, 504, this->body_limit())
-        , wchar_t_(fbe_in_buffer, 508, this->body_limit())
-        , while_(fbe_in_buffer, 524, this->body_limit())
-        , xor_(fbe_in_buffer, 540, this->body_limit())
-        , xor_eq_(fbe_in_buffer, 548, this->body_limit())
-        , assert_(fbe_in_buffer, 552, this->body_limit())
-        , errno_(fbe_in_buffer, 553, this->body_limit())
-        , EOF_(fbe_in_buffer, 558, this->body_limit())
-        , NULL_(fbe_in_buffer, 560, this->body_limit())
-        , stdin_(fbe_in_buffer, 564, this->body_limit())
-        , stdout_(fbe_in_buffer, 568, this->body_limit())
-        , stderr_(fbe_in_buffer, 573, this->body_limit())
-        , offsetof_(fbe_in_buffer, 581, this->body_limit())
-        , std_(fbe_in_buffer, 589, this->body_limit())
-        , FBE_(fbe_in_buffer, 593, this->body_limit())
-        , int8_t_(fbe_in_buffer, 601, this->body_limit())
-        , uint8_t_(fbe_in_buffer, 605, this->body_limit())
-        , int16_t_(fbe_in_buffer, 610, this->body_limit())
-        , uint16_t_(fbe_in_buffer, 614, this->body_limit())
-        , int32_t_(fbe_in_buffer, 618, this->body_limit())
-        , uint32_t_(fbe_in_buffer, 634, this->body_limit())
-        , int64_t_(fbe_in_buffer, 650, this->body_limit())
-        , uint64_t_(fbe_in_buffer, 658, this->body_limit())
-        , size_t_(fbe_in_buffer, 662, this->body_limit())
-        , ptrdiff_t_(fbe_in_buffer, 663, this->body_limit())
-        , nullptr_t_(fbe_in_buffer, 668, this->body_limit())
-        , linux_(fbe_in_buffer, 670, this->body_limit())
-        , unix_(fbe_in_buffer, 674, this->body_limit())
-        , BUFSIZ_(fbe_in_buffer, 678, this->body_limit())
-        , INT32_MAX_(fbe_in_buffer, 683, this->body_limit())
-        , CHAR_BIT(fbe_in_buffer, 691, this->body_limit())
-        , EINVAL_(fbe_in_buffer, 699, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::CppWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> alignas_;
-    FieldModel<TBuffer, int32_t> alignof_;
-    FieldModel<TBuffer, std::string> and_;
-    FieldModel<TBuffer, std::optional<bool>> and_eq_;
-    FieldModel<TBuffer, ::import::Modifier> asm_;
-    FieldModel<TBuffer, double> auto_;
-    FieldModel<TBuffer, ::import::side> bitand_;
-    FieldModel<TBuffer, int64_t> bitor_;
-    FieldModel<TBuffer, std::vector<::import::Word>> break_;
-    FieldModel<TBuffer, std::optional<std::string>> case_;
-    FieldModel<TBuffer, FBE::buffer_t> catch_;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> char8_t_;
-    FieldModel<TBuffer, FBE::decimal_t> char16_t_;
-    FieldModel<TBuffer, FBE::uuid_t> char32_t_;
-    FieldModel<TBuffer, uint64_t> class_;
-    FieldModel<TBuffer, float> compl_;
-    FieldModel<TBuffer, uint8_t> concept_;
-    FieldModel<TBuffer, std::optional<::import::Word>> const_;
-    FieldModel<TBuffer, ::import::Word> consteval_;
-    FieldModel<TBuffer, int32_t> constexpr_;
-    FieldModel<TBuffer, std::string> constinit_;
-    FieldModel<TBuffer, std::optional<bool>> const_cast_;
-    FieldModel<TBuffer, ::import::Modifier> continue_;
-    FieldModel<TBuffer, double> co_await_;
-    FieldModel<TBuffer, ::import::side> co_return_;
-    FieldModel<TBuffer, int64_t> co_yield_;
-    FieldModel<TBuffer, std::vector<::import::Word>> decltype_;
-    FieldModel<TBuffer, std::optional<std::string>> default_;
-    FieldModel<TBuffer, FBE::buffer_t> delete_;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> do_;
-    FieldModel<TBuffer, FBE::decimal_t> dynamic_cast_;
-    FieldModel<TBuffer, FBE::uuid_t> else_;
-    FieldModel<TBuffer, uint64_t> explicit_;
-    FieldModel<TBuffer, float> export_;
-    FieldModel<TBuffer, uint8_t> extern_;
-    FieldModel<TBuffer, std::optional<::import::Word>> final;
-    FieldModel<TBuffer, ::import::Word> for_;
-    FieldModel<TBuffer, int32_t> friend_;
-    FieldModel<TBuffer, std::string> goto_;
-    FieldModel<TBuffer, std::optional<bool>> if_;
-    FieldModel<TBuffer, ::import::Modifier> import;
-    FieldModel<TBuffer, double> inline_;
-    FieldModel<TBuffer, ::import::side> int_;
-    FieldModel<TBuffer, int64_t> long_;
-    FieldModel<TBuffer, std::vector<::import::Word>> module;
-    FieldModel<TBuffer, std::optional<std::string>> mutable_;
-    FieldModel<TBuffer, FBE::buffer_t> namespace_;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> new_;
-    FieldModel<TBuffer, FBE::decimal_t> noexcept_;
-    FieldModel<TBuffer, FBE::uuid_t> not_;
-    FieldModel<TBuffer, uint64_t> not_eq_;
-    FieldModel<TBuffer, float> nullptr_;
-    FieldModel<TBuffer, uint8_t> operator_;
-    FieldModel<TBuffer, std::optional<::import::Word>> or_;
-    FieldModel<TBuffer, ::import::Word> or_eq_;
-    FieldModel<TBuffer, int32_t> override;
-    FieldModel<TBuffer, std::string> private_;
-    FieldModel<TBuffer, std::optional<bool>> protected_;
-    FieldModel<TBuffer, ::import::Modifier> public_;
-    FieldModel<TBuffer, double> register_;
-    FieldModel<TBuffer, ::import::side> reinterpret_cast_;
-    FieldModel<TBuffer, int64_t> requires_;
-    FieldModel<TBuffer, std::vector<::import::Word>> return_;
-    FieldModel<TBuffer, std::optional<std::string>> short_;
-    FieldModel<TBuffer, FBE::buffer_t> signed_;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> sizeof_;
-    FieldModel<TBuffer, FBE::decimal_t> static_;
-    FieldModel<TBuffer, FBE::uuid_t> static_assert_;
-    FieldModel<TBuffer, uint64_t> static_cast_;
-    FieldModel<TBuffer, float> switch_;
-    FieldModel<TBuffer, uint8_t> template_;
-    FieldModel<TBuffer, std::optional<::import::Word>> this_;
-    FieldModel<TBuffer, ::import::Word> thread_local_;
-    FieldModel<TBuffer, int32_t> throw_;
-    FieldModel<TBuffer, std::string> try_;
-    FieldModel<TBuffer, std::optional<bool>> typedef_;
-    FieldModel<TBuffer, ::import::Modifier> typeid_;
-    FieldModel<TBuffer, double> typename_;
-    FieldModel<TBuffer, ::import::side> union_;
-    FieldModel<TBuffer, int64_t> unsigned_;
-    FieldModel<TBuffer, std::vector<::import::Word>> using_;
-    FieldModel<TBuffer, std::optional<std::string>> virtual_;
-    FieldModel<TBuffer, FBE::buffer_t> void_;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> volatile_;
-    FieldModel<TBuffer, FBE::decimal_t> wchar_t_;
-    FieldModel<TBuffer, FBE::uuid_t> while_;
-    FieldModel<TBuffer, uint64_t> xor_;
-    FieldModel<TBuffer, float> xor_eq_;
-    FieldModel<TBuffer, uint8_t> assert_;
-    FieldModel<TBuffer, std::optional<::import::Word>> errno_;
-    FieldModel<TBuffer, ::import::Word> EOF_;
-    FieldModel<TBuffer, int32_t> NULL_;
-    FieldModel<TBuffer, std::string> stdin_;
-    FieldModel<TBuffer, std::optional<bool>> stdout_;
-    FieldModel<TBuffer, ::import::Modifier> stderr_;
-    FieldModel<TBuffer, double> offsetof_;
-    FieldModel<TBuffer, ::import::side> std_;
-    FieldModel<TBuffer, int64_t> FBE_;
-    FieldModel<TBuffer, std::vector<::import::Word>> int8_t_;
-    FieldModel<TBuffer, std::optional<std::string>> uint8_t_;
-    FieldModel<TBuffer, FBE::buffer_t> int16_t_;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> uint16_t_;
-    FieldModel<TBuffer, FBE::decimal_t> int32_t_;
-    FieldModel<TBuffer, FBE::uuid_t> uint32_t_;
-    FieldModel<TBuffer, uint64_t> int64_t_;
-    FieldModel<TBuffer, float> uint64_t_;
-    FieldModel<TBuffer, uint8_t> size_t_;
-    FieldModel<TBuffer, std::optional<::import::Word>> ptrdiff_t_;
-    FieldModel<TBuffer, ::import::Word> nullptr_t_;
-    FieldModel<TBuffer, int32_t> linux_;
-    FieldModel<TBuffer, std::string> unix_;
-    FieldModel<TBuffer, std::optional<bool>> BUFSIZ_;
-    FieldModel<TBuffer, ::import::Modifier> INT32_MAX_;
-    FieldModel<TBuffer, double> CHAR_BIT;
-    FieldModel<TBuffer, ::import::side> EINVAL_;
+    FieldModel<TBuffer, ::import::Word> alignas_{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> alignof_{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> and_{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> and_eq_{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> asm_{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> auto_{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> bitand_{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> bitor_{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> break_{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> case_{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> catch_{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> char8_t_{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> char16_t_{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> char32_t_{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> class_{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> compl_{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> concept_{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> const_{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> consteval_{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> constexpr_{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> constinit_{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> const_cast_{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> continue_{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> co_await_{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> co_return_{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> co_yield_{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> decltype_{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> default_{this->fbe_buffer(), 165, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> delete_{this->fbe_buffer(), 170, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> do_{this->fbe_buffer(), 174, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> dynamic_cast_{this->fbe_buffer(), 178, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> else_{this->fbe_buffer(), 194, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> explicit_{this->fbe_buffer(), 210, this->body_limit()};
+    FieldModel<TBuffer, float> export_{this->fbe_buffer(), 218, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> extern_{this->fbe_buffer(), 222, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> final{this->fbe_buffer(), 223, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> for_{this->fbe_buffer(), 228, this->body_limit()};
+    FieldModel<TBuffer, int32_t> friend_{this->fbe_buffer(), 230, this->body_limit()};
+    FieldModel<TBuffer, std::string> goto_{this->fbe_buffer(), 234, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> if_{this->fbe_buffer(), 238, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> import{this->fbe_buffer(), 243, this->body_limit()};
+    FieldModel<TBuffer, double> inline_{this->fbe_buffer(), 251, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> int_{this->fbe_buffer(), 259, this->body_limit()};
+    FieldModel<TBuffer, int64_t> long_{this->fbe_buffer(), 263, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> module{this->fbe_buffer(), 271, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> mutable_{this->fbe_buffer(), 275, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> namespace_{this->fbe_buffer(), 280, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> new_{this->fbe_buffer(), 284, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> noexcept_{this->fbe_buffer(), 288, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> not_{this->fbe_buffer(), 304, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> not_eq_{this->fbe_buffer(), 320, this->body_limit()};
+    FieldModel<TBuffer, float> nullptr_{this->fbe_buffer(), 328, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> operator_{this->fbe_buffer(), 332, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> or_{this->fbe_buffer(), 333, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> or_eq_{this->fbe_buffer(), 338, this->body_limit()};
+    FieldModel<TBuffer, int32_t> override{this->fbe_buffer(), 340, this->body_limit()};
+    FieldModel<TBuffer, std::string> private_{this->fbe_buffer(), 344, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> protected_{this->fbe_buffer(), 348, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> public_{this->fbe_buffer(), 353, this->body_limit()};
+    FieldModel<TBuffer, double> register_{this->fbe_buffer(), 361, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> reinterpret_cast_{this->fbe_buffer(), 369, this->body_limit()};
+    FieldModel<TBuffer, int64_t> requires_{this->fbe_buffer(), 373, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> return_{this->fbe_buffer(), 381, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> short_{this->fbe_buffer(), 385, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> signed_{this->fbe_buffer(), 390, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> sizeof_{this->fbe_buffer(), 394, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> static_{this->fbe_buffer(), 398, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> static_assert_{this->fbe_buffer(), 414, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> static_cast_{this->fbe_buffer(), 430, this->body_limit()};
+    FieldModel<TBuffer, float> switch_{this->fbe_buffer(), 438, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> template_{this->fbe_buffer(), 442, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> this_{this->fbe_buffer(), 443, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> thread_local_{this->fbe_buffer(), 448, this->body_limit()};
+    FieldModel<TBuffer, int32_t> throw_{this->fbe_buffer(), 450, this->body_limit()};
+    FieldModel<TBuffer, std::string> try_{this->fbe_buffer(), 454, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> typedef_{this->fbe_buffer(), 458, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> typeid_{this->fbe_buffer(), 463, this->body_limit()};
+    FieldModel<TBuffer, double> typename_{this->fbe_buffer(), 471, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> union_{this->fbe_buffer(), 479, this->body_limit()};
+    FieldModel<TBuffer, int64_t> unsigned_{this->fbe_buffer(), 483, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> using_{this->fbe_buffer(), 491, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> virtual_{this->fbe_buffer(), 495, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> void_{this->fbe_buffer(), 500, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> volatile_{this->fbe_buffer(), 504, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> wchar_t_{this->fbe_buffer(), 508, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> while_{this->fbe_buffer(), 524, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> xor_{this->fbe_buffer(), 540, this->body_limit()};
+    FieldModel<TBuffer, float> xor_eq_{this->fbe_buffer(), 548, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> assert_{this->fbe_buffer(), 552, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> errno_{this->fbe_buffer(), 553, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> EOF_{this->fbe_buffer(), 558, this->body_limit()};
+    FieldModel<TBuffer, int32_t> NULL_{this->fbe_buffer(), 560, this->body_limit()};
+    FieldModel<TBuffer, std::string> stdin_{this->fbe_buffer(), 564, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> stdout_{this->fbe_buffer(), 568, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> stderr_{this->fbe_buffer(), 573, this->body_limit()};
+    FieldModel<TBuffer, double> offsetof_{this->fbe_buffer(), 581, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> std_{this->fbe_buffer(), 589, this->body_limit()};
+    FieldModel<TBuffer, int64_t> FBE_{this->fbe_buffer(), 593, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> int8_t_{this->fbe_buffer(), 601, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> uint8_t_{this->fbe_buffer(), 605, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> int16_t_{this->fbe_buffer(), 610, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> uint16_t_{this->fbe_buffer(), 614, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> int32_t_{this->fbe_buffer(), 618, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> uint32_t_{this->fbe_buffer(), 634, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> int64_t_{this->fbe_buffer(), 650, this->body_limit()};
+    FieldModel<TBuffer, float> uint64_t_{this->fbe_buffer(), 658, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> size_t_{this->fbe_buffer(), 662, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> ptrdiff_t_{this->fbe_buffer(), 663, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> nullptr_t_{this->fbe_buffer(), 668, this->body_limit()};
+    FieldModel<TBuffer, int32_t> linux_{this->fbe_buffer(), 670, this->body_limit()};
+    FieldModel<TBuffer, std::string> unix_{this->fbe_buffer(), 674, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> BUFSIZ_{this->fbe_buffer(), 678, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> INT32_MAX_{this->fbe_buffer(), 683, this->body_limit()};
+    FieldModel<TBuffer, double> CHAR_BIT{this->fbe_buffer(), 691, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> EINVAL_{this->fbe_buffer(), 699, this->body_limit()};
 };
 
 //! Field model of import.PythonWords: the fields' models at their offsets in the body.
@@ -284,105 +160,57 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::PythonWords> : public StructModel<TBuffer, ::import::PythonWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::PythonWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , False(fbe_in_buffer, 8, this->body_limit())
-        , None(fbe_in_buffer, 10, this->body_limit())
-        , True(fbe_in_buffer, 14, this->body_limit())
-        , as(fbe_in_buffer, 18, this->body_limit())
-        , async(fbe_in_buffer, 23, this->body_limit())
-        , await(fbe_in_buffer, 31, this->body_limit())
-        , def(fbe_in_buffer, 39, this->body_limit())
-        , del(fbe_in_buffer, 43, this->body_limit())
-        , elif(fbe_in_buffer, 51, this->body_limit())
-        , except(fbe_in_buffer, 55, this->body_limit())
-        , finally(fbe_in_buffer, 60, this->body_limit())
-        , from(fbe_in_buffer, 64, this->body_limit())
-        , global(fbe_in_buffer, 68, this->body_limit())
-        , in(fbe_in_buffer, 84, this->body_limit())
-        , is(fbe_in_buffer, 100, this->body_limit())
-        , lambda(fbe_in_buffer, 108, this->body_limit())
-        , nonlocal(fbe_in_buffer, 112, this->body_limit())
-        , pass(fbe_in_buffer, 113, this->body_limit())
-        , raise(fbe_in_buffer, 118, this->body_limit())
-        , with(fbe_in_buffer, 120, this->body_limit())
-        , yield(fbe_in_buffer, 124, this->body_limit())
-        , _(fbe_in_buffer, 128, this->body_limit())
-        , match(fbe_in_buffer, 133, this->body_limit())
-        , self(fbe_in_buffer, 141, this->body_limit())
-        , cls(fbe_in_buffer, 149, this->body_limit())
-        , print(fbe_in_buffer, 153, this->body_limit())
-        , len(fbe_in_buffer, 161, this->body_limit())
-        , list(fbe_in_buffer, 165, this->body_limit())
-        , dict(fbe_in_buffer, 170, this->body_limit())
-        , set_(fbe_in_buffer, 174, this->body_limit())
-        , str(fbe_in_buffer, 178, this->body_limit())
-        , object(fbe_in_buffer, 194, this->body_limit())
-        , super(fbe_in_buffer, 210, this->body_limit())
-        , isinstance(fbe_in_buffer, 218, this->body_limit())
-        , property(fbe_in_buffer, 222, this->body_limit())
-        , staticmethod(fbe_in_buffer, 223, this->body_limit())
-        , classmethod(fbe_in_buffer, 228, this->body_limit())
-        , typing(fbe_in_buffer, 230, this->body_limit())
-        , Any(fbe_in_buffer, 234, this->body_limit())
-        , ClassVar(fbe_in_buffer, 238, this->body_limit())
-        , Callable(fbe_in_buffer, 243, this->body_limit())
-        , IntEnum(fbe_in_buffer, 251, this->body_limit())
-        , IntFlag(fbe_in_buffer, 259, this->body_limit())
-        , PACKAGE(fbe_in_buffer, 263, this->body_limit())
-        , VERSION(fbe_in_buffer, 271, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::PythonWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> False;
-    FieldModel<TBuffer, int32_t> None;
-    FieldModel<TBuffer, std::string> True;
-    FieldModel<TBuffer, std::optional<bool>> as;
-    FieldModel<TBuffer, ::import::Modifier> async;
-    FieldModel<TBuffer, double> await;
-    FieldModel<TBuffer, ::import::side> def;
-    FieldModel<TBuffer, int64_t> del;
-    FieldModel<TBuffer, std::vector<::import::Word>> elif;
-    FieldModel<TBuffer, std::optional<std::string>> except;
-    FieldModel<TBuffer, FBE::buffer_t> finally;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> from;
-    FieldModel<TBuffer, FBE::decimal_t> global;
-    FieldModel<TBuffer, FBE::uuid_t> in;
-    FieldModel<TBuffer, uint64_t> is;
-    FieldModel<TBuffer, float> lambda;
-    FieldModel<TBuffer, uint8_t> nonlocal;
-    FieldModel<TBuffer, std::optional<::import::Word>> pass;
-    FieldModel<TBuffer, ::import::Word> raise;
-    FieldModel<TBuffer, int32_t> with;
-    FieldModel<TBuffer, std::string> yield;
-    FieldModel<TBuffer, std::optional<bool>> _;
-    FieldModel<TBuffer, ::import::Modifier> match;
-    FieldModel<TBuffer, double> self;
-    FieldModel<TBuffer, ::import::side> cls;
-    FieldModel<TBuffer, int64_t> print;
-    FieldModel<TBuffer, std::vector<::import::Word>> len;
-    FieldModel<TBuffer, std::optional<std::string>> list;
-    FieldModel<TBuffer, FBE::buffer_t> dict;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> set_;
-    FieldModel<TBuffer, FBE::decimal_t> str;
-    FieldModel<TBuffer, FBE::uuid_t> object;
-    FieldModel<TBuffer, uint64_t> super;
-    FieldModel<TBuffer, float> isinstance;
-    FieldModel<TBuffer, uint8_t> property;
-    FieldModel<TBuffer, std::optional<::import::Word>> staticmethod;
-    FieldModel<TBuffer, ::import::Word> classmethod;
-    FieldModel<TBuffer, int32_t> typing;
-    FieldModel<TBuffer, std::string> Any;
-    FieldModel<TBuffer, std::optional<bool>> ClassVar;
-    FieldModel<TBuffer, ::import::Modifier> Callable;
-    FieldModel<TBuffer, double> IntEnum;
-    FieldModel<TBuffer, ::import::side> IntFlag;
-    FieldModel<TBuffer, int64_t> PACKAGE;
-    FieldModel<TBuffer, std::vector<::import::Word>> VERSION;
+    FieldModel<TBuffer, ::import::Word> False{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> None{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> True{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> as{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> async{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> await{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> def{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> del{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> elif{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> except{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> finally{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> from{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> global{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> in{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> is{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> lambda{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> nonlocal{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> pass{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> raise{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> with{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> yield{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> _{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> match{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> self{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> cls{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> print{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> len{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> list{this->fbe_buffer(), 165, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> dict{this->fbe_buffer(), 170, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> set_{this->fbe_buffer(), 174, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> str{this->fbe_buffer(), 178, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> object{this->fbe_buffer(), 194, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> super{this->fbe_buffer(), 210, this->body_limit()};
+    FieldModel<TBuffer, float> isinstance{this->fbe_buffer(), 218, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> property{this->fbe_buffer(), 222, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> staticmethod{this->fbe_buffer(), 223, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> classmethod{this->fbe_buffer(), 228, this->body_limit()};
+    FieldModel<TBuffer, int32_t> typing{this->fbe_buffer(), 230, this->body_limit()};
+    FieldModel<TBuffer, std::string> Any{this->fbe_buffer(), 234, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> ClassVar{this->fbe_buffer(), 238, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> Callable{this->fbe_buffer(), 243, this->body_limit()};
+    FieldModel<TBuffer, double> IntEnum{this->fbe_buffer(), 251, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> IntFlag{this->fbe_buffer(), 259, this->body_limit()};
+    FieldModel<TBuffer, int64_t> PACKAGE{this->fbe_buffer(), 263, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> VERSION{this->fbe_buffer(), 271, this->body_limit()};
 };
 
 //! Field model of import.GoWords: the fields' models at their offsets in the body.
@@ -390,91 +218,50 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::GoWords> : public StructModel<TBuffer, ::import::GoWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::GoWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , chan(fbe_in_buffer, 8, this->body_limit())
-        , defer(fbe_in_buffer, 10, this->body_limit())
-        , fallthrough(fbe_in_buffer, 14, this->body_limit())
-        , func(fbe_in_buffer, 18, this->body_limit())
-        , go(fbe_in_buffer, 23, this->body_limit())
-        , interface(fbe_in_buffer, 31, this->body_limit())
-        , map(fbe_in_buffer, 39, this->body_limit())
-        , package(fbe_in_buffer, 43, this->body_limit())
-        , range(fbe_in_buffer, 51, this->body_limit())
-        , select(fbe_in_buffer, 55, this->body_limit())
-        , type(fbe_in_buffer, 60, this->body_limit())
-        , var(fbe_in_buffer, 64, this->body_limit())
-        , any(fbe_in_buffer, 68, this->body_limit())
-        , error(fbe_in_buffer, 84, this->body_limit())
-        , rune(fbe_in_buffer, 100, this->body_limit())
-        , uint(fbe_in_buffer, 108, this->body_limit())
-        , nil(fbe_in_buffer, 112, this->body_limit())
-        , iota(fbe_in_buffer, 113, this->body_limit())
-        , cap(fbe_in_buffer, 118, this->body_limit())
-        , make(fbe_in_buffer, 120, this->body_limit())
-        , append(fbe_in_buffer, 124, this->body_limit())
-        , copy(fbe_in_buffer, 128, this->body_limit())
-        , panic(fbe_in_buffer, 133, this->body_limit())
-        , recover(fbe_in_buffer, 141, this->body_limit())
-        , println(fbe_in_buffer, 149, this->body_limit())
-        , complex(fbe_in_buffer, 153, this->body_limit())
-        , real(fbe_in_buffer, 161, this->body_limit())
-        , imag(fbe_in_buffer, 165, this->body_limit())
-        , close(fbe_in_buffer, 170, this->body_limit())
-        , min(fbe_in_buffer, 174, this->body_limit())
-        , max(fbe_in_buffer, 178, this->body_limit())
-        , clear(fbe_in_buffer, 194, this->body_limit())
-        , uintptr(fbe_in_buffer, 210, this->body_limit())
-        , float32(fbe_in_buffer, 218, this->body_limit())
-        , float64(fbe_in_buffer, 222, this->body_limit())
-        , complex64(fbe_in_buffer, 223, this->body_limit())
-        , complex128(fbe_in_buffer, 228, this->body_limit())
-        , comparable(fbe_in_buffer, 230, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::GoWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> chan;
-    FieldModel<TBuffer, int32_t> defer;
-    FieldModel<TBuffer, std::string> fallthrough;
-    FieldModel<TBuffer, std::optional<bool>> func;
-    FieldModel<TBuffer, ::import::Modifier> go;
-    FieldModel<TBuffer, double> interface;
-    FieldModel<TBuffer, ::import::side> map;
-    FieldModel<TBuffer, int64_t> package;
-    FieldModel<TBuffer, std::vector<::import::Word>> range;
-    FieldModel<TBuffer, std::optional<std::string>> select;
-    FieldModel<TBuffer, FBE::buffer_t> type;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> var;
-    FieldModel<TBuffer, FBE::decimal_t> any;
-    FieldModel<TBuffer, FBE::uuid_t> error;
-    FieldModel<TBuffer, uint64_t> rune;
-    FieldModel<TBuffer, float> uint;
-    FieldModel<TBuffer, uint8_t> nil;
-    FieldModel<TBuffer, std::optional<::import::Word>> iota;
-    FieldModel<TBuffer, ::import::Word> cap;
-    FieldModel<TBuffer, int32_t> make;
-    FieldModel<TBuffer, std::string> append;
-    FieldModel<TBuffer, std::optional<bool>> copy;
-    FieldModel<TBuffer, ::import::Modifier> panic;
-    FieldModel<TBuffer, double> recover;
-    FieldModel<TBuffer, ::import::side> println;
-    FieldModel<TBuffer, int64_t> complex;
-    FieldModel<TBuffer, std::vector<::import::Word>> real;
-    FieldModel<TBuffer, std::optional<std::string>> imag;
-    FieldModel<TBuffer, FBE::buffer_t> close;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> min;
-    FieldModel<TBuffer, FBE::decimal_t> max;
-    FieldModel<TBuffer, FBE::uuid_t> clear;
-    FieldModel<TBuffer, uint64_t> uintptr;
-    FieldModel<TBuffer, float> float32;
-    FieldModel<TBuffer, uint8_t> float64;
-    FieldModel<TBuffer, std::optional<::import::Word>> complex64;
-    FieldModel<TBuffer, ::import::Word> complex128;
-    FieldModel<TBuffer, int32_t> comparable;
+    FieldModel<TBuffer, ::import::Word> chan{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> defer{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> fallthrough{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> func{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> go{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> interface{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> map{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> package{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> range{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> select{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> type{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> var{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> any{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> error{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> rune{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> uint{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> nil{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> iota{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> cap{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> make{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> append{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> copy{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> panic{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> recover{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> println{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> complex{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> real{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> imag{this->fbe_buffer(), 165, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> close{this->fbe_buffer(), 170, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> min{this->fbe_buffer(), 174, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> max{this->fbe_buffer(), 178, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> clear{this->fbe_buffer(), 194, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> uintptr{this->fbe_buffer(), 210, this->body_limit()};
+    FieldModel<TBuffer, float> float32{this->fbe_buffer(), 218, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> float64{this->fbe_buffer(), 222, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> complex64{this->fbe_buffer(), 223, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> complex128{this->fbe_buffer(), 228, this->body_limit()};
+    FieldModel<TBuffer, int32_t> comparable{this->fbe_buffer(), 230, this->body_limit()};
 };
 
 //! Field model of import.JavaWords: the fields' models at their offsets in the body.
@@ -482,79 +269,44 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::JavaWords> : public StructModel<TBuffer, ::import::JavaWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::JavaWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , abstract(fbe_in_buffer, 8, this->body_limit())
-        , boolean(fbe_in_buffer, 10, this->body_limit())
-        , extends(fbe_in_buffer, 14, this->body_limit())
-        , implements(fbe_in_buffer, 18, this->body_limit())
-        , instanceof(fbe_in_buffer, 23, this->body_limit())
-        , native(fbe_in_buffer, 31, this->body_limit())
-        , strictfp(fbe_in_buffer, 39, this->body_limit())
-        , synchronized(fbe_in_buffer, 43, this->body_limit())
-        , throws(fbe_in_buffer, 51, this->body_limit())
-        , transient(fbe_in_buffer, 55, this->body_limit())
-        , record(fbe_in_buffer, 60, this->body_limit())
-        , sealed(fbe_in_buffer, 64, this->body_limit())
-        , permits(fbe_in_buffer, 68, this->body_limit())
-        , when(fbe_in_buffer, 84, this->body_limit())
-        , open(fbe_in_buffer, 100, this->body_limit())
-        , exports(fbe_in_buffer, 108, this->body_limit())
-        , opens(fbe_in_buffer, 112, this->body_limit())
-        , to(fbe_in_buffer, 113, this->body_limit())
-        , uses(fbe_in_buffer, 118, this->body_limit())
-        , provides(fbe_in_buffer, 120, this->body_limit())
-        , transitive(fbe_in_buffer, 124, this->body_limit())
-        , Object(fbe_in_buffer, 128, this->body_limit())
-        , String(fbe_in_buffer, 133, this->body_limit())
-        , Integer(fbe_in_buffer, 141, this->body_limit())
-        , Long(fbe_in_buffer, 149, this->body_limit())
-        , Math(fbe_in_buffer, 153, this->body_limit())
-        , System(fbe_in_buffer, 161, this->body_limit())
-        , Override(fbe_in_buffer, 165, this->body_limit())
-        , Class(fbe_in_buffer, 170, this->body_limit())
-        , List(fbe_in_buffer, 174, this->body_limit())
-        , Map(fbe_in_buffer, 178, this->body_limit())
-        , Set(fbe_in_buffer, 194, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::JavaWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> abstract;
-    FieldModel<TBuffer, int32_t> boolean;
-    FieldModel<TBuffer, std::string> extends;
-    FieldModel<TBuffer, std::optional<bool>> implements;
-    FieldModel<TBuffer, ::import::Modifier> instanceof;
-    FieldModel<TBuffer, double> native;
-    FieldModel<TBuffer, ::import::side> strictfp;
-    FieldModel<TBuffer, int64_t> synchronized;
-    FieldModel<TBuffer, std::vector<::import::Word>> throws;
-    FieldModel<TBuffer, std::optional<std::string>> transient;
-    FieldModel<TBuffer, FBE::buffer_t> record;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> sealed;
-    FieldModel<TBuffer, FBE::decimal_t> permits;
-    FieldModel<TBuffer, FBE::uuid_t> when;
-    FieldModel<TBuffer, uint64_t> open;
-    FieldModel<TBuffer, float> exports;
-    FieldModel<TBuffer, uint8_t> opens;
-    FieldModel<TBuffer, std::optional<::import::Word>> to;
-    FieldModel<TBuffer, ::import::Word> uses;
-    FieldModel<TBuffer, int32_t> provides;
-    FieldModel<TBuffer, std::string> transitive;
-    FieldModel<TBuffer, std::optional<bool>> Object;
-    FieldModel<TBuffer, ::import::Modifier> String;
-    FieldModel<TBuffer, double> Integer;
-    FieldModel<TBuffer, ::import::side> Long;
-    FieldModel<TBuffer, int64_t> Math;
-    FieldModel<TBuffer, std::vector<::import::Word>> System;
-    FieldModel<TBuffer, std::optional<std::string>> Override;
-    FieldModel<TBuffer, FBE::buffer_t> Class;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> List;
-    FieldModel<TBuffer, FBE::decimal_t> Map;
-    FieldModel<TBuffer, FBE::uuid_t> Set;
+    FieldModel<TBuffer, ::import::Word> abstract{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> boolean{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> extends{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> implements{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> instanceof{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> native{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> strictfp{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> synchronized{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> throws{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> transient{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> record{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> sealed{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> permits{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> when{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> open{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> exports{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> opens{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> to{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> uses{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> provides{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> transitive{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> Object{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> String{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> Integer{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> Long{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> Math{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> System{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> Override{this->fbe_buffer(), 165, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> Class{this->fbe_buffer(), 170, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> List{this->fbe_buffer(), 174, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> Map{this->fbe_buffer(), 178, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> Set{this->fbe_buffer(), 194, this->body_limit()};
 };
 
 //! Field model of import.KotlinWords: the fields' models at their offsets in the body.
@@ -562,95 +314,52 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::KotlinWords> : public StructModel<TBuffer, ::import::KotlinWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::KotlinWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , fun(fbe_in_buffer, 8, this->body_limit())
-        , typealias(fbe_in_buffer, 10, this->body_limit())
-        , typeof(fbe_in_buffer, 14, this->body_limit())
-        , val(fbe_in_buffer, 18, this->body_limit())
-        , by(fbe_in_buffer, 23, this->body_limit())
-        , constructor(fbe_in_buffer, 31, this->body_limit())
-        , delegate(fbe_in_buffer, 39, this->body_limit())
-        , dynamic(fbe_in_buffer, 43, this->body_limit())
-        , field(fbe_in_buffer, 51, this->body_limit())
-        , file(fbe_in_buffer, 55, this->body_limit())
-        , get_(fbe_in_buffer, 60, this->body_limit())
-        , init(fbe_in_buffer, 64, this->body_limit())
-        , param(fbe_in_buffer, 68, this->body_limit())
-        , receiver(fbe_in_buffer, 84, this->body_limit())
-        , setparam(fbe_in_buffer, 100, this->body_limit())
-        , value_(fbe_in_buffer, 108, this->body_limit())
-        , where(fbe_in_buffer, 112, this->body_limit())
-        , actual(fbe_in_buffer, 113, this->body_limit())
-        , annotation(fbe_in_buffer, 118, this->body_limit())
-        , companion(fbe_in_buffer, 120, this->body_limit())
-        , crossinline(fbe_in_buffer, 124, this->body_limit())
-        , data(fbe_in_buffer, 128, this->body_limit())
-        , expect(fbe_in_buffer, 133, this->body_limit())
-        , external(fbe_in_buffer, 141, this->body_limit())
-        , infix(fbe_in_buffer, 149, this->body_limit())
-        , inner(fbe_in_buffer, 153, this->body_limit())
-        , internal(fbe_in_buffer, 161, this->body_limit())
-        , lateinit(fbe_in_buffer, 165, this->body_limit())
-        , noinline(fbe_in_buffer, 170, this->body_limit())
-        , out(fbe_in_buffer, 174, this->body_limit())
-        , reified(fbe_in_buffer, 178, this->body_limit())
-        , suspend(fbe_in_buffer, 194, this->body_limit())
-        , tailrec(fbe_in_buffer, 210, this->body_limit())
-        , vararg(fbe_in_buffer, 218, this->body_limit())
-        , it(fbe_in_buffer, 222, this->body_limit())
-        , Companion(fbe_in_buffer, 223, this->body_limit())
-        , Unit(fbe_in_buffer, 228, this->body_limit())
-        , Nothing(fbe_in_buffer, 230, this->body_limit())
-        , Int(fbe_in_buffer, 234, this->body_limit())
-        , Array(fbe_in_buffer, 238, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::KotlinWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> fun;
-    FieldModel<TBuffer, int32_t> typealias;
-    FieldModel<TBuffer, std::string> typeof;
-    FieldModel<TBuffer, std::optional<bool>> val;
-    FieldModel<TBuffer, ::import::Modifier> by;
-    FieldModel<TBuffer, double> constructor;
-    FieldModel<TBuffer, ::import::side> delegate;
-    FieldModel<TBuffer, int64_t> dynamic;
-    FieldModel<TBuffer, std::vector<::import::Word>> field;
-    FieldModel<TBuffer, std::optional<std::string>> file;
-    FieldModel<TBuffer, FBE::buffer_t> get_;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> init;
-    FieldModel<TBuffer, FBE::decimal_t> param;
-    FieldModel<TBuffer, FBE::uuid_t> receiver;
-    FieldModel<TBuffer, uint64_t> setparam;
-    FieldModel<TBuffer, float> value_;
-    FieldModel<TBuffer, uint8_t> where;
-    FieldModel<TBuffer, std::optional<::import::Word>> actual;
-    FieldModel<TBuffer, ::import::Word> annotation;
-    FieldModel<TBuffer, int32_t> companion;
-    FieldModel<TBuffer, std::string> crossinline;
-    FieldModel<TBuffer, std::optional<bool>> data;
-    FieldModel<TBuffer, ::import::Modifier> expect;
-    FieldModel<TBuffer, double> external;
-    FieldModel<TBuffer, ::import::side> infix;
-    FieldModel<TBuffer, int64_t> inner;
-    FieldModel<TBuffer, std::vector<::import::Word>> internal;
-    FieldModel<TBuffer, std::optional<std::string>> lateinit;
-    FieldModel<TBuffer, FBE::buffer_t> noinline;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> out;
-    FieldModel<TBuffer, FBE::decimal_t> reified;
-    FieldModel<TBuffer, FBE::uuid_t> suspend;
-    FieldModel<TBuffer, uint64_t> tailrec;
-    FieldModel<TBuffer, float> vararg;
-    FieldModel<TBuffer, uint8_t> it;
-    FieldModel<TBuffer, std::optional<::import::Word>> Companion;
-    FieldModel<TBuffer, ::import::Word> Unit;
-    FieldModel<TBuffer, int32_t> Nothing;
-    FieldModel<TBuffer, std::string> Int;
-    FieldModel<TBuffer, std::optional<bool>> Array;
+    FieldModel<TBuffer, ::import::Word> fun{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> typealias{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> typeof{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> val{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> by{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> constructor{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> delegate{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> dynamic{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> field{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> file{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> get_{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> init{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> param{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> receiver{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> setparam{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> value_{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> where{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> actual{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> annotation{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> companion{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> crossinline{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> data{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> expect{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> external{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> infix{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> inner{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> internal{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> lateinit{this->fbe_buffer(), 165, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> noinline{this->fbe_buffer(), 170, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> out{this->fbe_buffer(), 174, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> reified{this->fbe_buffer(), 178, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> suspend{this->fbe_buffer(), 194, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> tailrec{this->fbe_buffer(), 210, this->body_limit()};
+    FieldModel<TBuffer, float> vararg{this->fbe_buffer(), 218, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> it{this->fbe_buffer(), 222, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> Companion{this->fbe_buffer(), 223, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> Unit{this->fbe_buffer(), 228, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Nothing{this->fbe_buffer(), 230, this->body_limit()};
+    FieldModel<TBuffer, std::string> Int{this->fbe_buffer(), 234, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> Array{this->fbe_buffer(), 238, this->body_limit()};
 };
 
 //! Field model of import.JsWords: the fields' models at their offsets in the body.
@@ -658,99 +367,54 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::JsWords> : public StructModel<TBuffer, ::import::JsWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::JsWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , debugger(fbe_in_buffer, 8, this->body_limit())
-        , function(fbe_in_buffer, 10, this->body_limit())
-        , let(fbe_in_buffer, 14, this->body_limit())
-        , of(fbe_in_buffer, 18, this->body_limit())
-        , declare(fbe_in_buffer, 23, this->body_limit())
-        , unknown(fbe_in_buffer, 31, this->body_limit())
-        , never(fbe_in_buffer, 39, this->body_limit())
-        , number(fbe_in_buffer, 43, this->body_limit())
-        , bigint(fbe_in_buffer, 51, this->body_limit())
-        , symbol(fbe_in_buffer, 55, this->body_limit())
-        , undefined(fbe_in_buffer, 60, this->body_limit())
-        , NaN(fbe_in_buffer, 64, this->body_limit())
-        , Infinity(fbe_in_buffer, 68, this->body_limit())
-        , Uint8Array(fbe_in_buffer, 84, this->body_limit())
-        , Error(fbe_in_buffer, 100, this->body_limit())
-        , Number(fbe_in_buffer, 108, this->body_limit())
-        , BigInt(fbe_in_buffer, 112, this->body_limit())
-        , Boolean(fbe_in_buffer, 113, this->body_limit())
-        , Symbol(fbe_in_buffer, 118, this->body_limit())
-        , Date(fbe_in_buffer, 120, this->body_limit())
-        , JSON(fbe_in_buffer, 124, this->body_limit())
-        , Promise(fbe_in_buffer, 128, this->body_limit())
-        , Partial(fbe_in_buffer, 133, this->body_limit())
-        , Record(fbe_in_buffer, 141, this->body_limit())
-        , globalThis(fbe_in_buffer, 149, this->body_limit())
-        , arguments(fbe_in_buffer, 153, this->body_limit())
-        , eval(fbe_in_buffer, 161, this->body_limit())
-        , require(fbe_in_buffer, 165, this->body_limit())
-        , prototype(fbe_in_buffer, 170, this->body_limit())
-        , __proto___(fbe_in_buffer, 174, this->body_limit())
-        , toString(fbe_in_buffer, 178, this->body_limit())
-        , valueOf(fbe_in_buffer, 194, this->body_limit())
-        , hasOwnProperty(fbe_in_buffer, 210, this->body_limit())
-        , isPrototypeOf(fbe_in_buffer, 218, this->body_limit())
-        , propertyIsEnumerable(fbe_in_buffer, 222, this->body_limit())
-        , toLocaleString(fbe_in_buffer, 223, this->body_limit())
-        , readonly(fbe_in_buffer, 228, this->body_limit())
-        , keyof(fbe_in_buffer, 230, this->body_limit())
-        , infer(fbe_in_buffer, 234, this->body_limit())
-        , asserts(fbe_in_buffer, 238, this->body_limit())
-        , satisfies(fbe_in_buffer, 243, this->body_limit())
-        , accessor(fbe_in_buffer, 251, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::JsWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> debugger;
-    FieldModel<TBuffer, int32_t> function;
-    FieldModel<TBuffer, std::string> let;
-    FieldModel<TBuffer, std::optional<bool>> of;
-    FieldModel<TBuffer, ::import::Modifier> declare;
-    FieldModel<TBuffer, double> unknown;
-    FieldModel<TBuffer, ::import::side> never;
-    FieldModel<TBuffer, int64_t> number;
-    FieldModel<TBuffer, std::vector<::import::Word>> bigint;
-    FieldModel<TBuffer, std::optional<std::string>> symbol;
-    FieldModel<TBuffer, FBE::buffer_t> undefined;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> NaN;
-    FieldModel<TBuffer, FBE::decimal_t> Infinity;
-    FieldModel<TBuffer, FBE::uuid_t> Uint8Array;
-    FieldModel<TBuffer, uint64_t> Error;
-    FieldModel<TBuffer, float> Number;
-    FieldModel<TBuffer, uint8_t> BigInt;
-    FieldModel<TBuffer, std::optional<::import::Word>> Boolean;
-    FieldModel<TBuffer, ::import::Word> Symbol;
-    FieldModel<TBuffer, int32_t> Date;
-    FieldModel<TBuffer, std::string> JSON;
-    FieldModel<TBuffer, std::optional<bool>> Promise;
-    FieldModel<TBuffer, ::import::Modifier> Partial;
-    FieldModel<TBuffer, double> Record;
-    FieldModel<TBuffer, ::import::side> globalThis;
-    FieldModel<TBuffer, int64_t> arguments;
-    FieldModel<TBuffer, std::vector<::import::Word>> eval;
-    FieldModel<TBuffer, std::optional<std::string>> require;
-    FieldModel<TBuffer, FBE::buffer_t> prototype;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> __proto___;
-    FieldModel<TBuffer, FBE::decimal_t> toString;
-    FieldModel<TBuffer, FBE::uuid_t> valueOf;
-    FieldModel<TBuffer, uint64_t> hasOwnProperty;
-    FieldModel<TBuffer, float> isPrototypeOf;
-    FieldModel<TBuffer, uint8_t> propertyIsEnumerable;
-    FieldModel<TBuffer, std::optional<::import::Word>> toLocaleString;
-    FieldModel<TBuffer, ::import::Word> readonly;
-    FieldModel<TBuffer, int32_t> keyof;
-    FieldModel<TBuffer, std::string> infer;
-    FieldModel<TBuffer, std::optional<bool>> asserts;
-    FieldModel<TBuffer, ::import::Modifier> satisfies;
-    FieldModel<TBuffer, double> accessor;
+    FieldModel<TBuffer, ::import::Word> debugger{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> function{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> let{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> of{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> declare{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> unknown{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> never{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> number{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> bigint{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> symbol{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> undefined{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> NaN{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> Infinity{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> Uint8Array{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> Error{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> Number{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> BigInt{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> Boolean{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> Symbol{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Date{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> JSON{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> Promise{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> Partial{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> Record{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> globalThis{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> arguments{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> eval{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> require{this->fbe_buffer(), 165, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> prototype{this->fbe_buffer(), 170, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> __proto___{this->fbe_buffer(), 174, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> toString{this->fbe_buffer(), 178, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> valueOf{this->fbe_buffer(), 194, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> hasOwnProperty{this->fbe_buffer(), 210, this->body_limit()};
+    FieldModel<TBuffer, float> isPrototypeOf{this->fbe_buffer(), 218, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> propertyIsEnumerable{this->fbe_buffer(), 222, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> toLocaleString{this->fbe_buffer(), 223, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> readonly{this->fbe_buffer(), 228, this->body_limit()};
+    FieldModel<TBuffer, int32_t> keyof{this->fbe_buffer(), 230, this->body_limit()};
+    FieldModel<TBuffer, std::string> infer{this->fbe_buffer(), 234, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> asserts{this->fbe_buffer(), 238, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> satisfies{this->fbe_buffer(), 243, this->body_limit()};
+    FieldModel<TBuffer, double> accessor{this->fbe_buffer(), 251, this->body_limit()};
 };
 
 //! Field model of import.RustWords: the fields' models at their offsets in the body.
@@ -758,85 +422,47 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::RustWords> : public StructModel<TBuffer, ::import::RustWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::RustWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , crate(fbe_in_buffer, 8, this->body_limit())
-        , dyn(fbe_in_buffer, 10, this->body_limit())
-        , fn(fbe_in_buffer, 14, this->body_limit())
-        , impl(fbe_in_buffer, 18, this->body_limit())
-        , loop(fbe_in_buffer, 23, this->body_limit())
-        , mod(fbe_in_buffer, 31, this->body_limit())
-        , move(fbe_in_buffer, 39, this->body_limit())
-        , mut(fbe_in_buffer, 43, this->body_limit())
-        , pub(fbe_in_buffer, 51, this->body_limit())
-        , ref(fbe_in_buffer, 55, this->body_limit())
-        , Self(fbe_in_buffer, 60, this->body_limit())
-        , trait(fbe_in_buffer, 64, this->body_limit())
-        , unsafe(fbe_in_buffer, 68, this->body_limit())
-        , use(fbe_in_buffer, 84, this->body_limit())
-        , become(fbe_in_buffer, 100, this->body_limit())
-        , box(fbe_in_buffer, 108, this->body_limit())
-        , macro(fbe_in_buffer, 112, this->body_limit())
-        , priv(fbe_in_buffer, 113, this->body_limit())
-        , unsized(fbe_in_buffer, 118, this->body_limit())
-        , gen(fbe_in_buffer, 120, this->body_limit())
-        , macro_rules(fbe_in_buffer, 124, this->body_limit())
-        , Option(fbe_in_buffer, 128, this->body_limit())
-        , Some(fbe_in_buffer, 133, this->body_limit())
-        , Result(fbe_in_buffer, 141, this->body_limit())
-        , Ok(fbe_in_buffer, 149, this->body_limit())
-        , Err(fbe_in_buffer, 153, this->body_limit())
-        , Vec(fbe_in_buffer, 161, this->body_limit())
-        , Box(fbe_in_buffer, 165, this->body_limit())
-        , Clone(fbe_in_buffer, 170, this->body_limit())
-        , Copy(fbe_in_buffer, 174, this->body_limit())
-        , Default(fbe_in_buffer, 178, this->body_limit())
-        , Drop(fbe_in_buffer, 194, this->body_limit())
-        , Send(fbe_in_buffer, 210, this->body_limit())
-        , Sync(fbe_in_buffer, 218, this->body_limit())
-        , Sized(fbe_in_buffer, 222, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::RustWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> crate;
-    FieldModel<TBuffer, int32_t> dyn;
-    FieldModel<TBuffer, std::string> fn;
-    FieldModel<TBuffer, std::optional<bool>> impl;
-    FieldModel<TBuffer, ::import::Modifier> loop;
-    FieldModel<TBuffer, double> mod;
-    FieldModel<TBuffer, ::import::side> move;
-    FieldModel<TBuffer, int64_t> mut;
-    FieldModel<TBuffer, std::vector<::import::Word>> pub;
-    FieldModel<TBuffer, std::optional<std::string>> ref;
-    FieldModel<TBuffer, FBE::buffer_t> Self;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> trait;
-    FieldModel<TBuffer, FBE::decimal_t> unsafe;
-    FieldModel<TBuffer, FBE::uuid_t> use;
-    FieldModel<TBuffer, uint64_t> become;
-    FieldModel<TBuffer, float> box;
-    FieldModel<TBuffer, uint8_t> macro;
-    FieldModel<TBuffer, std::optional<::import::Word>> priv;
-    FieldModel<TBuffer, ::import::Word> unsized;
-    FieldModel<TBuffer, int32_t> gen;
-    FieldModel<TBuffer, std::string> macro_rules;
-    FieldModel<TBuffer, std::optional<bool>> Option;
-    FieldModel<TBuffer, ::import::Modifier> Some;
-    FieldModel<TBuffer, double> Result;
-    FieldModel<TBuffer, ::import::side> Ok;
-    FieldModel<TBuffer, int64_t> Err;
-    FieldModel<TBuffer, std::vector<::import::Word>> Vec;
-    FieldModel<TBuffer, std::optional<std::string>> Box;
-    FieldModel<TBuffer, FBE::buffer_t> Clone;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> Copy;
-    FieldModel<TBuffer, FBE::decimal_t> Default;
-    FieldModel<TBuffer, FBE::uuid_t> Drop;
-    FieldModel<TBuffer, uint64_t> Send;
-    FieldModel<TBuffer, float> Sync;
-    FieldModel<TBuffer, uint8_t> Sized;
+    FieldModel<TBuffer, ::import::Word> crate{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> dyn{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> fn{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> impl{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> loop{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> mod{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> move{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> mut{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> pub{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> ref{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> Self{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> trait{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> unsafe{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> use{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> become{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> box{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> macro{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> priv{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> unsized{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> gen{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> macro_rules{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> Option{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> Some{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> Result{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> Ok{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> Err{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> Vec{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> Box{this->fbe_buffer(), 165, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> Clone{this->fbe_buffer(), 170, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> Copy{this->fbe_buffer(), 174, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> Default{this->fbe_buffer(), 178, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> Drop{this->fbe_buffer(), 194, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> Send{this->fbe_buffer(), 210, this->body_limit()};
+    FieldModel<TBuffer, float> Sync{this->fbe_buffer(), 218, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> Sized{this->fbe_buffer(), 222, this->body_limit()};
 };
 
 //! Field model of import.CSharpWords: the fields' models at their offsets in the body.
@@ -844,75 +470,42 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::CSharpWords> : public StructModel<TBuffer, ::import::CSharpWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::CSharpWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , checked(fbe_in_buffer, 8, this->body_limit())
-        , event(fbe_in_buffer, 10, this->body_limit())
-        , fixed(fbe_in_buffer, 14, this->body_limit())
-        , foreach(fbe_in_buffer, 18, this->body_limit())
-        , implicit(fbe_in_buffer, 23, this->body_limit())
-        , lock(fbe_in_buffer, 31, this->body_limit())
-        , params(fbe_in_buffer, 39, this->body_limit())
-        , sbyte(fbe_in_buffer, 43, this->body_limit())
-        , stackalloc(fbe_in_buffer, 51, this->body_limit())
-        , ulong(fbe_in_buffer, 55, this->body_limit())
-        , unchecked(fbe_in_buffer, 60, this->body_limit())
-        , ushort(fbe_in_buffer, 64, this->body_limit())
-        , add(fbe_in_buffer, 68, this->body_limit())
-        , alias(fbe_in_buffer, 84, this->body_limit())
-        , ascending(fbe_in_buffer, 100, this->body_limit())
-        , descending(fbe_in_buffer, 108, this->body_limit())
-        , equals(fbe_in_buffer, 112, this->body_limit())
-        , group(fbe_in_buffer, 113, this->body_limit())
-        , into(fbe_in_buffer, 118, this->body_limit())
-        , join(fbe_in_buffer, 120, this->body_limit())
-        , nameof(fbe_in_buffer, 124, this->body_limit())
-        , on(fbe_in_buffer, 128, this->body_limit())
-        , orderby(fbe_in_buffer, 133, this->body_limit())
-        , partial(fbe_in_buffer, 141, this->body_limit())
-        , remove(fbe_in_buffer, 149, this->body_limit())
-        , unmanaged(fbe_in_buffer, 153, this->body_limit())
-        , required(fbe_in_buffer, 161, this->body_limit())
-        , scoped(fbe_in_buffer, 165, this->body_limit())
-        , managed(fbe_in_buffer, 170, this->body_limit())
-        , notnull(fbe_in_buffer, 174, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::CSharpWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> checked;
-    FieldModel<TBuffer, int32_t> event;
-    FieldModel<TBuffer, std::string> fixed;
-    FieldModel<TBuffer, std::optional<bool>> foreach;
-    FieldModel<TBuffer, ::import::Modifier> implicit;
-    FieldModel<TBuffer, double> lock;
-    FieldModel<TBuffer, ::import::side> params;
-    FieldModel<TBuffer, int64_t> sbyte;
-    FieldModel<TBuffer, std::vector<::import::Word>> stackalloc;
-    FieldModel<TBuffer, std::optional<std::string>> ulong;
-    FieldModel<TBuffer, FBE::buffer_t> unchecked;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> ushort;
-    FieldModel<TBuffer, FBE::decimal_t> add;
-    FieldModel<TBuffer, FBE::uuid_t> alias;
-    FieldModel<TBuffer, uint64_t> ascending;
-    FieldModel<TBuffer, float> descending;
-    FieldModel<TBuffer, uint8_t> equals;
-    FieldModel<TBuffer, std::optional<::import::Word>> group;
-    FieldModel<TBuffer, ::import::Word> into;
-    FieldModel<TBuffer, int32_t> join;
-    FieldModel<TBuffer, std::string> nameof;
-    FieldModel<TBuffer, std::optional<bool>> on;
-    FieldModel<TBuffer, ::import::Modifier> orderby;
-    FieldModel<TBuffer, double> partial;
-    FieldModel<TBuffer, ::import::side> remove;
-    FieldModel<TBuffer, int64_t> unmanaged;
-    FieldModel<TBuffer, std::vector<::import::Word>> required;
-    FieldModel<TBuffer, std::optional<std::string>> scoped;
-    FieldModel<TBuffer, FBE::buffer_t> managed;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> notnull;
+    FieldModel<TBuffer, ::import::Word> checked{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> event{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> fixed{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> foreach{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> implicit{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> lock{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> params{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> sbyte{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> stackalloc{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> ulong{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> unchecked{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> ushort{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> add{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> alias{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> ascending{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> descending{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> equals{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> group{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> into{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> join{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> nameof{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> on{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> orderby{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> partial{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> remove{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> unmanaged{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> required{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> scoped{this->fbe_buffer(), 165, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> managed{this->fbe_buffer(), 170, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> notnull{this->fbe_buffer(), 174, this->body_limit()};
 };
 
 //! Field model of import.RubyWords: the fields' models at their offsets in the body.
@@ -920,51 +513,30 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::RubyWords> : public StructModel<TBuffer, ::import::RubyWords>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::RubyWords>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , BEGIN(fbe_in_buffer, 8, this->body_limit())
-        , END(fbe_in_buffer, 10, this->body_limit())
-        , begin(fbe_in_buffer, 14, this->body_limit())
-        , elsif(fbe_in_buffer, 18, this->body_limit())
-        , end(fbe_in_buffer, 23, this->body_limit())
-        , ensure(fbe_in_buffer, 31, this->body_limit())
-        , next(fbe_in_buffer, 39, this->body_limit())
-        , redo(fbe_in_buffer, 43, this->body_limit())
-        , rescue(fbe_in_buffer, 51, this->body_limit())
-        , retry(fbe_in_buffer, 55, this->body_limit())
-        , then(fbe_in_buffer, 60, this->body_limit())
-        , undef(fbe_in_buffer, 64, this->body_limit())
-        , unless(fbe_in_buffer, 68, this->body_limit())
-        , until(fbe_in_buffer, 84, this->body_limit())
-        , __FILE___(fbe_in_buffer, 100, this->body_limit())
-        , __LINE___(fbe_in_buffer, 108, this->body_limit())
-        , __ENCODING___(fbe_in_buffer, 112, this->body_limit())
-        , initialize(fbe_in_buffer, 113, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::RubyWords>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> BEGIN;
-    FieldModel<TBuffer, int32_t> END;
-    FieldModel<TBuffer, std::string> begin;
-    FieldModel<TBuffer, std::optional<bool>> elsif;
-    FieldModel<TBuffer, ::import::Modifier> end;
-    FieldModel<TBuffer, double> ensure;
-    FieldModel<TBuffer, ::import::side> next;
-    FieldModel<TBuffer, int64_t> redo;
-    FieldModel<TBuffer, std::vector<::import::Word>> rescue;
-    FieldModel<TBuffer, std::optional<std::string>> retry;
-    FieldModel<TBuffer, FBE::buffer_t> then;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> undef;
-    FieldModel<TBuffer, FBE::decimal_t> unless;
-    FieldModel<TBuffer, FBE::uuid_t> until;
-    FieldModel<TBuffer, uint64_t> __FILE___;
-    FieldModel<TBuffer, float> __LINE___;
-    FieldModel<TBuffer, uint8_t> __ENCODING___;
-    FieldModel<TBuffer, std::optional<::import::Word>> initialize;
+    FieldModel<TBuffer, ::import::Word> BEGIN{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> END{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> begin{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> elsif{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> end{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> ensure{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> next{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> redo{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> rescue{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> retry{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> then{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> undef{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> unless{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> until{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> __FILE___{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> __LINE___{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> __ENCODING___{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> initialize{this->fbe_buffer(), 113, this->body_limit()};
 };
 
 //! Field model of import.CppMembers: the fields' models at their offsets in the body.
@@ -972,37 +544,23 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::CppMembers> : public StructModel<TBuffer, ::import::CppMembers>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::CppMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , swap_(fbe_in_buffer, 8, this->body_limit())
-        , fbe_type_(fbe_in_buffer, 10, this->body_limit())
-        , fbe(fbe_in_buffer, 14, this->body_limit())
-        , Model(fbe_in_buffer, 18, this->body_limit())
-        , FinalModel(fbe_in_buffer, 23, this->body_limit())
-        , FieldModel_(fbe_in_buffer, 31, this->body_limit())
-        , buffer(fbe_in_buffer, 39, this->body_limit())
-        , size_(fbe_in_buffer, 43, this->body_limit())
-        , offset(fbe_in_buffer, 51, this->body_limit())
-        , model(fbe_in_buffer, 55, this->body_limit())
-        , reset(fbe_in_buffer, 60, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::CppMembers>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> swap_;
-    FieldModel<TBuffer, int32_t> fbe_type_;
-    FieldModel<TBuffer, std::string> fbe;
-    FieldModel<TBuffer, std::optional<bool>> Model;
-    FieldModel<TBuffer, ::import::Modifier> FinalModel;
-    FieldModel<TBuffer, double> FieldModel_;
-    FieldModel<TBuffer, ::import::side> buffer;
-    FieldModel<TBuffer, int64_t> size_;
-    FieldModel<TBuffer, std::vector<::import::Word>> offset;
-    FieldModel<TBuffer, std::optional<std::string>> model;
-    FieldModel<TBuffer, FBE::buffer_t> reset;
+    FieldModel<TBuffer, ::import::Word> swap_{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> fbe_type_{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> fbe{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> Model{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> FinalModel{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> FieldModel_{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> buffer{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> size_{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> offset{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> model{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> reset{this->fbe_buffer(), 60, this->body_limit()};
 };
 
 //! Field model of import.PythonMembers: the fields' models at their offsets in the body.
@@ -1010,47 +568,28 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::PythonMembers> : public StructModel<TBuffer, ::import::PythonMembers>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::PythonMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , to_json(fbe_in_buffer, 8, this->body_limit())
-        , from_json(fbe_in_buffer, 10, this->body_limit())
-        , to_fbe(fbe_in_buffer, 14, this->body_limit())
-        , from_fbe(fbe_in_buffer, 18, this->body_limit())
-        , to_final(fbe_in_buffer, 23, this->body_limit())
-        , from_final(fbe_in_buffer, 31, this->body_limit())
-        , fbe_equal(fbe_in_buffer, 39, this->body_limit())
-        , fbe_key(fbe_in_buffer, 43, this->body_limit())
-        , fbe_size_(fbe_in_buffer, 51, this->body_limit())
-        , __init___(fbe_in_buffer, 55, this->body_limit())
-        , __slots___(fbe_in_buffer, 60, this->body_limit())
-        , __class___(fbe_in_buffer, 64, this->body_limit())
-        , __dict___(fbe_in_buffer, 68, this->body_limit())
-        , __hash___(fbe_in_buffer, 84, this->body_limit())
-        , __eq___(fbe_in_buffer, 100, this->body_limit())
-        , __private_(fbe_in_buffer, 108, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::PythonMembers>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> to_json;
-    FieldModel<TBuffer, int32_t> from_json;
-    FieldModel<TBuffer, std::string> to_fbe;
-    FieldModel<TBuffer, std::optional<bool>> from_fbe;
-    FieldModel<TBuffer, ::import::Modifier> to_final;
-    FieldModel<TBuffer, double> from_final;
-    FieldModel<TBuffer, ::import::side> fbe_equal;
-    FieldModel<TBuffer, int64_t> fbe_key;
-    FieldModel<TBuffer, std::vector<::import::Word>> fbe_size_;
-    FieldModel<TBuffer, std::optional<std::string>> __init___;
-    FieldModel<TBuffer, FBE::buffer_t> __slots___;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> __class___;
-    FieldModel<TBuffer, FBE::decimal_t> __dict___;
-    FieldModel<TBuffer, FBE::uuid_t> __hash___;
-    FieldModel<TBuffer, uint64_t> __eq___;
-    FieldModel<TBuffer, float> __private_;
+    FieldModel<TBuffer, ::import::Word> to_json{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> from_json{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> to_fbe{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> from_fbe{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> to_final{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> from_final{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> fbe_equal{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> fbe_key{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> fbe_size_{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> __init___{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> __slots___{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> __class___{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> __dict___{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> __hash___{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> __eq___{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> __private_{this->fbe_buffer(), 108, this->body_limit()};
 };
 
 //! Field model of import.GoMembers: the fields' models at their offsets in the body.
@@ -1058,65 +597,37 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::GoMembers> : public StructModel<TBuffer, ::import::GoMembers>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::GoMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , FBEKey(fbe_in_buffer, 8, this->body_limit())
-        , FBEKeyCompare(fbe_in_buffer, 10, this->body_limit())
-        , Reset(fbe_in_buffer, 14, this->body_limit())
-        , MarshalFBE(fbe_in_buffer, 18, this->body_limit())
-        , UnmarshalFBE(fbe_in_buffer, 23, this->body_limit())
-        , AppendFBE(fbe_in_buffer, 31, this->body_limit())
-        , ReadFBE(fbe_in_buffer, 39, this->body_limit())
-        , FBEWrite(fbe_in_buffer, 43, this->body_limit())
-        , FBERead(fbe_in_buffer, 51, this->body_limit())
-        , MarshalFinal(fbe_in_buffer, 55, this->body_limit())
-        , UnmarshalFinal(fbe_in_buffer, 60, this->body_limit())
-        , AppendFinal(fbe_in_buffer, 64, this->body_limit())
-        , ReadFinal(fbe_in_buffer, 68, this->body_limit())
-        , FBEWriteFinal(fbe_in_buffer, 84, this->body_limit())
-        , FBEReadFinal(fbe_in_buffer, 100, this->body_limit())
-        , MarshalJSON(fbe_in_buffer, 108, this->body_limit())
-        , UnmarshalJSON(fbe_in_buffer, 112, this->body_limit())
-        , AppendJSON(fbe_in_buffer, 113, this->body_limit())
-        , ReadJSON(fbe_in_buffer, 118, this->body_limit())
-        , FBEWriteJSON(fbe_in_buffer, 120, this->body_limit())
-        , FBEReadJSON(fbe_in_buffer, 124, this->body_limit())
-        , FBEWriteText(fbe_in_buffer, 128, this->body_limit())
-        , TypeID(fbe_in_buffer, 133, this->body_limit())
-        , Verify(fbe_in_buffer, 141, this->body_limit())
-        , VerifyFinal(fbe_in_buffer, 149, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::GoMembers>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> FBEKey;
-    FieldModel<TBuffer, int32_t> FBEKeyCompare;
-    FieldModel<TBuffer, std::string> Reset;
-    FieldModel<TBuffer, std::optional<bool>> MarshalFBE;
-    FieldModel<TBuffer, ::import::Modifier> UnmarshalFBE;
-    FieldModel<TBuffer, double> AppendFBE;
-    FieldModel<TBuffer, ::import::side> ReadFBE;
-    FieldModel<TBuffer, int64_t> FBEWrite;
-    FieldModel<TBuffer, std::vector<::import::Word>> FBERead;
-    FieldModel<TBuffer, std::optional<std::string>> MarshalFinal;
-    FieldModel<TBuffer, FBE::buffer_t> UnmarshalFinal;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> AppendFinal;
-    FieldModel<TBuffer, FBE::decimal_t> ReadFinal;
-    FieldModel<TBuffer, FBE::uuid_t> FBEWriteFinal;
-    FieldModel<TBuffer, uint64_t> FBEReadFinal;
-    FieldModel<TBuffer, float> MarshalJSON;
-    FieldModel<TBuffer, uint8_t> UnmarshalJSON;
-    FieldModel<TBuffer, std::optional<::import::Word>> AppendJSON;
-    FieldModel<TBuffer, ::import::Word> ReadJSON;
-    FieldModel<TBuffer, int32_t> FBEWriteJSON;
-    FieldModel<TBuffer, std::string> FBEReadJSON;
-    FieldModel<TBuffer, std::optional<bool>> FBEWriteText;
-    FieldModel<TBuffer, ::import::Modifier> TypeID;
-    FieldModel<TBuffer, double> Verify;
-    FieldModel<TBuffer, ::import::side> VerifyFinal;
+    FieldModel<TBuffer, ::import::Word> FBEKey{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> FBEKeyCompare{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> Reset{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> MarshalFBE{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> UnmarshalFBE{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> AppendFBE{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> ReadFBE{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> FBEWrite{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> FBERead{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> MarshalFinal{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> UnmarshalFinal{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> AppendFinal{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> ReadFinal{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> FBEWriteFinal{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> FBEReadFinal{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> MarshalJSON{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> UnmarshalJSON{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> AppendJSON{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> ReadJSON{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> FBEWriteJSON{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> FBEReadJSON{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> FBEWriteText{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> TypeID{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> Verify{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> VerifyFinal{this->fbe_buffer(), 149, this->body_limit()};
 };
 
 //! Field model of import.JvmMembers: the fields' models at their offsets in the body.
@@ -1124,67 +635,38 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::JvmMembers> : public StructModel<TBuffer, ::import::JvmMembers>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::JvmMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , TYPE_ID(fbe_in_buffer, 8, this->body_limit())
-        , KEY_ORDER(fbe_in_buffer, 10, this->body_limit())
-        , toFbe(fbe_in_buffer, 14, this->body_limit())
-        , fromFbe(fbe_in_buffer, 18, this->body_limit())
-        , readFbe(fbe_in_buffer, 23, this->body_limit())
-        , writeFbe(fbe_in_buffer, 31, this->body_limit())
-        , verifyFbe(fbe_in_buffer, 39, this->body_limit())
-        , toFinal(fbe_in_buffer, 43, this->body_limit())
-        , fromFinal(fbe_in_buffer, 51, this->body_limit())
-        , readFinal(fbe_in_buffer, 55, this->body_limit())
-        , writeFinal(fbe_in_buffer, 60, this->body_limit())
-        , verifyFinal(fbe_in_buffer, 64, this->body_limit())
-        , toJson(fbe_in_buffer, 68, this->body_limit())
-        , fromJson(fbe_in_buffer, 84, this->body_limit())
-        , writeJson(fbe_in_buffer, 100, this->body_limit())
-        , readJson(fbe_in_buffer, 108, this->body_limit())
-        , hashCode(fbe_in_buffer, 112, this->body_limit())
-        , getClass(fbe_in_buffer, 113, this->body_limit())
-        , clone(fbe_in_buffer, 118, this->body_limit())
-        , finalize(fbe_in_buffer, 120, this->body_limit())
-        , wait(fbe_in_buffer, 124, this->body_limit())
-        , notify(fbe_in_buffer, 128, this->body_limit())
-        , notifyAll(fbe_in_buffer, 133, this->body_limit())
-        , javaClass(fbe_in_buffer, 141, this->body_limit())
-        , component1(fbe_in_buffer, 149, this->body_limit())
-        , fbeLevels(fbe_in_buffer, 153, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::JvmMembers>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> TYPE_ID;
-    FieldModel<TBuffer, int32_t> KEY_ORDER;
-    FieldModel<TBuffer, std::string> toFbe;
-    FieldModel<TBuffer, std::optional<bool>> fromFbe;
-    FieldModel<TBuffer, ::import::Modifier> readFbe;
-    FieldModel<TBuffer, double> writeFbe;
-    FieldModel<TBuffer, ::import::side> verifyFbe;
-    FieldModel<TBuffer, int64_t> toFinal;
-    FieldModel<TBuffer, std::vector<::import::Word>> fromFinal;
-    FieldModel<TBuffer, std::optional<std::string>> readFinal;
-    FieldModel<TBuffer, FBE::buffer_t> writeFinal;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> verifyFinal;
-    FieldModel<TBuffer, FBE::decimal_t> toJson;
-    FieldModel<TBuffer, FBE::uuid_t> fromJson;
-    FieldModel<TBuffer, uint64_t> writeJson;
-    FieldModel<TBuffer, float> readJson;
-    FieldModel<TBuffer, uint8_t> hashCode;
-    FieldModel<TBuffer, std::optional<::import::Word>> getClass;
-    FieldModel<TBuffer, ::import::Word> clone;
-    FieldModel<TBuffer, int32_t> finalize;
-    FieldModel<TBuffer, std::string> wait;
-    FieldModel<TBuffer, std::optional<bool>> notify;
-    FieldModel<TBuffer, ::import::Modifier> notifyAll;
-    FieldModel<TBuffer, double> javaClass;
-    FieldModel<TBuffer, ::import::side> component1;
-    FieldModel<TBuffer, int64_t> fbeLevels;
+    FieldModel<TBuffer, ::import::Word> TYPE_ID{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> KEY_ORDER{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> toFbe{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> fromFbe{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> readFbe{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> writeFbe{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> verifyFbe{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> toFinal{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> fromFinal{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> readFinal{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> writeFinal{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> verifyFinal{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> toJson{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> fromJson{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> writeJson{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> readJson{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> hashCode{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> getClass{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> clone{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> finalize{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> wait{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> notify{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> notifyAll{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> javaClass{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> component1{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> fbeLevels{this->fbe_buffer(), 153, this->body_limit()};
 };
 
 //! Field model of import.JsMembers: the fields' models at their offsets in the body.
@@ -1192,23 +674,16 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::JsMembers> : public StructModel<TBuffer, ::import::JsMembers>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::JsMembers>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , fbeKey(fbe_in_buffer, 8, this->body_limit())
-        , toJSON(fbe_in_buffer, 10, this->body_limit())
-        , toText(fbe_in_buffer, 14, this->body_limit())
-        , verify_(fbe_in_buffer, 18, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::JsMembers>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> fbeKey;
-    FieldModel<TBuffer, int32_t> toJSON;
-    FieldModel<TBuffer, std::string> toText;
-    FieldModel<TBuffer, std::optional<bool>> verify_;
+    FieldModel<TBuffer, ::import::Word> fbeKey{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> toJSON{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> toText{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> verify_{this->fbe_buffer(), 18, this->body_limit()};
 };
 
 //! Field model of import.RuntimeNames: the fields' models at their offsets in the body.
@@ -1216,71 +691,40 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::RuntimeNames> : public StructModel<TBuffer, ::import::RuntimeNames>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::RuntimeNames>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Buffer(fbe_in_buffer, 8, this->body_limit())
-        , WriteBuffer(fbe_in_buffer, 10, this->body_limit())
-        , ReadBuffer(fbe_in_buffer, 14, this->body_limit())
-        , Reader(fbe_in_buffer, 18, this->body_limit())
-        , Writer(fbe_in_buffer, 23, this->body_limit())
-        , Limits(fbe_in_buffer, 31, this->body_limit())
-        , Decimal(fbe_in_buffer, 39, this->body_limit())
-        , Uuid(fbe_in_buffer, 43, this->body_limit())
-        , UUID(fbe_in_buffer, 51, this->body_limit())
-        , Timestamp(fbe_in_buffer, 55, this->body_limit())
-        , JsonWriter(fbe_in_buffer, 60, this->body_limit())
-        , JsonReader(fbe_in_buffer, 64, this->body_limit())
-        , DecodeError(fbe_in_buffer, 68, this->body_limit())
-        , EncodeError(fbe_in_buffer, 84, this->body_limit())
-        , DecodeException(fbe_in_buffer, 100, this->body_limit())
-        , EncodeException(fbe_in_buffer, 108, this->body_limit())
-        , Sender(fbe_in_buffer, 112, this->body_limit())
-        , Receiver(fbe_in_buffer, 113, this->body_limit())
-        , Client(fbe_in_buffer, 118, this->body_limit())
-        , Proxy(fbe_in_buffer, 120, this->body_limit())
-        , Handler(fbe_in_buffer, 124, this->body_limit())
-        , Text(fbe_in_buffer, 128, this->body_limit())
-        , Compare(fbe_in_buffer, 133, this->body_limit())
-        , Decimals(fbe_in_buffer, 141, this->body_limit())
-        , Uuids(fbe_in_buffer, 149, this->body_limit())
-        , Timestamps(fbe_in_buffer, 153, this->body_limit())
-        , Utf8(fbe_in_buffer, 161, this->body_limit())
-        , Requests(fbe_in_buffer, 165, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::RuntimeNames>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Word> Buffer;
-    FieldModel<TBuffer, int32_t> WriteBuffer;
-    FieldModel<TBuffer, std::string> ReadBuffer;
-    FieldModel<TBuffer, std::optional<bool>> Reader;
-    FieldModel<TBuffer, ::import::Modifier> Writer;
-    FieldModel<TBuffer, double> Limits;
-    FieldModel<TBuffer, ::import::side> Decimal;
-    FieldModel<TBuffer, int64_t> Uuid;
-    FieldModel<TBuffer, std::vector<::import::Word>> UUID;
-    FieldModel<TBuffer, std::optional<std::string>> Timestamp;
-    FieldModel<TBuffer, FBE::buffer_t> JsonWriter;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> JsonReader;
-    FieldModel<TBuffer, FBE::decimal_t> DecodeError;
-    FieldModel<TBuffer, FBE::uuid_t> EncodeError;
-    FieldModel<TBuffer, uint64_t> DecodeException;
-    FieldModel<TBuffer, float> EncodeException;
-    FieldModel<TBuffer, uint8_t> Sender;
-    FieldModel<TBuffer, std::optional<::import::Word>> Receiver;
-    FieldModel<TBuffer, ::import::Word> Client;
-    FieldModel<TBuffer, int32_t> Proxy;
-    FieldModel<TBuffer, std::string> Handler;
-    FieldModel<TBuffer, std::optional<bool>> Text;
-    FieldModel<TBuffer, ::import::Modifier> Compare;
-    FieldModel<TBuffer, double> Decimals;
-    FieldModel<TBuffer, ::import::side> Uuids;
-    FieldModel<TBuffer, int64_t> Timestamps;
-    FieldModel<TBuffer, std::vector<::import::Word>> Utf8;
-    FieldModel<TBuffer, std::optional<std::string>> Requests;
+    FieldModel<TBuffer, ::import::Word> Buffer{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> WriteBuffer{this->fbe_buffer(), 10, this->body_limit()};
+    FieldModel<TBuffer, std::string> ReadBuffer{this->fbe_buffer(), 14, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> Reader{this->fbe_buffer(), 18, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> Writer{this->fbe_buffer(), 23, this->body_limit()};
+    FieldModel<TBuffer, double> Limits{this->fbe_buffer(), 31, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> Decimal{this->fbe_buffer(), 39, this->body_limit()};
+    FieldModel<TBuffer, int64_t> Uuid{this->fbe_buffer(), 43, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> UUID{this->fbe_buffer(), 51, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> Timestamp{this->fbe_buffer(), 55, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> JsonWriter{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> JsonReader{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> DecodeError{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> EncodeError{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> DecodeException{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, float> EncodeException{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, uint8_t> Sender{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Word>> Receiver{this->fbe_buffer(), 113, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> Client{this->fbe_buffer(), 118, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Proxy{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::string> Handler{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, std::optional<bool>> Text{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> Compare{this->fbe_buffer(), 133, this->body_limit()};
+    FieldModel<TBuffer, double> Decimals{this->fbe_buffer(), 141, this->body_limit()};
+    FieldModel<TBuffer, ::import::side> Uuids{this->fbe_buffer(), 149, this->body_limit()};
+    FieldModel<TBuffer, int64_t> Timestamps{this->fbe_buffer(), 153, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Word>> Utf8{this->fbe_buffer(), 161, this->body_limit()};
+    FieldModel<TBuffer, std::optional<std::string>> Requests{this->fbe_buffer(), 165, this->body_limit()};
 };
 
 //! Field model of import.class: the fields' models at their offsets in the body.
@@ -1288,17 +732,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::class_> : public StructModel<TBuffer, ::import::class_>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::class_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , class__(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::class_>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> class__;
+    FieldModel<TBuffer, int32_t> class__{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Object: the fields' models at their offsets in the body.
@@ -1306,17 +746,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Object> : public StructModel<TBuffer, ::import::Object>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Object>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Object_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Object>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Object_;
+    FieldModel<TBuffer, int32_t> Object_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.String: the fields' models at their offsets in the body.
@@ -1324,17 +760,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::String> : public StructModel<TBuffer, ::import::String>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::String>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , String_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::String>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> String_;
+    FieldModel<TBuffer, int32_t> String_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.List: the fields' models at their offsets in the body.
@@ -1342,17 +774,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::List> : public StructModel<TBuffer, ::import::List>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::List>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , List_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::List>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> List_;
+    FieldModel<TBuffer, int32_t> List_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Map: the fields' models at their offsets in the body.
@@ -1360,17 +788,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Map> : public StructModel<TBuffer, ::import::Map>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Map>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Map_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Map>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Map_;
+    FieldModel<TBuffer, int32_t> Map_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Model: the fields' models at their offsets in the body.
@@ -1378,17 +802,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Model> : public StructModel<TBuffer, ::import::Model>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Model>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Model_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Model>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Model_;
+    FieldModel<TBuffer, int32_t> Model_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.FinalModel: the fields' models at their offsets in the body.
@@ -1396,17 +816,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::FinalModel> : public StructModel<TBuffer, ::import::FinalModel>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::FinalModel>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , FinalModel_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::FinalModel>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> FinalModel_;
+    FieldModel<TBuffer, int32_t> FinalModel_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Buffer: the fields' models at their offsets in the body.
@@ -1414,17 +830,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Buffer> : public StructModel<TBuffer, ::import::Buffer>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Buffer>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Buffer_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Buffer>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Buffer_;
+    FieldModel<TBuffer, int32_t> Buffer_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Reader: the fields' models at their offsets in the body.
@@ -1432,17 +844,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Reader> : public StructModel<TBuffer, ::import::Reader>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Reader>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Reader_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Reader>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Reader_;
+    FieldModel<TBuffer, int32_t> Reader_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Writer: the fields' models at their offsets in the body.
@@ -1450,17 +858,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Writer> : public StructModel<TBuffer, ::import::Writer>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Writer>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Writer_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Writer>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Writer_;
+    FieldModel<TBuffer, int32_t> Writer_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Limits: the fields' models at their offsets in the body.
@@ -1468,17 +872,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Limits> : public StructModel<TBuffer, ::import::Limits>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Limits>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Limits_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Limits>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Limits_;
+    FieldModel<TBuffer, int32_t> Limits_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.DecodeError: the fields' models at their offsets in the body.
@@ -1486,17 +886,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::DecodeError> : public StructModel<TBuffer, ::import::DecodeError>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::DecodeError>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , DecodeError_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::DecodeError>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> DecodeError_;
+    FieldModel<TBuffer, int32_t> DecodeError_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.DecodeException: the fields' models at their offsets in the body.
@@ -1504,17 +900,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::DecodeException> : public StructModel<TBuffer, ::import::DecodeException>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::DecodeException>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , DecodeException_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::DecodeException>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> DecodeException_;
+    FieldModel<TBuffer, int32_t> DecodeException_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Decimal: the fields' models at their offsets in the body.
@@ -1522,17 +914,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Decimal> : public StructModel<TBuffer, ::import::Decimal>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Decimal>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Decimal_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Decimal>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Decimal_;
+    FieldModel<TBuffer, int32_t> Decimal_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Uuid: the fields' models at their offsets in the body.
@@ -1540,17 +928,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Uuid> : public StructModel<TBuffer, ::import::Uuid>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Uuid>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Uuid_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Uuid>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Uuid_;
+    FieldModel<TBuffer, int32_t> Uuid_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.UUID: the fields' models at their offsets in the body.
@@ -1558,17 +942,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::UUID> : public StructModel<TBuffer, ::import::UUID>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::UUID>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , UUID_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::UUID>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> UUID_;
+    FieldModel<TBuffer, int32_t> UUID_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Timestamp: the fields' models at their offsets in the body.
@@ -1576,17 +956,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Timestamp> : public StructModel<TBuffer, ::import::Timestamp>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Timestamp>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Timestamp_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Timestamp>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Timestamp_;
+    FieldModel<TBuffer, int32_t> Timestamp_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Sender: the fields' models at their offsets in the body.
@@ -1594,17 +970,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Sender> : public StructModel<TBuffer, ::import::Sender>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Sender>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Sender_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Sender>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Sender_;
+    FieldModel<TBuffer, int32_t> Sender_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Receiver: the fields' models at their offsets in the body.
@@ -1612,17 +984,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Receiver> : public StructModel<TBuffer, ::import::Receiver>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Receiver>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Receiver_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Receiver>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Receiver_;
+    FieldModel<TBuffer, int32_t> Receiver_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Client: the fields' models at their offsets in the body.
@@ -1630,17 +998,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Client> : public StructModel<TBuffer, ::import::Client>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Client>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Client_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Client>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Client_;
+    FieldModel<TBuffer, int32_t> Client_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Proxy: the fields' models at their offsets in the body.
@@ -1648,17 +1012,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Proxy> : public StructModel<TBuffer, ::import::Proxy>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Proxy>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Proxy_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Proxy>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Proxy_;
+    FieldModel<TBuffer, int32_t> Proxy_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Handler: the fields' models at their offsets in the body.
@@ -1666,17 +1026,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Handler> : public StructModel<TBuffer, ::import::Handler>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Handler>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Handler_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Handler>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Handler_;
+    FieldModel<TBuffer, int32_t> Handler_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.fbe: the fields' models at their offsets in the body.
@@ -1684,17 +1040,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::fbe> : public StructModel<TBuffer, ::import::fbe>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::fbe>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , fbe_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::fbe>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> fbe_;
+    FieldModel<TBuffer, int32_t> fbe_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.FBE: the fields' models at their offsets in the body.
@@ -1702,17 +1054,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::FBE_> : public StructModel<TBuffer, ::import::FBE_>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::FBE_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , FBE__(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::FBE_>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> FBE__;
+    FieldModel<TBuffer, int32_t> FBE__{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.std: the fields' models at their offsets in the body.
@@ -1720,17 +1068,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::std_> : public StructModel<TBuffer, ::import::std_>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::std_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , std__(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::std_>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> std__;
+    FieldModel<TBuffer, int32_t> std__{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Companion: the fields' models at their offsets in the body.
@@ -1738,17 +1082,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Companion> : public StructModel<TBuffer, ::import::Companion>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Companion>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Companion_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Companion>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Companion_;
+    FieldModel<TBuffer, int32_t> Companion_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Any: the fields' models at their offsets in the body.
@@ -1756,17 +1096,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Any> : public StructModel<TBuffer, ::import::Any>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Any>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Any_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Any>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Any_;
+    FieldModel<TBuffer, int32_t> Any_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Self: the fields' models at their offsets in the body.
@@ -1774,17 +1110,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Self> : public StructModel<TBuffer, ::import::Self>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Self>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Self_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Self>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Self_;
+    FieldModel<TBuffer, int32_t> Self_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.self: the fields' models at their offsets in the body.
@@ -1792,17 +1124,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::self> : public StructModel<TBuffer, ::import::self>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::self>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , self_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::self>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> self_;
+    FieldModel<TBuffer, int32_t> self_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.None: the fields' models at their offsets in the body.
@@ -1810,17 +1138,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::None> : public StructModel<TBuffer, ::import::None>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::None>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , None_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::None>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> None_;
+    FieldModel<TBuffer, int32_t> None_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Option: the fields' models at their offsets in the body.
@@ -1828,17 +1152,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Option> : public StructModel<TBuffer, ::import::Option>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Option>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Option_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Option>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Option_;
+    FieldModel<TBuffer, int32_t> Option_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Result: the fields' models at their offsets in the body.
@@ -1846,17 +1166,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Result> : public StructModel<TBuffer, ::import::Result>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Result>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Result_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Result>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Result_;
+    FieldModel<TBuffer, int32_t> Result_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Vec: the fields' models at their offsets in the body.
@@ -1864,17 +1180,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Vec> : public StructModel<TBuffer, ::import::Vec>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Vec>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Vec_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Vec>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Vec_;
+    FieldModel<TBuffer, int32_t> Vec_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Box: the fields' models at their offsets in the body.
@@ -1882,17 +1194,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Box> : public StructModel<TBuffer, ::import::Box>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Box>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Box_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Box>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Box_;
+    FieldModel<TBuffer, int32_t> Box_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Error: the fields' models at their offsets in the body.
@@ -1900,17 +1208,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Error> : public StructModel<TBuffer, ::import::Error>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Error>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Error_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Error>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Error_;
+    FieldModel<TBuffer, int32_t> Error_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Exception: the fields' models at their offsets in the body.
@@ -1918,17 +1222,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Exception> : public StructModel<TBuffer, ::import::Exception>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Exception>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Exception_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Exception>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Exception_;
+    FieldModel<TBuffer, int32_t> Exception_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Text: the fields' models at their offsets in the body.
@@ -1936,17 +1236,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Text> : public StructModel<TBuffer, ::import::Text>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Text>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Text_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Text>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Text_;
+    FieldModel<TBuffer, int32_t> Text_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.JsonWriter: the fields' models at their offsets in the body.
@@ -1954,17 +1250,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::JsonWriter> : public StructModel<TBuffer, ::import::JsonWriter>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::JsonWriter>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , JsonWriter_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::JsonWriter>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> JsonWriter_;
+    FieldModel<TBuffer, int32_t> JsonWriter_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.int32_t: the fields' models at their offsets in the body.
@@ -1972,17 +1264,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::int32_t_> : public StructModel<TBuffer, ::import::int32_t_>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::int32_t_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , int32_t__(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::int32_t_>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> int32_t__;
+    FieldModel<TBuffer, int32_t> int32_t__{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.size_t: the fields' models at their offsets in the body.
@@ -1990,17 +1278,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::size_t_> : public StructModel<TBuffer, ::import::size_t_>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::size_t_>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , size_t__(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::size_t_>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> size_t__;
+    FieldModel<TBuffer, int32_t> size_t__{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.list: the fields' models at their offsets in the body.
@@ -2008,17 +1292,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::list> : public StructModel<TBuffer, ::import::list>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::list>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , list_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::list>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> list_;
+    FieldModel<TBuffer, int32_t> list_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.object: the fields' models at their offsets in the body.
@@ -2026,17 +1306,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::object> : public StructModel<TBuffer, ::import::object>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::object>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , object_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::object>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> object_;
+    FieldModel<TBuffer, int32_t> object_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.v: the fields' models at their offsets in the body.
@@ -2044,17 +1320,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::v> : public StructModel<TBuffer, ::import::v>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::v>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , v_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::v>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> v_;
+    FieldModel<TBuffer, int32_t> v_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.r: the fields' models at their offsets in the body.
@@ -2062,17 +1334,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::r> : public StructModel<TBuffer, ::import::r>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::r>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , r_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::r>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> r_;
+    FieldModel<TBuffer, int32_t> r_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.w: the fields' models at their offsets in the body.
@@ -2080,17 +1348,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::w> : public StructModel<TBuffer, ::import::w>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::w>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , w_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::w>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> w_;
+    FieldModel<TBuffer, int32_t> w_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.SideBuy: the fields' models at their offsets in the body.
@@ -2098,17 +1362,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::SideBuy> : public StructModel<TBuffer, ::import::SideBuy>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::SideBuy>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , SideBuy_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::SideBuy>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> SideBuy_;
+    FieldModel<TBuffer, int32_t> SideBuy_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.OrderKey: the fields' models at their offsets in the body.
@@ -2116,17 +1376,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::OrderKey> : public StructModel<TBuffer, ::import::OrderKey>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::OrderKey>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , OrderKey_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::OrderKey>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> OrderKey_;
+    FieldModel<TBuffer, int32_t> OrderKey_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.textOfside: the fields' models at their offsets in the body.
@@ -2134,17 +1390,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::textOfside> : public StructModel<TBuffer, ::import::textOfside>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::textOfside>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , textOfside_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::textOfside>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> textOfside_;
+    FieldModel<TBuffer, int32_t> textOfside_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.DECIMAL_1: the fields' models at their offsets in the body.
@@ -2152,17 +1404,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::DECIMAL_1> : public StructModel<TBuffer, ::import::DECIMAL_1>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::DECIMAL_1>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , DECIMAL_1_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::DECIMAL_1>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> DECIMAL_1_;
+    FieldModel<TBuffer, int32_t> DECIMAL_1_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.OrderModel: the fields' models at their offsets in the body.
@@ -2170,17 +1418,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::OrderModel> : public StructModel<TBuffer, ::import::OrderModel>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::OrderModel>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , OrderModel_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::OrderModel>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> OrderModel_;
+    FieldModel<TBuffer, int32_t> OrderModel_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.OrderFinal: the fields' models at their offsets in the body.
@@ -2188,17 +1432,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::OrderFinal> : public StructModel<TBuffer, ::import::OrderFinal>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::OrderFinal>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , OrderFinal_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::OrderFinal>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> OrderFinal_;
+    FieldModel<TBuffer, int32_t> OrderFinal_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.NewOrder: the fields' models at their offsets in the body.
@@ -2206,17 +1446,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::NewOrder> : public StructModel<TBuffer, ::import::NewOrder>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::NewOrder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , NewOrder_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::NewOrder>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> NewOrder_;
+    FieldModel<TBuffer, int32_t> NewOrder_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.VerifyFBEOrder: the fields' models at their offsets in the body.
@@ -2224,17 +1460,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::VerifyFBEOrder> : public StructModel<TBuffer, ::import::VerifyFBEOrder>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::VerifyFBEOrder>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , VerifyFBEOrder_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::VerifyFBEOrder>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> VerifyFBEOrder_;
+    FieldModel<TBuffer, int32_t> VerifyFBEOrder_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.fbe_vr_Order: the fields' models at their offsets in the body.
@@ -2242,17 +1474,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::fbe_vr_Order> : public StructModel<TBuffer, ::import::fbe_vr_Order>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::fbe_vr_Order>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , fbe_vr_Order_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::fbe_vr_Order>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> fbe_vr_Order_;
+    FieldModel<TBuffer, int32_t> fbe_vr_Order_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.e1: the fields' models at their offsets in the body.
@@ -2260,17 +1488,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::e1> : public StructModel<TBuffer, ::import::e1>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::e1>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , e1_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::e1>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> e1_;
+    FieldModel<TBuffer, int32_t> e1_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.i2: the fields' models at their offsets in the body.
@@ -2278,17 +1502,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::i2> : public StructModel<TBuffer, ::import::i2>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::i2>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , i2_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::i2>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> i2_;
+    FieldModel<TBuffer, int32_t> i2_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.o3: the fields' models at their offsets in the body.
@@ -2296,17 +1516,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::o3> : public StructModel<TBuffer, ::import::o3>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::o3>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , o3_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::o3>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> o3_;
+    FieldModel<TBuffer, int32_t> o3_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Fbe: the fields' models at their offsets in the body.
@@ -2314,17 +1530,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Fbe> : public StructModel<TBuffer, ::import::Fbe>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Fbe>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Fbe_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Fbe>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> Fbe_;
+    FieldModel<TBuffer, int32_t> Fbe_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.FINGERPRINT: the fields' models at their offsets in the body.
@@ -2332,17 +1544,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::FINGERPRINT> : public StructModel<TBuffer, ::import::FINGERPRINT>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::FINGERPRINT>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , FINGERPRINT_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::FINGERPRINT>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> FINGERPRINT_;
+    FieldModel<TBuffer, int32_t> FINGERPRINT_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.FBE_FINGERPRINT: the fields' models at their offsets in the body.
@@ -2350,17 +1558,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::FBE_FINGERPRINT> : public StructModel<TBuffer, ::import::FBE_FINGERPRINT>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::FBE_FINGERPRINT>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , FBE_FINGERPRINT_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::FBE_FINGERPRINT>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> FBE_FINGERPRINT_;
+    FieldModel<TBuffer, int32_t> FBE_FINGERPRINT_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.FBEFingerprint: the fields' models at their offsets in the body.
@@ -2368,17 +1572,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::FBEFingerprint> : public StructModel<TBuffer, ::import::FBEFingerprint>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::FBEFingerprint>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , FBEFingerprint_(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::FBEFingerprint>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> FBEFingerprint_;
+    FieldModel<TBuffer, int32_t> FBEFingerprint_{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Case: the fields' models at their offsets in the body.
@@ -2386,31 +1586,20 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Case> : public StructModel<TBuffer, ::import::Case>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Case>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , name(fbe_in_buffer, 8, this->body_limit())
-        , Name(fbe_in_buffer, 12, this->body_limit())
-        , NAME(fbe_in_buffer, 16, this->body_limit())
-        , class___(fbe_in_buffer, 20, this->body_limit())
-        , class_(fbe_in_buffer, 24, this->body_limit())
-        , class__(fbe_in_buffer, 28, this->body_limit())
-        , String(fbe_in_buffer, 32, this->body_limit())
-        , String_(fbe_in_buffer, 36, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Case>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, int32_t> name;
-    FieldModel<TBuffer, int32_t> Name;
-    FieldModel<TBuffer, int32_t> NAME;
-    FieldModel<TBuffer, int32_t> class___;
-    FieldModel<TBuffer, int32_t> class_;
-    FieldModel<TBuffer, int32_t> class__;
-    FieldModel<TBuffer, int32_t> String;
-    FieldModel<TBuffer, int32_t> String_;
+    FieldModel<TBuffer, int32_t> name{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Name{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, int32_t> NAME{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, int32_t> class___{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, int32_t> class_{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, int32_t> class__{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, int32_t> String{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, int32_t> String_{this->fbe_buffer(), 36, this->body_limit()};
 };
 
 //! Field model of import.Imported: the fields' models at their offsets in the body.
@@ -2418,21 +1607,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Imported> : public StructModel<TBuffer, ::import::Imported>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Imported>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , market(fbe_in_buffer, 8, this->body_limit())
-        , org(fbe_in_buffer, 9, this->body_limit())
-        , example(fbe_in_buffer, 13, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Imported>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::market::Side> market;
-    FieldModel<TBuffer, ::market::Instrument> org;
-    FieldModel<TBuffer, ::market::Side> example;
+    FieldModel<TBuffer, ::market::Side> market{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, ::market::Instrument> org{this->fbe_buffer(), 9, this->body_limit()};
+    FieldModel<TBuffer, ::market::Side> example{this->fbe_buffer(), 13, this->body_limit()};
 };
 
 //! Field model of import.symbol: the fields' models at their offsets in the body.
@@ -2440,17 +1623,13 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::symbol> : public StructModel<TBuffer, ::import::symbol>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::symbol>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , digits(fbe_in_buffer, 8, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::symbol>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::digits> digits;
+    FieldModel<TBuffer, ::import::digits> digits{this->fbe_buffer(), 8, this->body_limit()};
 };
 
 //! Field model of import.Listed: the fields' models at their offsets in the body.
@@ -2458,21 +1637,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Listed> : public StructModel<TBuffer, ::import::Listed>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Listed>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
-        , precision(fbe_in_buffer, 16, this->body_limit())
-        , ticker(fbe_in_buffer, 20, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Listed>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::market::Instrument> parent;
-    FieldModel<TBuffer, ::import::digits> precision;
-    FieldModel<TBuffer, ::import::symbol> ticker;
+    FieldModel<TBuffer, ::market::Instrument> parent{this->fbe_buffer(), 8, nullptr, this->body_limit()};
+    FieldModel<TBuffer, ::import::digits> precision{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, ::import::symbol> ticker{this->fbe_buffer(), 20, this->body_limit()};
 };
 
 //! Field model of import.Derived: the fields' models at their offsets in the body.
@@ -2480,21 +1653,15 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Derived> : public StructModel<TBuffer, ::import::Derived>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Derived>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , parent(fbe_in_buffer, 8, nullptr, this->body_limit())
-        , Word(fbe_in_buffer, 20, this->body_limit())
-        , side_(fbe_in_buffer, 22, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Derived>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Order> parent;
-    FieldModel<TBuffer, ::import::Word> Word;
-    FieldModel<TBuffer, ::import::range> side_;
+    FieldModel<TBuffer, ::import::Order> parent{this->fbe_buffer(), 8, nullptr, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> Word{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, ::import::range> side_{this->fbe_buffer(), 22, this->body_limit()};
 };
 
 //! Field model of import.Shadows: the fields' models at their offsets in the body.
@@ -2502,207 +1669,108 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Shadows> : public StructModel<TBuffer, ::import::Shadows>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Shadows>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , ints(fbe_in_buffer, 8, this->body_limit())
-        , orders(fbe_in_buffer, 20, this->body_limit())
-        , strings(fbe_in_buffer, 28, this->body_limit())
-        , decimals(fbe_in_buffer, 36, this->body_limit())
-        , uuids(fbe_in_buffer, 68, this->body_limit())
-        , times(fbe_in_buffer, 100, this->body_limit())
-        , words(fbe_in_buffer, 116, this->body_limit())
-        , modifiers(fbe_in_buffer, 120, this->body_limit())
-        , blobs(fbe_in_buffer, 136, this->body_limit())
-        , bools(fbe_in_buffer, 144, this->body_limit())
-        , chars(fbe_in_buffer, 146, this->body_limit())
-        , doubles(fbe_in_buffer, 148, this->body_limit())
-        , vector(fbe_in_buffer, 164, this->body_limit())
-        , orderVector(fbe_in_buffer, 168, this->body_limit())
-        , listed(fbe_in_buffer, 172, this->body_limit())
-        , hashed(fbe_in_buffer, 176, this->body_limit())
-        , mapped(fbe_in_buffer, 180, this->body_limit())
-        , setted(fbe_in_buffer, 184, this->body_limit())
-        , order(fbe_in_buffer, 188, this->body_limit())
-        , price(fbe_in_buffer, 193, this->body_limit())
-        , text(fbe_in_buffer, 209, this->body_limit())
-        , made(fbe_in_buffer, 213, this->body_limit())
-        , random(fbe_in_buffer, 229, this->body_limit())
-        , nil(fbe_in_buffer, 245, this->body_limit())
-        , now(fbe_in_buffer, 261, this->body_limit())
-        , start(fbe_in_buffer, 269, this->body_limit())
-        , word(fbe_in_buffer, 277, this->body_limit())
-        , modifier(fbe_in_buffer, 279, this->body_limit())
-        , range(fbe_in_buffer, 287, this->body_limit())
-        , len(fbe_in_buffer, 291, this->body_limit())
-        , sorted(fbe_in_buffer, 295, this->body_limit())
-        , enumerate(fbe_in_buffer, 299, this->body_limit())
-        , tuple(fbe_in_buffer, 303, this->body_limit())
-        , frozenset(fbe_in_buffer, 307, this->body_limit())
-        , bytearray(fbe_in_buffer, 311, this->body_limit())
-        , int_(fbe_in_buffer, 315, this->body_limit())
-        , str(fbe_in_buffer, 319, this->body_limit())
-        , dict(fbe_in_buffer, 323, this->body_limit())
-        , set_(fbe_in_buffer, 327, this->body_limit())
-        , Decimal(fbe_in_buffer, 331, this->body_limit())
-        , UUID(fbe_in_buffer, 347, this->body_limit())
-        , fbe(fbe_in_buffer, 363, this->body_limit())
-        , type(fbe_in_buffer, 367, this->body_limit())
-        , Array(fbe_in_buffer, 371, this->body_limit())
-        , Map(fbe_in_buffer, 375, this->body_limit())
-        , BigInt(fbe_in_buffer, 379, this->body_limit())
-        , Number(fbe_in_buffer, 387, this->body_limit())
-        , String(fbe_in_buffer, 395, this->body_limit())
-        , Uint8Array(fbe_in_buffer, 399, this->body_limit())
-        , Object(fbe_in_buffer, 403, this->body_limit())
-        , Math(fbe_in_buffer, 407, this->body_limit())
-        , JSON(fbe_in_buffer, 411, this->body_limit())
-        , Date(fbe_in_buffer, 415, this->body_limit())
-        , Arrays(fbe_in_buffer, 423, this->body_limit())
-        , ArrayList(fbe_in_buffer, 427, this->body_limit())
-        , HashMap(fbe_in_buffer, 431, this->body_limit())
-        , TreeMap(fbe_in_buffer, 435, this->body_limit())
-        , LinkedList(fbe_in_buffer, 439, this->body_limit())
-        , HashSet(fbe_in_buffer, 443, this->body_limit())
-        , TreeSet(fbe_in_buffer, 447, this->body_limit())
-        , Optional(fbe_in_buffer, 451, this->body_limit())
-        , BigDecimal(fbe_in_buffer, 455, this->body_limit())
-        , Instant(fbe_in_buffer, 471, this->body_limit())
-        , IntArray(fbe_in_buffer, 479, this->body_limit())
-        , LongArray(fbe_in_buffer, 483, this->body_limit())
-        , ByteArray(fbe_in_buffer, 487, this->body_limit())
-        , arrayOf(fbe_in_buffer, 491, this->body_limit())
-        , listOf(fbe_in_buffer, 495, this->body_limit())
-        , mutableListOf(fbe_in_buffer, 499, this->body_limit())
-        , emptyList(fbe_in_buffer, 503, this->body_limit())
-        , mutableMapOf(fbe_in_buffer, 507, this->body_limit())
-        , Collections(fbe_in_buffer, 511, this->body_limit())
-        , make(fbe_in_buffer, 515, this->body_limit())
-        , append(fbe_in_buffer, 519, this->body_limit())
-        , copy(fbe_in_buffer, 523, this->body_limit())
-        , time(fbe_in_buffer, 527, this->body_limit())
-        , std_(fbe_in_buffer, 531, this->body_limit())
-        , FBE_(fbe_in_buffer, 535, this->body_limit())
-        , Vec(fbe_in_buffer, 539, this->body_limit())
-        , Default(fbe_in_buffer, 543, this->body_limit())
-        , Some(fbe_in_buffer, 547, this->body_limit())
-        , Box(fbe_in_buffer, 551, this->body_limit())
-        , Uuid(fbe_in_buffer, 555, this->body_limit())
-        , Guid(fbe_in_buffer, 571, this->body_limit())
-        , Dictionary(fbe_in_buffer, 587, this->body_limit())
-        , SortedDictionary(fbe_in_buffer, 591, this->body_limit())
-        , System(fbe_in_buffer, 595, this->body_limit())
-        , Fbe(fbe_in_buffer, 599, this->body_limit())
-        , Hash(fbe_in_buffer, 603, this->body_limit())
-        , hash(fbe_in_buffer, 607, this->body_limit())
-        , freeze(fbe_in_buffer, 611, this->body_limit())
-        , dup(fbe_in_buffer, 615, this->body_limit())
-        , clone(fbe_in_buffer, 619, this->body_limit())
-        , send(fbe_in_buffer, 623, this->body_limit())
-        , format(fbe_in_buffer, 627, this->body_limit())
-        , to_s(fbe_in_buffer, 631, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Shadows>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::array<int32_t, 3>> ints;
-    FieldModel<TBuffer, std::array<::import::Order, 2>> orders;
-    FieldModel<TBuffer, std::array<std::string, 2>> strings;
-    FieldModel<TBuffer, std::array<FBE::decimal_t, 2>> decimals;
-    FieldModel<TBuffer, std::array<FBE::uuid_t, 2>> uuids;
-    FieldModel<TBuffer, std::array<uint64_t, 2>> times;
-    FieldModel<TBuffer, std::array<::import::Word, 2>> words;
-    FieldModel<TBuffer, std::array<::import::Modifier, 2>> modifiers;
-    FieldModel<TBuffer, std::array<FBE::buffer_t, 2>> blobs;
-    FieldModel<TBuffer, std::array<bool, 2>> bools;
-    FieldModel<TBuffer, std::array<char, 2>> chars;
-    FieldModel<TBuffer, std::array<double, 2>> doubles;
-    FieldModel<TBuffer, std::vector<int64_t>> vector;
-    FieldModel<TBuffer, std::vector<::import::Order>> orderVector;
-    FieldModel<TBuffer, std::list<int32_t>> listed;
-    FieldModel<TBuffer, std::unordered_map<int32_t, std::string>> hashed;
-    FieldModel<TBuffer, std::map<std::string, int32_t>> mapped;
-    FieldModel<TBuffer, std::set<std::string>> setted;
-    FieldModel<TBuffer, std::optional<::import::Order>> order;
-    FieldModel<TBuffer, FBE::decimal_t> price;
-    FieldModel<TBuffer, std::string> text;
-    FieldModel<TBuffer, FBE::uuid_t> made;
-    FieldModel<TBuffer, FBE::uuid_t> random;
-    FieldModel<TBuffer, FBE::uuid_t> nil;
-    FieldModel<TBuffer, uint64_t> now;
-    FieldModel<TBuffer, uint64_t> start;
-    FieldModel<TBuffer, ::import::Word> word;
-    FieldModel<TBuffer, ::import::Modifier> modifier;
-    FieldModel<TBuffer, int32_t> range;
-    FieldModel<TBuffer, int32_t> len;
-    FieldModel<TBuffer, int32_t> sorted;
-    FieldModel<TBuffer, int32_t> enumerate;
-    FieldModel<TBuffer, int32_t> tuple;
-    FieldModel<TBuffer, int32_t> frozenset;
-    FieldModel<TBuffer, int32_t> bytearray;
-    FieldModel<TBuffer, int32_t> int_;
-    FieldModel<TBuffer, std::string> str;
-    FieldModel<TBuffer, std::string> dict;
-    FieldModel<TBuffer, int32_t> set_;
-    FieldModel<TBuffer, FBE::decimal_t> Decimal;
-    FieldModel<TBuffer, FBE::uuid_t> UUID;
-    FieldModel<TBuffer, int32_t> fbe;
-    FieldModel<TBuffer, int32_t> type;
-    FieldModel<TBuffer, int32_t> Array;
-    FieldModel<TBuffer, int32_t> Map;
-    FieldModel<TBuffer, int64_t> BigInt;
-    FieldModel<TBuffer, double> Number;
-    FieldModel<TBuffer, std::string> String;
-    FieldModel<TBuffer, FBE::buffer_t> Uint8Array;
-    FieldModel<TBuffer, int32_t> Object;
-    FieldModel<TBuffer, int32_t> Math;
-    FieldModel<TBuffer, int32_t> JSON;
-    FieldModel<TBuffer, uint64_t> Date;
-    FieldModel<TBuffer, int32_t> Arrays;
-    FieldModel<TBuffer, int32_t> ArrayList;
-    FieldModel<TBuffer, int32_t> HashMap;
-    FieldModel<TBuffer, int32_t> TreeMap;
-    FieldModel<TBuffer, int32_t> LinkedList;
-    FieldModel<TBuffer, int32_t> HashSet;
-    FieldModel<TBuffer, int32_t> TreeSet;
-    FieldModel<TBuffer, int32_t> Optional;
-    FieldModel<TBuffer, FBE::decimal_t> BigDecimal;
-    FieldModel<TBuffer, uint64_t> Instant;
-    FieldModel<TBuffer, int32_t> IntArray;
-    FieldModel<TBuffer, int32_t> LongArray;
-    FieldModel<TBuffer, FBE::buffer_t> ByteArray;
-    FieldModel<TBuffer, int32_t> arrayOf;
-    FieldModel<TBuffer, int32_t> listOf;
-    FieldModel<TBuffer, int32_t> mutableListOf;
-    FieldModel<TBuffer, int32_t> emptyList;
-    FieldModel<TBuffer, int32_t> mutableMapOf;
-    FieldModel<TBuffer, int32_t> Collections;
-    FieldModel<TBuffer, int32_t> make;
-    FieldModel<TBuffer, int32_t> append;
-    FieldModel<TBuffer, int32_t> copy;
-    FieldModel<TBuffer, int32_t> time;
-    FieldModel<TBuffer, int32_t> std_;
-    FieldModel<TBuffer, int32_t> FBE_;
-    FieldModel<TBuffer, int32_t> Vec;
-    FieldModel<TBuffer, int32_t> Default;
-    FieldModel<TBuffer, int32_t> Some;
-    FieldModel<TBuffer, int32_t> Box;
-    FieldModel<TBuffer, FBE::uuid_t> Uuid;
-    FieldModel<TBuffer, FBE::uuid_t> Guid;
-    FieldModel<TBuffer, int32_t> Dictionary;
-    FieldModel<TBuffer, int32_t> SortedDictionary;
-    FieldModel<TBuffer, int32_t> System;
-    FieldModel<TBuffer, int32_t> Fbe;
-    FieldModel<TBuffer, int32_t> Hash;
-    FieldModel<TBuffer, int32_t> hash;
-    FieldModel<TBuffer, int32_t> freeze;
-    FieldModel<TBuffer, int32_t> dup;
-    FieldModel<TBuffer, int32_t> clone;
-    FieldModel<TBuffer, int32_t> send;
-    FieldModel<TBuffer, int32_t> format;
-    FieldModel<TBuffer, int32_t> to_s;
+    FieldModel<TBuffer, std::array<int32_t, 3>> ints{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::array<::import::Order, 2>> orders{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, std::array<std::string, 2>> strings{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, std::array<FBE::decimal_t, 2>> decimals{this->fbe_buffer(), 36, this->body_limit()};
+    FieldModel<TBuffer, std::array<FBE::uuid_t, 2>> uuids{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, std::array<uint64_t, 2>> times{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, std::array<::import::Word, 2>> words{this->fbe_buffer(), 116, this->body_limit()};
+    FieldModel<TBuffer, std::array<::import::Modifier, 2>> modifiers{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, std::array<FBE::buffer_t, 2>> blobs{this->fbe_buffer(), 136, this->body_limit()};
+    FieldModel<TBuffer, std::array<bool, 2>> bools{this->fbe_buffer(), 144, this->body_limit()};
+    FieldModel<TBuffer, std::array<char, 2>> chars{this->fbe_buffer(), 146, this->body_limit()};
+    FieldModel<TBuffer, std::array<double, 2>> doubles{this->fbe_buffer(), 148, this->body_limit()};
+    FieldModel<TBuffer, std::vector<int64_t>> vector{this->fbe_buffer(), 164, this->body_limit()};
+    FieldModel<TBuffer, std::vector<::import::Order>> orderVector{this->fbe_buffer(), 168, this->body_limit()};
+    FieldModel<TBuffer, std::list<int32_t>> listed{this->fbe_buffer(), 172, this->body_limit()};
+    FieldModel<TBuffer, std::unordered_map<int32_t, std::string>> hashed{this->fbe_buffer(), 176, this->body_limit()};
+    FieldModel<TBuffer, std::map<std::string, int32_t>> mapped{this->fbe_buffer(), 180, this->body_limit()};
+    FieldModel<TBuffer, std::set<std::string>> setted{this->fbe_buffer(), 184, this->body_limit()};
+    FieldModel<TBuffer, std::optional<::import::Order>> order{this->fbe_buffer(), 188, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> price{this->fbe_buffer(), 193, this->body_limit()};
+    FieldModel<TBuffer, std::string> text{this->fbe_buffer(), 209, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> made{this->fbe_buffer(), 213, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> random{this->fbe_buffer(), 229, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> nil{this->fbe_buffer(), 245, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> now{this->fbe_buffer(), 261, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> start{this->fbe_buffer(), 269, this->body_limit()};
+    FieldModel<TBuffer, ::import::Word> word{this->fbe_buffer(), 277, this->body_limit()};
+    FieldModel<TBuffer, ::import::Modifier> modifier{this->fbe_buffer(), 279, this->body_limit()};
+    FieldModel<TBuffer, int32_t> range{this->fbe_buffer(), 287, this->body_limit()};
+    FieldModel<TBuffer, int32_t> len{this->fbe_buffer(), 291, this->body_limit()};
+    FieldModel<TBuffer, int32_t> sorted{this->fbe_buffer(), 295, this->body_limit()};
+    FieldModel<TBuffer, int32_t> enumerate{this->fbe_buffer(), 299, this->body_limit()};
+    FieldModel<TBuffer, int32_t> tuple{this->fbe_buffer(), 303, this->body_limit()};
+    FieldModel<TBuffer, int32_t> frozenset{this->fbe_buffer(), 307, this->body_limit()};
+    FieldModel<TBuffer, int32_t> bytearray{this->fbe_buffer(), 311, this->body_limit()};
+    FieldModel<TBuffer, int32_t> int_{this->fbe_buffer(), 315, this->body_limit()};
+    FieldModel<TBuffer, std::string> str{this->fbe_buffer(), 319, this->body_limit()};
+    FieldModel<TBuffer, std::string> dict{this->fbe_buffer(), 323, this->body_limit()};
+    FieldModel<TBuffer, int32_t> set_{this->fbe_buffer(), 327, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> Decimal{this->fbe_buffer(), 331, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> UUID{this->fbe_buffer(), 347, this->body_limit()};
+    FieldModel<TBuffer, int32_t> fbe{this->fbe_buffer(), 363, this->body_limit()};
+    FieldModel<TBuffer, int32_t> type{this->fbe_buffer(), 367, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Array{this->fbe_buffer(), 371, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Map{this->fbe_buffer(), 375, this->body_limit()};
+    FieldModel<TBuffer, int64_t> BigInt{this->fbe_buffer(), 379, this->body_limit()};
+    FieldModel<TBuffer, double> Number{this->fbe_buffer(), 387, this->body_limit()};
+    FieldModel<TBuffer, std::string> String{this->fbe_buffer(), 395, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> Uint8Array{this->fbe_buffer(), 399, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Object{this->fbe_buffer(), 403, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Math{this->fbe_buffer(), 407, this->body_limit()};
+    FieldModel<TBuffer, int32_t> JSON{this->fbe_buffer(), 411, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> Date{this->fbe_buffer(), 415, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Arrays{this->fbe_buffer(), 423, this->body_limit()};
+    FieldModel<TBuffer, int32_t> ArrayList{this->fbe_buffer(), 427, this->body_limit()};
+    FieldModel<TBuffer, int32_t> HashMap{this->fbe_buffer(), 431, this->body_limit()};
+    FieldModel<TBuffer, int32_t> TreeMap{this->fbe_buffer(), 435, this->body_limit()};
+    FieldModel<TBuffer, int32_t> LinkedList{this->fbe_buffer(), 439, this->body_limit()};
+    FieldModel<TBuffer, int32_t> HashSet{this->fbe_buffer(), 443, this->body_limit()};
+    FieldModel<TBuffer, int32_t> TreeSet{this->fbe_buffer(), 447, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Optional{this->fbe_buffer(), 451, this->body_limit()};
+    FieldModel<TBuffer, FBE::decimal_t> BigDecimal{this->fbe_buffer(), 455, this->body_limit()};
+    FieldModel<TBuffer, uint64_t> Instant{this->fbe_buffer(), 471, this->body_limit()};
+    FieldModel<TBuffer, int32_t> IntArray{this->fbe_buffer(), 479, this->body_limit()};
+    FieldModel<TBuffer, int32_t> LongArray{this->fbe_buffer(), 483, this->body_limit()};
+    FieldModel<TBuffer, FBE::buffer_t> ByteArray{this->fbe_buffer(), 487, this->body_limit()};
+    FieldModel<TBuffer, int32_t> arrayOf{this->fbe_buffer(), 491, this->body_limit()};
+    FieldModel<TBuffer, int32_t> listOf{this->fbe_buffer(), 495, this->body_limit()};
+    FieldModel<TBuffer, int32_t> mutableListOf{this->fbe_buffer(), 499, this->body_limit()};
+    FieldModel<TBuffer, int32_t> emptyList{this->fbe_buffer(), 503, this->body_limit()};
+    FieldModel<TBuffer, int32_t> mutableMapOf{this->fbe_buffer(), 507, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Collections{this->fbe_buffer(), 511, this->body_limit()};
+    FieldModel<TBuffer, int32_t> make{this->fbe_buffer(), 515, this->body_limit()};
+    FieldModel<TBuffer, int32_t> append{this->fbe_buffer(), 519, this->body_limit()};
+    FieldModel<TBuffer, int32_t> copy{this->fbe_buffer(), 523, this->body_limit()};
+    FieldModel<TBuffer, int32_t> time{this->fbe_buffer(), 527, this->body_limit()};
+    FieldModel<TBuffer, int32_t> std_{this->fbe_buffer(), 531, this->body_limit()};
+    FieldModel<TBuffer, int32_t> FBE_{this->fbe_buffer(), 535, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Vec{this->fbe_buffer(), 539, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Default{this->fbe_buffer(), 543, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Some{this->fbe_buffer(), 547, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Box{this->fbe_buffer(), 551, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> Uuid{this->fbe_buffer(), 555, this->body_limit()};
+    FieldModel<TBuffer, FBE::uuid_t> Guid{this->fbe_buffer(), 571, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Dictionary{this->fbe_buffer(), 587, this->body_limit()};
+    FieldModel<TBuffer, int32_t> SortedDictionary{this->fbe_buffer(), 591, this->body_limit()};
+    FieldModel<TBuffer, int32_t> System{this->fbe_buffer(), 595, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Fbe{this->fbe_buffer(), 599, this->body_limit()};
+    FieldModel<TBuffer, int32_t> Hash{this->fbe_buffer(), 603, this->body_limit()};
+    FieldModel<TBuffer, int32_t> hash{this->fbe_buffer(), 607, this->body_limit()};
+    FieldModel<TBuffer, int32_t> freeze{this->fbe_buffer(), 611, this->body_limit()};
+    FieldModel<TBuffer, int32_t> dup{this->fbe_buffer(), 615, this->body_limit()};
+    FieldModel<TBuffer, int32_t> clone{this->fbe_buffer(), 619, this->body_limit()};
+    FieldModel<TBuffer, int32_t> send{this->fbe_buffer(), 623, this->body_limit()};
+    FieldModel<TBuffer, int32_t> format{this->fbe_buffer(), 627, this->body_limit()};
+    FieldModel<TBuffer, int32_t> to_s{this->fbe_buffer(), 631, this->body_limit()};
 };
 
 //! Field model of import.Hostile: the fields' models at their offsets in the body.
@@ -2710,181 +1778,95 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::import::Hostile> : public StructModel<TBuffer, ::import::Hostile>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::import::Hostile>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , Order(fbe_in_buffer, 8, this->body_limit())
-        , CppWords(fbe_in_buffer, 12, this->body_limit())
-        , PythonWords(fbe_in_buffer, 16, this->body_limit())
-        , GoWords(fbe_in_buffer, 20, this->body_limit())
-        , JavaWords(fbe_in_buffer, 24, this->body_limit())
-        , KotlinWords(fbe_in_buffer, 28, this->body_limit())
-        , JsWords(fbe_in_buffer, 32, this->body_limit())
-        , RustWords(fbe_in_buffer, 36, this->body_limit())
-        , CSharpWords(fbe_in_buffer, 40, this->body_limit())
-        , RubyWords(fbe_in_buffer, 44, this->body_limit())
-        , CppMembers(fbe_in_buffer, 48, this->body_limit())
-        , PythonMembers(fbe_in_buffer, 52, this->body_limit())
-        , GoMembers(fbe_in_buffer, 56, this->body_limit())
-        , JvmMembers(fbe_in_buffer, 60, this->body_limit())
-        , JsMembers(fbe_in_buffer, 64, this->body_limit())
-        , RuntimeNames(fbe_in_buffer, 68, this->body_limit())
-        , class_(fbe_in_buffer, 72, this->body_limit())
-        , Object(fbe_in_buffer, 76, this->body_limit())
-        , String(fbe_in_buffer, 80, this->body_limit())
-        , List(fbe_in_buffer, 84, this->body_limit())
-        , Map(fbe_in_buffer, 88, this->body_limit())
-        , Model(fbe_in_buffer, 92, this->body_limit())
-        , FinalModel(fbe_in_buffer, 96, this->body_limit())
-        , Buffer(fbe_in_buffer, 100, this->body_limit())
-        , Reader(fbe_in_buffer, 104, this->body_limit())
-        , Writer(fbe_in_buffer, 108, this->body_limit())
-        , Limits(fbe_in_buffer, 112, this->body_limit())
-        , DecodeError(fbe_in_buffer, 116, this->body_limit())
-        , DecodeException(fbe_in_buffer, 120, this->body_limit())
-        , Decimal(fbe_in_buffer, 124, this->body_limit())
-        , Uuid(fbe_in_buffer, 128, this->body_limit())
-        , UUID(fbe_in_buffer, 132, this->body_limit())
-        , Timestamp(fbe_in_buffer, 136, this->body_limit())
-        , Sender(fbe_in_buffer, 140, this->body_limit())
-        , Receiver(fbe_in_buffer, 144, this->body_limit())
-        , Client(fbe_in_buffer, 148, this->body_limit())
-        , Proxy(fbe_in_buffer, 152, this->body_limit())
-        , Handler(fbe_in_buffer, 156, this->body_limit())
-        , fbe(fbe_in_buffer, 160, this->body_limit())
-        , FBE_(fbe_in_buffer, 164, this->body_limit())
-        , std_(fbe_in_buffer, 168, this->body_limit())
-        , Companion(fbe_in_buffer, 172, this->body_limit())
-        , Any(fbe_in_buffer, 176, this->body_limit())
-        , Self(fbe_in_buffer, 180, this->body_limit())
-        , self(fbe_in_buffer, 184, this->body_limit())
-        , None(fbe_in_buffer, 188, this->body_limit())
-        , Option(fbe_in_buffer, 192, this->body_limit())
-        , Result(fbe_in_buffer, 196, this->body_limit())
-        , Vec(fbe_in_buffer, 200, this->body_limit())
-        , Box(fbe_in_buffer, 204, this->body_limit())
-        , Error(fbe_in_buffer, 208, this->body_limit())
-        , Exception(fbe_in_buffer, 212, this->body_limit())
-        , Text(fbe_in_buffer, 216, this->body_limit())
-        , JsonWriter(fbe_in_buffer, 220, this->body_limit())
-        , int32_t_(fbe_in_buffer, 224, this->body_limit())
-        , size_t_(fbe_in_buffer, 228, this->body_limit())
-        , list(fbe_in_buffer, 232, this->body_limit())
-        , object(fbe_in_buffer, 236, this->body_limit())
-        , v(fbe_in_buffer, 240, this->body_limit())
-        , r(fbe_in_buffer, 244, this->body_limit())
-        , w(fbe_in_buffer, 248, this->body_limit())
-        , SideBuy(fbe_in_buffer, 252, this->body_limit())
-        , OrderKey(fbe_in_buffer, 256, this->body_limit())
-        , textOfside(fbe_in_buffer, 260, this->body_limit())
-        , DECIMAL_1(fbe_in_buffer, 264, this->body_limit())
-        , OrderModel(fbe_in_buffer, 268, this->body_limit())
-        , OrderFinal(fbe_in_buffer, 272, this->body_limit())
-        , NewOrder(fbe_in_buffer, 276, this->body_limit())
-        , VerifyFBEOrder(fbe_in_buffer, 280, this->body_limit())
-        , fbe_vr_Order(fbe_in_buffer, 284, this->body_limit())
-        , e1(fbe_in_buffer, 288, this->body_limit())
-        , i2(fbe_in_buffer, 292, this->body_limit())
-        , o3(fbe_in_buffer, 296, this->body_limit())
-        , Fbe(fbe_in_buffer, 300, this->body_limit())
-        , FINGERPRINT(fbe_in_buffer, 304, this->body_limit())
-        , FBE_FINGERPRINT(fbe_in_buffer, 308, this->body_limit())
-        , FBEFingerprint(fbe_in_buffer, 312, this->body_limit())
-        , Case(fbe_in_buffer, 316, this->body_limit())
-        , Imported(fbe_in_buffer, 320, this->body_limit())
-        , Derived(fbe_in_buffer, 324, this->body_limit())
-        , Listed(fbe_in_buffer, 328, this->body_limit())
-        , Letters(fbe_in_buffer, 332, this->body_limit())
-        , Shadows(fbe_in_buffer, 336, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::import::Hostile>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, ::import::Order> Order;
-    FieldModel<TBuffer, ::import::CppWords> CppWords;
-    FieldModel<TBuffer, ::import::PythonWords> PythonWords;
-    FieldModel<TBuffer, ::import::GoWords> GoWords;
-    FieldModel<TBuffer, ::import::JavaWords> JavaWords;
-    FieldModel<TBuffer, ::import::KotlinWords> KotlinWords;
-    FieldModel<TBuffer, ::import::JsWords> JsWords;
-    FieldModel<TBuffer, ::import::RustWords> RustWords;
-    FieldModel<TBuffer, ::import::CSharpWords> CSharpWords;
-    FieldModel<TBuffer, ::import::RubyWords> RubyWords;
-    FieldModel<TBuffer, ::import::CppMembers> CppMembers;
-    FieldModel<TBuffer, ::import::PythonMembers> PythonMembers;
-    FieldModel<TBuffer, ::import::GoMembers> GoMembers;
-    FieldModel<TBuffer, ::import::JvmMembers> JvmMembers;
-    FieldModel<TBuffer, ::import::JsMembers> JsMembers;
-    FieldModel<TBuffer, ::import::RuntimeNames> RuntimeNames;
-    FieldModel<TBuffer, ::import::class_> class_;
-    FieldModel<TBuffer, ::import::Object> Object;
-    FieldModel<TBuffer, ::import::String> String;
-    FieldModel<TBuffer, ::import::List> List;
-    FieldModel<TBuffer, ::import::Map> Map;
-    FieldModel<TBuffer, ::import::Model> Model;
-    FieldModel<TBuffer, ::import::FinalModel> FinalModel;
-    FieldModel<TBuffer, ::import::Buffer> Buffer;
-    FieldModel<TBuffer, ::import::Reader> Reader;
-    FieldModel<TBuffer, ::import::Writer> Writer;
-    FieldModel<TBuffer, ::import::Limits> Limits;
-    FieldModel<TBuffer, ::import::DecodeError> DecodeError;
-    FieldModel<TBuffer, ::import::DecodeException> DecodeException;
-    FieldModel<TBuffer, ::import::Decimal> Decimal;
-    FieldModel<TBuffer, ::import::Uuid> Uuid;
-    FieldModel<TBuffer, ::import::UUID> UUID;
-    FieldModel<TBuffer, ::import::Timestamp> Timestamp;
-    FieldModel<TBuffer, ::import::Sender> Sender;
-    FieldModel<TBuffer, ::import::Receiver> Receiver;
-    FieldModel<TBuffer, ::import::Client> Client;
-    FieldModel<TBuffer, ::import::Proxy> Proxy;
-    FieldModel<TBuffer, ::import::Handler> Handler;
-    FieldModel<TBuffer, ::import::fbe> fbe;
-    FieldModel<TBuffer, ::import::FBE_> FBE_;
-    FieldModel<TBuffer, ::import::std_> std_;
-    FieldModel<TBuffer, ::import::Companion> Companion;
-    FieldModel<TBuffer, ::import::Any> Any;
-    FieldModel<TBuffer, ::import::Self> Self;
-    FieldModel<TBuffer, ::import::self> self;
-    FieldModel<TBuffer, ::import::None> None;
-    FieldModel<TBuffer, ::import::Option> Option;
-    FieldModel<TBuffer, ::import::Result> Result;
-    FieldModel<TBuffer, ::import::Vec> Vec;
-    FieldModel<TBuffer, ::import::Box> Box;
-    FieldModel<TBuffer, ::import::Error> Error;
-    FieldModel<TBuffer, ::import::Exception> Exception;
-    FieldModel<TBuffer, ::import::Text> Text;
-    FieldModel<TBuffer, ::import::JsonWriter> JsonWriter;
-    FieldModel<TBuffer, ::import::int32_t_> int32_t_;
-    FieldModel<TBuffer, ::import::size_t_> size_t_;
-    FieldModel<TBuffer, ::import::list> list;
-    FieldModel<TBuffer, ::import::object> object;
-    FieldModel<TBuffer, ::import::v> v;
-    FieldModel<TBuffer, ::import::r> r;
-    FieldModel<TBuffer, ::import::w> w;
-    FieldModel<TBuffer, ::import::SideBuy> SideBuy;
-    FieldModel<TBuffer, ::import::OrderKey> OrderKey;
-    FieldModel<TBuffer, ::import::textOfside> textOfside;
-    FieldModel<TBuffer, ::import::DECIMAL_1> DECIMAL_1;
-    FieldModel<TBuffer, ::import::OrderModel> OrderModel;
-    FieldModel<TBuffer, ::import::OrderFinal> OrderFinal;
-    FieldModel<TBuffer, ::import::NewOrder> NewOrder;
-    FieldModel<TBuffer, ::import::VerifyFBEOrder> VerifyFBEOrder;
-    FieldModel<TBuffer, ::import::fbe_vr_Order> fbe_vr_Order;
-    FieldModel<TBuffer, ::import::e1> e1;
-    FieldModel<TBuffer, ::import::i2> i2;
-    FieldModel<TBuffer, ::import::o3> o3;
-    FieldModel<TBuffer, ::import::Fbe> Fbe;
-    FieldModel<TBuffer, ::import::FINGERPRINT> FINGERPRINT;
-    FieldModel<TBuffer, ::import::FBE_FINGERPRINT> FBE_FINGERPRINT;
-    FieldModel<TBuffer, ::import::FBEFingerprint> FBEFingerprint;
-    FieldModel<TBuffer, ::import::Case> Case;
-    FieldModel<TBuffer, ::import::Imported> Imported;
-    FieldModel<TBuffer, ::import::Derived> Derived;
-    FieldModel<TBuffer, ::import::Listed> Listed;
-    FieldModel<TBuffer, ::import::Letters> Letters;
-    FieldModel<TBuffer, ::import::Shadows> Shadows;
+    FieldModel<TBuffer, ::import::Order> Order{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, ::import::CppWords> CppWords{this->fbe_buffer(), 12, this->body_limit()};
+    FieldModel<TBuffer, ::import::PythonWords> PythonWords{this->fbe_buffer(), 16, this->body_limit()};
+    FieldModel<TBuffer, ::import::GoWords> GoWords{this->fbe_buffer(), 20, this->body_limit()};
+    FieldModel<TBuffer, ::import::JavaWords> JavaWords{this->fbe_buffer(), 24, this->body_limit()};
+    FieldModel<TBuffer, ::import::KotlinWords> KotlinWords{this->fbe_buffer(), 28, this->body_limit()};
+    FieldModel<TBuffer, ::import::JsWords> JsWords{this->fbe_buffer(), 32, this->body_limit()};
+    FieldModel<TBuffer, ::import::RustWords> RustWords{this->fbe_buffer(), 36, this->body_limit()};
+    FieldModel<TBuffer, ::import::CSharpWords> CSharpWords{this->fbe_buffer(), 40, this->body_limit()};
+    FieldModel<TBuffer, ::import::RubyWords> RubyWords{this->fbe_buffer(), 44, this->body_limit()};
+    FieldModel<TBuffer, ::import::CppMembers> CppMembers{this->fbe_buffer(), 48, this->body_limit()};
+    FieldModel<TBuffer, ::import::PythonMembers> PythonMembers{this->fbe_buffer(), 52, this->body_limit()};
+    FieldModel<TBuffer, ::import::GoMembers> GoMembers{this->fbe_buffer(), 56, this->body_limit()};
+    FieldModel<TBuffer, ::import::JvmMembers> JvmMembers{this->fbe_buffer(), 60, this->body_limit()};
+    FieldModel<TBuffer, ::import::JsMembers> JsMembers{this->fbe_buffer(), 64, this->body_limit()};
+    FieldModel<TBuffer, ::import::RuntimeNames> RuntimeNames{this->fbe_buffer(), 68, this->body_limit()};
+    FieldModel<TBuffer, ::import::class_> class_{this->fbe_buffer(), 72, this->body_limit()};
+    FieldModel<TBuffer, ::import::Object> Object{this->fbe_buffer(), 76, this->body_limit()};
+    FieldModel<TBuffer, ::import::String> String{this->fbe_buffer(), 80, this->body_limit()};
+    FieldModel<TBuffer, ::import::List> List{this->fbe_buffer(), 84, this->body_limit()};
+    FieldModel<TBuffer, ::import::Map> Map{this->fbe_buffer(), 88, this->body_limit()};
+    FieldModel<TBuffer, ::import::Model> Model{this->fbe_buffer(), 92, this->body_limit()};
+    FieldModel<TBuffer, ::import::FinalModel> FinalModel{this->fbe_buffer(), 96, this->body_limit()};
+    FieldModel<TBuffer, ::import::Buffer> Buffer{this->fbe_buffer(), 100, this->body_limit()};
+    FieldModel<TBuffer, ::import::Reader> Reader{this->fbe_buffer(), 104, this->body_limit()};
+    FieldModel<TBuffer, ::import::Writer> Writer{this->fbe_buffer(), 108, this->body_limit()};
+    FieldModel<TBuffer, ::import::Limits> Limits{this->fbe_buffer(), 112, this->body_limit()};
+    FieldModel<TBuffer, ::import::DecodeError> DecodeError{this->fbe_buffer(), 116, this->body_limit()};
+    FieldModel<TBuffer, ::import::DecodeException> DecodeException{this->fbe_buffer(), 120, this->body_limit()};
+    FieldModel<TBuffer, ::import::Decimal> Decimal{this->fbe_buffer(), 124, this->body_limit()};
+    FieldModel<TBuffer, ::import::Uuid> Uuid{this->fbe_buffer(), 128, this->body_limit()};
+    FieldModel<TBuffer, ::import::UUID> UUID{this->fbe_buffer(), 132, this->body_limit()};
+    FieldModel<TBuffer, ::import::Timestamp> Timestamp{this->fbe_buffer(), 136, this->body_limit()};
+    FieldModel<TBuffer, ::import::Sender> Sender{this->fbe_buffer(), 140, this->body_limit()};
+    FieldModel<TBuffer, ::import::Receiver> Receiver{this->fbe_buffer(), 144, this->body_limit()};
+    FieldModel<TBuffer, ::import::Client> Client{this->fbe_buffer(), 148, this->body_limit()};
+    FieldModel<TBuffer, ::import::Proxy> Proxy{this->fbe_buffer(), 152, this->body_limit()};
+    FieldModel<TBuffer, ::import::Handler> Handler{this->fbe_buffer(), 156, this->body_limit()};
+    FieldModel<TBuffer, ::import::fbe> fbe{this->fbe_buffer(), 160, this->body_limit()};
+    FieldModel<TBuffer, ::import::FBE_> FBE_{this->fbe_buffer(), 164, this->body_limit()};
+    FieldModel<TBuffer, ::import::std_> std_{this->fbe_buffer(), 168, this->body_limit()};
+    FieldModel<TBuffer, ::import::Companion> Companion{this->fbe_buffer(), 172, this->body_limit()};
+    FieldModel<TBuffer, ::import::Any> Any{this->fbe_buffer(), 176, this->body_limit()};
+    FieldModel<TBuffer, ::import::Self> Self{this->fbe_buffer(), 180, this->body_limit()};
+    FieldModel<TBuffer, ::import::self> self{this->fbe_buffer(), 184, this->body_limit()};
+    FieldModel<TBuffer, ::import::None> None{this->fbe_buffer(), 188, this->body_limit()};
+    FieldModel<TBuffer, ::import::Option> Option{this->fbe_buffer(), 192, this->body_limit()};
+    FieldModel<TBuffer, ::import::Result> Result{this->fbe_buffer(), 196, this->body_limit()};
+    FieldModel<TBuffer, ::import::Vec> Vec{this->fbe_buffer(), 200, this->body_limit()};
+    FieldModel<TBuffer, ::import::Box> Box{this->fbe_buffer(), 204, this->body_limit()};
+    FieldModel<TBuffer, ::import::Error> Error{this->fbe_buffer(), 208, this->body_limit()};
+    FieldModel<TBuffer, ::import::Exception> Exception{this->fbe_buffer(), 212, this->body_limit()};
+    FieldModel<TBuffer, ::import::Text> Text{this->fbe_buffer(), 216, this->body_limit()};
+    FieldModel<TBuffer, ::import::JsonWriter> JsonWriter{this->fbe_buffer(), 220, this->body_limit()};
+    FieldModel<TBuffer, ::import::int32_t_> int32_t_{this->fbe_buffer(), 224, this->body_limit()};
+    FieldModel<TBuffer, ::import::size_t_> size_t_{this->fbe_buffer(), 228, this->body_limit()};
+    FieldModel<TBuffer, ::import::list> list{this->fbe_buffer(), 232, this->body_limit()};
+    FieldModel<TBuffer, ::import::object> object{this->fbe_buffer(), 236, this->body_limit()};
+    FieldModel<TBuffer, ::import::v> v{this->fbe_buffer(), 240, this->body_limit()};
+    FieldModel<TBuffer, ::import::r> r{this->fbe_buffer(), 244, this->body_limit()};
+    FieldModel<TBuffer, ::import::w> w{this->fbe_buffer(), 248, this->body_limit()};
+    FieldModel<TBuffer, ::import::SideBuy> SideBuy{this->fbe_buffer(), 252, this->body_limit()};
+    FieldModel<TBuffer, ::import::OrderKey> OrderKey{this->fbe_buffer(), 256, this->body_limit()};
+    FieldModel<TBuffer, ::import::textOfside> textOfside{this->fbe_buffer(), 260, this->body_limit()};
+    FieldModel<TBuffer, ::import::DECIMAL_1> DECIMAL_1{this->fbe_buffer(), 264, this->body_limit()};
+    FieldModel<TBuffer, ::import::OrderModel> OrderModel{this->fbe_buffer(), 268, this->body_limit()};
+    FieldModel<TBuffer, ::import::OrderFinal> OrderFinal{this->fbe_buffer(), 272, this->body_limit()};
+    FieldModel<TBuffer, ::import::NewOrder> NewOrder{this->fbe_buffer(), 276, this->body_limit()};
+    FieldModel<TBuffer, ::import::VerifyFBEOrder> VerifyFBEOrder{this->fbe_buffer(), 280, this->body_limit()};
+    FieldModel<TBuffer, ::import::fbe_vr_Order> fbe_vr_Order{this->fbe_buffer(), 284, this->body_limit()};
+    FieldModel<TBuffer, ::import::e1> e1{this->fbe_buffer(), 288, this->body_limit()};
+    FieldModel<TBuffer, ::import::i2> i2{this->fbe_buffer(), 292, this->body_limit()};
+    FieldModel<TBuffer, ::import::o3> o3{this->fbe_buffer(), 296, this->body_limit()};
+    FieldModel<TBuffer, ::import::Fbe> Fbe{this->fbe_buffer(), 300, this->body_limit()};
+    FieldModel<TBuffer, ::import::FINGERPRINT> FINGERPRINT{this->fbe_buffer(), 304, this->body_limit()};
+    FieldModel<TBuffer, ::import::FBE_FINGERPRINT> FBE_FINGERPRINT{this->fbe_buffer(), 308, this->body_limit()};
+    FieldModel<TBuffer, ::import::FBEFingerprint> FBEFingerprint{this->fbe_buffer(), 312, this->body_limit()};
+    FieldModel<TBuffer, ::import::Case> Case{this->fbe_buffer(), 316, this->body_limit()};
+    FieldModel<TBuffer, ::import::Imported> Imported{this->fbe_buffer(), 320, this->body_limit()};
+    FieldModel<TBuffer, ::import::Derived> Derived{this->fbe_buffer(), 324, this->body_limit()};
+    FieldModel<TBuffer, ::import::Listed> Listed{this->fbe_buffer(), 328, this->body_limit()};
+    FieldModel<TBuffer, ::import::Letters> Letters{this->fbe_buffer(), 332, this->body_limit()};
+    FieldModel<TBuffer, ::import::Shadows> Shadows{this->fbe_buffer(), 336, this->body_limit()};
 };
 
 //! View of import.Order: its fields read in place, each checked against the body found
@@ -2895,9 +1877,9 @@ class View<::import::Order, Verified> : public StructView<::import::Order, Verif
 public:
     using StructView<::import::Order, Verified>::StructView;
 
-    int32_t side() const noexcept { return this->template fbe_field<int32_t>(8); }
-    ::import::side s() const noexcept { return this->template fbe_field<::import::side>(12, ::import::side::sell); }
-    ::import::range range() const noexcept { return this->template fbe_field<::import::range>(16, ::import::range::hi); }
+    ViewResult<int32_t, Verified> side() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<::import::side, Verified> s() const noexcept { return this->template fbe_field<::import::side>(12, ::import::side::sell); }
+    ViewResult<::import::range, Verified> range() const noexcept { return this->template fbe_field<::import::range>(16, ::import::range::hi); }
 };
 
 //! View of import.CppWords: its fields read in place, each checked against the body found
@@ -2908,121 +1890,121 @@ class View<::import::CppWords, Verified> : public StructView<::import::CppWords,
 public:
     using StructView<::import::CppWords, Verified>::StructView;
 
-    ::import::Word alignas_() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::alignas_); }
-    int32_t alignof_() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view and_() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> and_eq_() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier asm_() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double auto_() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side bitand_() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t bitor_() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> break_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> case_() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> catch_() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> char8_t_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t char16_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t char32_t_() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t class_() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float compl_() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t concept_() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> const_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word consteval_() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::consteval_); }
-    int32_t constexpr_() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view constinit_() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> const_cast_() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier continue_() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double co_await_() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side co_return_() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t co_yield_() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> decltype_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> default_() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t, Verified> delete_() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>, Verified> do_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t dynamic_cast_() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t else_() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
-    uint64_t explicit_() const noexcept { return this->template fbe_field<uint64_t>(210); }
-    float export_() const noexcept { return this->template fbe_field<float>(218); }
-    uint8_t extern_() const noexcept { return this->template fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>, Verified> final() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word for_() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::for_); }
-    int32_t friend_() const noexcept { return this->template fbe_field<int32_t>(230); }
-    std::string_view goto_() const noexcept { return this->template fbe_field<std::string>(234); }
-    View<std::optional<bool>, Verified> if_() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
-    ::import::Modifier import() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
-    double inline_() const noexcept { return this->template fbe_field<double>(251); }
-    ::import::side int_() const noexcept { return this->template fbe_field<::import::side>(259); }
-    int64_t long_() const noexcept { return this->template fbe_field<int64_t>(263); }
-    View<std::vector<::import::Word>, Verified> module() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(271); }
-    View<std::optional<std::string>, Verified> mutable_() const noexcept { return this->template fbe_field<std::optional<std::string>>(275); }
-    View<FBE::buffer_t, Verified> namespace_() const noexcept { return this->template fbe_field<FBE::buffer_t>(280); }
-    View<std::map<std::string, int32_t>, Verified> new_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(284); }
-    FBE::decimal_t noexcept_() const noexcept { return this->template fbe_field<FBE::decimal_t>(288); }
-    FBE::uuid_t not_() const noexcept { return this->template fbe_field<FBE::uuid_t>(304); }
-    uint64_t not_eq_() const noexcept { return this->template fbe_field<uint64_t>(320); }
-    float nullptr_() const noexcept { return this->template fbe_field<float>(328); }
-    uint8_t operator_() const noexcept { return this->template fbe_field<uint8_t>(332); }
-    View<std::optional<::import::Word>, Verified> or_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(333); }
-    ::import::Word or_eq_() const noexcept { return this->template fbe_field<::import::Word>(338, ::import::Word::or_eq_); }
-    int32_t override() const noexcept { return this->template fbe_field<int32_t>(340); }
-    std::string_view private_() const noexcept { return this->template fbe_field<std::string>(344); }
-    View<std::optional<bool>, Verified> protected_() const noexcept { return this->template fbe_field<std::optional<bool>>(348); }
-    ::import::Modifier public_() const noexcept { return this->template fbe_field<::import::Modifier>(353); }
-    double register_() const noexcept { return this->template fbe_field<double>(361); }
-    ::import::side reinterpret_cast_() const noexcept { return this->template fbe_field<::import::side>(369); }
-    int64_t requires_() const noexcept { return this->template fbe_field<int64_t>(373); }
-    View<std::vector<::import::Word>, Verified> return_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(381); }
-    View<std::optional<std::string>, Verified> short_() const noexcept { return this->template fbe_field<std::optional<std::string>>(385); }
-    View<FBE::buffer_t, Verified> signed_() const noexcept { return this->template fbe_field<FBE::buffer_t>(390); }
-    View<std::map<std::string, int32_t>, Verified> sizeof_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(394); }
-    FBE::decimal_t static_() const noexcept { return this->template fbe_field<FBE::decimal_t>(398); }
-    FBE::uuid_t static_assert_() const noexcept { return this->template fbe_field<FBE::uuid_t>(414); }
-    uint64_t static_cast_() const noexcept { return this->template fbe_field<uint64_t>(430); }
-    float switch_() const noexcept { return this->template fbe_field<float>(438); }
-    uint8_t template_() const noexcept { return this->template fbe_field<uint8_t>(442); }
-    View<std::optional<::import::Word>, Verified> this_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(443); }
-    ::import::Word thread_local_() const noexcept { return this->template fbe_field<::import::Word>(448, ::import::Word::thread_local_); }
-    int32_t throw_() const noexcept { return this->template fbe_field<int32_t>(450); }
-    std::string_view try_() const noexcept { return this->template fbe_field<std::string>(454); }
-    View<std::optional<bool>, Verified> typedef_() const noexcept { return this->template fbe_field<std::optional<bool>>(458); }
-    ::import::Modifier typeid_() const noexcept { return this->template fbe_field<::import::Modifier>(463); }
-    double typename_() const noexcept { return this->template fbe_field<double>(471); }
-    ::import::side union_() const noexcept { return this->template fbe_field<::import::side>(479); }
-    int64_t unsigned_() const noexcept { return this->template fbe_field<int64_t>(483); }
-    View<std::vector<::import::Word>, Verified> using_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(491); }
-    View<std::optional<std::string>, Verified> virtual_() const noexcept { return this->template fbe_field<std::optional<std::string>>(495); }
-    View<FBE::buffer_t, Verified> void_() const noexcept { return this->template fbe_field<FBE::buffer_t>(500); }
-    View<std::map<std::string, int32_t>, Verified> volatile_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(504); }
-    FBE::decimal_t wchar_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(508); }
-    FBE::uuid_t while_() const noexcept { return this->template fbe_field<FBE::uuid_t>(524); }
-    uint64_t xor_() const noexcept { return this->template fbe_field<uint64_t>(540); }
-    float xor_eq_() const noexcept { return this->template fbe_field<float>(548); }
-    uint8_t assert_() const noexcept { return this->template fbe_field<uint8_t>(552); }
-    View<std::optional<::import::Word>, Verified> errno_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(553); }
-    ::import::Word EOF_() const noexcept { return this->template fbe_field<::import::Word>(558, ::import::Word::EOF_); }
-    int32_t NULL_() const noexcept { return this->template fbe_field<int32_t>(560); }
-    std::string_view stdin_() const noexcept { return this->template fbe_field<std::string>(564); }
-    View<std::optional<bool>, Verified> stdout_() const noexcept { return this->template fbe_field<std::optional<bool>>(568); }
-    ::import::Modifier stderr_() const noexcept { return this->template fbe_field<::import::Modifier>(573); }
-    double offsetof_() const noexcept { return this->template fbe_field<double>(581); }
-    ::import::side std_() const noexcept { return this->template fbe_field<::import::side>(589); }
-    int64_t FBE_() const noexcept { return this->template fbe_field<int64_t>(593); }
-    View<std::vector<::import::Word>, Verified> int8_t_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(601); }
-    View<std::optional<std::string>, Verified> uint8_t_() const noexcept { return this->template fbe_field<std::optional<std::string>>(605); }
-    View<FBE::buffer_t, Verified> int16_t_() const noexcept { return this->template fbe_field<FBE::buffer_t>(610); }
-    View<std::map<std::string, int32_t>, Verified> uint16_t_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(614); }
-    FBE::decimal_t int32_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(618); }
-    FBE::uuid_t uint32_t_() const noexcept { return this->template fbe_field<FBE::uuid_t>(634); }
-    uint64_t int64_t_() const noexcept { return this->template fbe_field<uint64_t>(650); }
-    float uint64_t_() const noexcept { return this->template fbe_field<float>(658); }
-    uint8_t size_t_() const noexcept { return this->template fbe_field<uint8_t>(662); }
-    View<std::optional<::import::Word>, Verified> ptrdiff_t_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(663); }
-    ::import::Word nullptr_t_() const noexcept { return this->template fbe_field<::import::Word>(668, ::import::Word::nullptr_t_); }
-    int32_t linux_() const noexcept { return this->template fbe_field<int32_t>(670); }
-    std::string_view unix_() const noexcept { return this->template fbe_field<std::string>(674); }
-    View<std::optional<bool>, Verified> BUFSIZ_() const noexcept { return this->template fbe_field<std::optional<bool>>(678); }
-    ::import::Modifier INT32_MAX_() const noexcept { return this->template fbe_field<::import::Modifier>(683); }
-    double CHAR_BIT() const noexcept { return this->template fbe_field<double>(691); }
-    ::import::side EINVAL_() const noexcept { return this->template fbe_field<::import::side>(699); }
+    ViewResult<::import::Word, Verified> alignas_() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::alignas_); }
+    ViewResult<int32_t, Verified> alignof_() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> and_() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> and_eq_() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> asm_() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> auto_() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> bitand_() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> bitor_() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> break_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> case_() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> catch_() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> char8_t_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> char16_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> char32_t_() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> class_() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> compl_() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> concept_() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> const_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> consteval_() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::consteval_); }
+    ViewResult<int32_t, Verified> constexpr_() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> constinit_() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> const_cast_() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> continue_() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> co_await_() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> co_return_() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> co_yield_() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> decltype_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> default_() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<FBE::buffer_t, Verified> delete_() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    ViewResult<std::map<std::string, int32_t>, Verified> do_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    ViewResult<FBE::decimal_t, Verified> dynamic_cast_() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    ViewResult<FBE::uuid_t, Verified> else_() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    ViewResult<uint64_t, Verified> explicit_() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    ViewResult<float, Verified> export_() const noexcept { return this->template fbe_field<float>(218); }
+    ViewResult<uint8_t, Verified> extern_() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    ViewResult<std::optional<::import::Word>, Verified> final() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ViewResult<::import::Word, Verified> for_() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::for_); }
+    ViewResult<int32_t, Verified> friend_() const noexcept { return this->template fbe_field<int32_t>(230); }
+    ViewResult<std::string, Verified> goto_() const noexcept { return this->template fbe_field<std::string>(234); }
+    ViewResult<std::optional<bool>, Verified> if_() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
+    ViewResult<::import::Modifier, Verified> import() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
+    ViewResult<double, Verified> inline_() const noexcept { return this->template fbe_field<double>(251); }
+    ViewResult<::import::side, Verified> int_() const noexcept { return this->template fbe_field<::import::side>(259); }
+    ViewResult<int64_t, Verified> long_() const noexcept { return this->template fbe_field<int64_t>(263); }
+    ViewResult<std::vector<::import::Word>, Verified> module() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(271); }
+    ViewResult<std::optional<std::string>, Verified> mutable_() const noexcept { return this->template fbe_field<std::optional<std::string>>(275); }
+    ViewResult<FBE::buffer_t, Verified> namespace_() const noexcept { return this->template fbe_field<FBE::buffer_t>(280); }
+    ViewResult<std::map<std::string, int32_t>, Verified> new_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(284); }
+    ViewResult<FBE::decimal_t, Verified> noexcept_() const noexcept { return this->template fbe_field<FBE::decimal_t>(288); }
+    ViewResult<FBE::uuid_t, Verified> not_() const noexcept { return this->template fbe_field<FBE::uuid_t>(304); }
+    ViewResult<uint64_t, Verified> not_eq_() const noexcept { return this->template fbe_field<uint64_t>(320); }
+    ViewResult<float, Verified> nullptr_() const noexcept { return this->template fbe_field<float>(328); }
+    ViewResult<uint8_t, Verified> operator_() const noexcept { return this->template fbe_field<uint8_t>(332); }
+    ViewResult<std::optional<::import::Word>, Verified> or_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(333); }
+    ViewResult<::import::Word, Verified> or_eq_() const noexcept { return this->template fbe_field<::import::Word>(338, ::import::Word::or_eq_); }
+    ViewResult<int32_t, Verified> override() const noexcept { return this->template fbe_field<int32_t>(340); }
+    ViewResult<std::string, Verified> private_() const noexcept { return this->template fbe_field<std::string>(344); }
+    ViewResult<std::optional<bool>, Verified> protected_() const noexcept { return this->template fbe_field<std::optional<bool>>(348); }
+    ViewResult<::import::Modifier, Verified> public_() const noexcept { return this->template fbe_field<::import::Modifier>(353); }
+    ViewResult<double, Verified> register_() const noexcept { return this->template fbe_field<double>(361); }
+    ViewResult<::import::side, Verified> reinterpret_cast_() const noexcept { return this->template fbe_field<::import::side>(369); }
+    ViewResult<int64_t, Verified> requires_() const noexcept { return this->template fbe_field<int64_t>(373); }
+    ViewResult<std::vector<::import::Word>, Verified> return_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(381); }
+    ViewResult<std::optional<std::string>, Verified> short_() const noexcept { return this->template fbe_field<std::optional<std::string>>(385); }
+    ViewResult<FBE::buffer_t, Verified> signed_() const noexcept { return this->template fbe_field<FBE::buffer_t>(390); }
+    ViewResult<std::map<std::string, int32_t>, Verified> sizeof_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(394); }
+    ViewResult<FBE::decimal_t, Verified> static_() const noexcept { return this->template fbe_field<FBE::decimal_t>(398); }
+    ViewResult<FBE::uuid_t, Verified> static_assert_() const noexcept { return this->template fbe_field<FBE::uuid_t>(414); }
+    ViewResult<uint64_t, Verified> static_cast_() const noexcept { return this->template fbe_field<uint64_t>(430); }
+    ViewResult<float, Verified> switch_() const noexcept { return this->template fbe_field<float>(438); }
+    ViewResult<uint8_t, Verified> template_() const noexcept { return this->template fbe_field<uint8_t>(442); }
+    ViewResult<std::optional<::import::Word>, Verified> this_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(443); }
+    ViewResult<::import::Word, Verified> thread_local_() const noexcept { return this->template fbe_field<::import::Word>(448, ::import::Word::thread_local_); }
+    ViewResult<int32_t, Verified> throw_() const noexcept { return this->template fbe_field<int32_t>(450); }
+    ViewResult<std::string, Verified> try_() const noexcept { return this->template fbe_field<std::string>(454); }
+    ViewResult<std::optional<bool>, Verified> typedef_() const noexcept { return this->template fbe_field<std::optional<bool>>(458); }
+    ViewResult<::import::Modifier, Verified> typeid_() const noexcept { return this->template fbe_field<::import::Modifier>(463); }
+    ViewResult<double, Verified> typename_() const noexcept { return this->template fbe_field<double>(471); }
+    ViewResult<::import::side, Verified> union_() const noexcept { return this->template fbe_field<::import::side>(479); }
+    ViewResult<int64_t, Verified> unsigned_() const noexcept { return this->template fbe_field<int64_t>(483); }
+    ViewResult<std::vector<::import::Word>, Verified> using_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(491); }
+    ViewResult<std::optional<std::string>, Verified> virtual_() const noexcept { return this->template fbe_field<std::optional<std::string>>(495); }
+    ViewResult<FBE::buffer_t, Verified> void_() const noexcept { return this->template fbe_field<FBE::buffer_t>(500); }
+    ViewResult<std::map<std::string, int32_t>, Verified> volatile_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(504); }
+    ViewResult<FBE::decimal_t, Verified> wchar_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(508); }
+    ViewResult<FBE::uuid_t, Verified> while_() const noexcept { return this->template fbe_field<FBE::uuid_t>(524); }
+    ViewResult<uint64_t, Verified> xor_() const noexcept { return this->template fbe_field<uint64_t>(540); }
+    ViewResult<float, Verified> xor_eq_() const noexcept { return this->template fbe_field<float>(548); }
+    ViewResult<uint8_t, Verified> assert_() const noexcept { return this->template fbe_field<uint8_t>(552); }
+    ViewResult<std::optional<::import::Word>, Verified> errno_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(553); }
+    ViewResult<::import::Word, Verified> EOF_() const noexcept { return this->template fbe_field<::import::Word>(558, ::import::Word::EOF_); }
+    ViewResult<int32_t, Verified> NULL_() const noexcept { return this->template fbe_field<int32_t>(560); }
+    ViewResult<std::string, Verified> stdin_() const noexcept { return this->template fbe_field<std::string>(564); }
+    ViewResult<std::optional<bool>, Verified> stdout_() const noexcept { return this->template fbe_field<std::optional<bool>>(568); }
+    ViewResult<::import::Modifier, Verified> stderr_() const noexcept { return this->template fbe_field<::import::Modifier>(573); }
+    ViewResult<double, Verified> offsetof_() const noexcept { return this->template fbe_field<double>(581); }
+    ViewResult<::import::side, Verified> std_() const noexcept { return this->template fbe_field<::import::side>(589); }
+    ViewResult<int64_t, Verified> FBE_() const noexcept { return this->template fbe_field<int64_t>(593); }
+    ViewResult<std::vector<::import::Word>, Verified> int8_t_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(601); }
+    ViewResult<std::optional<std::string>, Verified> uint8_t_() const noexcept { return this->template fbe_field<std::optional<std::string>>(605); }
+    ViewResult<FBE::buffer_t, Verified> int16_t_() const noexcept { return this->template fbe_field<FBE::buffer_t>(610); }
+    ViewResult<std::map<std::string, int32_t>, Verified> uint16_t_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(614); }
+    ViewResult<FBE::decimal_t, Verified> int32_t_() const noexcept { return this->template fbe_field<FBE::decimal_t>(618); }
+    ViewResult<FBE::uuid_t, Verified> uint32_t_() const noexcept { return this->template fbe_field<FBE::uuid_t>(634); }
+    ViewResult<uint64_t, Verified> int64_t_() const noexcept { return this->template fbe_field<uint64_t>(650); }
+    ViewResult<float, Verified> uint64_t_() const noexcept { return this->template fbe_field<float>(658); }
+    ViewResult<uint8_t, Verified> size_t_() const noexcept { return this->template fbe_field<uint8_t>(662); }
+    ViewResult<std::optional<::import::Word>, Verified> ptrdiff_t_() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(663); }
+    ViewResult<::import::Word, Verified> nullptr_t_() const noexcept { return this->template fbe_field<::import::Word>(668, ::import::Word::nullptr_t_); }
+    ViewResult<int32_t, Verified> linux_() const noexcept { return this->template fbe_field<int32_t>(670); }
+    ViewResult<std::string, Verified> unix_() const noexcept { return this->template fbe_field<std::string>(674); }
+    ViewResult<std::optional<bool>, Verified> BUFSIZ_() const noexcept { return this->template fbe_field<std::optional<bool>>(678); }
+    ViewResult<::import::Modifier, Verified> INT32_MAX_() const noexcept { return this->template fbe_field<::import::Modifier>(683); }
+    ViewResult<double, Verified> CHAR_BIT() const noexcept { return this->template fbe_field<double>(691); }
+    ViewResult<::import::side, Verified> EINVAL_() const noexcept { return this->template fbe_field<::import::side>(699); }
 };
 
 //! View of import.PythonWords: its fields read in place, each checked against the body found
@@ -3033,51 +2015,51 @@ class View<::import::PythonWords, Verified> : public StructView<::import::Python
 public:
     using StructView<::import::PythonWords, Verified>::StructView;
 
-    ::import::Word False() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::False); }
-    int32_t None() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view True() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> as() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier async() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double await() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side def() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t del() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> elif() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> except() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> finally() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> from() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t global() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t in() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t is() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float lambda() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t nonlocal() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> pass() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word raise() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::raise); }
-    int32_t with() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view yield() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> _() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier match() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double self() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side cls() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t print() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> len() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> list() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t, Verified> dict() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>, Verified> set_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t str() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t object() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
-    uint64_t super() const noexcept { return this->template fbe_field<uint64_t>(210); }
-    float isinstance() const noexcept { return this->template fbe_field<float>(218); }
-    uint8_t property() const noexcept { return this->template fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>, Verified> staticmethod() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word classmethod() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::classmethod); }
-    int32_t typing() const noexcept { return this->template fbe_field<int32_t>(230); }
-    std::string_view Any() const noexcept { return this->template fbe_field<std::string>(234); }
-    View<std::optional<bool>, Verified> ClassVar() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
-    ::import::Modifier Callable() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
-    double IntEnum() const noexcept { return this->template fbe_field<double>(251); }
-    ::import::side IntFlag() const noexcept { return this->template fbe_field<::import::side>(259); }
-    int64_t PACKAGE() const noexcept { return this->template fbe_field<int64_t>(263); }
-    View<std::vector<::import::Word>, Verified> VERSION() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(271); }
+    ViewResult<::import::Word, Verified> False() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::False); }
+    ViewResult<int32_t, Verified> None() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> True() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> as() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> async() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> await() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> def() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> del() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> elif() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> except() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> finally() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> from() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> global() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> in() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> is() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> lambda() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> nonlocal() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> pass() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> raise() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::raise); }
+    ViewResult<int32_t, Verified> with() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> yield() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> _() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> match() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> self() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> cls() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> print() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> len() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> list() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<FBE::buffer_t, Verified> dict() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    ViewResult<std::map<std::string, int32_t>, Verified> set_() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    ViewResult<FBE::decimal_t, Verified> str() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    ViewResult<FBE::uuid_t, Verified> object() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    ViewResult<uint64_t, Verified> super() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    ViewResult<float, Verified> isinstance() const noexcept { return this->template fbe_field<float>(218); }
+    ViewResult<uint8_t, Verified> property() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    ViewResult<std::optional<::import::Word>, Verified> staticmethod() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ViewResult<::import::Word, Verified> classmethod() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::classmethod); }
+    ViewResult<int32_t, Verified> typing() const noexcept { return this->template fbe_field<int32_t>(230); }
+    ViewResult<std::string, Verified> Any() const noexcept { return this->template fbe_field<std::string>(234); }
+    ViewResult<std::optional<bool>, Verified> ClassVar() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
+    ViewResult<::import::Modifier, Verified> Callable() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
+    ViewResult<double, Verified> IntEnum() const noexcept { return this->template fbe_field<double>(251); }
+    ViewResult<::import::side, Verified> IntFlag() const noexcept { return this->template fbe_field<::import::side>(259); }
+    ViewResult<int64_t, Verified> PACKAGE() const noexcept { return this->template fbe_field<int64_t>(263); }
+    ViewResult<std::vector<::import::Word>, Verified> VERSION() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(271); }
 };
 
 //! View of import.GoWords: its fields read in place, each checked against the body found
@@ -3088,44 +2070,44 @@ class View<::import::GoWords, Verified> : public StructView<::import::GoWords, V
 public:
     using StructView<::import::GoWords, Verified>::StructView;
 
-    ::import::Word chan() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::chan); }
-    int32_t defer() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view fallthrough() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> func() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier go() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double interface() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side map() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t package() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> range() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> select() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> type() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> var() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t any() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t error() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t rune() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float uint() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t nil() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> iota() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word cap() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::cap); }
-    int32_t make() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view append() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> copy() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier panic() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double recover() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side println() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t complex() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> real() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> imag() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t, Verified> close() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>, Verified> min() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t max() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t clear() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
-    uint64_t uintptr() const noexcept { return this->template fbe_field<uint64_t>(210); }
-    float float32() const noexcept { return this->template fbe_field<float>(218); }
-    uint8_t float64() const noexcept { return this->template fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>, Verified> complex64() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word complex128() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::complex128); }
-    int32_t comparable() const noexcept { return this->template fbe_field<int32_t>(230); }
+    ViewResult<::import::Word, Verified> chan() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::chan); }
+    ViewResult<int32_t, Verified> defer() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> fallthrough() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> func() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> go() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> interface() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> map() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> package() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> range() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> select() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> type() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> var() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> any() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> error() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> rune() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> uint() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> nil() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> iota() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> cap() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::cap); }
+    ViewResult<int32_t, Verified> make() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> append() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> copy() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> panic() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> recover() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> println() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> complex() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> real() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> imag() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<FBE::buffer_t, Verified> close() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    ViewResult<std::map<std::string, int32_t>, Verified> min() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    ViewResult<FBE::decimal_t, Verified> max() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    ViewResult<FBE::uuid_t, Verified> clear() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    ViewResult<uint64_t, Verified> uintptr() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    ViewResult<float, Verified> float32() const noexcept { return this->template fbe_field<float>(218); }
+    ViewResult<uint8_t, Verified> float64() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    ViewResult<std::optional<::import::Word>, Verified> complex64() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ViewResult<::import::Word, Verified> complex128() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::complex128); }
+    ViewResult<int32_t, Verified> comparable() const noexcept { return this->template fbe_field<int32_t>(230); }
 };
 
 //! View of import.JavaWords: its fields read in place, each checked against the body found
@@ -3136,38 +2118,38 @@ class View<::import::JavaWords, Verified> : public StructView<::import::JavaWord
 public:
     using StructView<::import::JavaWords, Verified>::StructView;
 
-    ::import::Word abstract() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::abstract); }
-    int32_t boolean() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view extends() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> implements() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier instanceof() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double native() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side strictfp() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t synchronized() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> throws() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> transient() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> record() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> sealed() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t permits() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t when() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t open() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float exports() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t opens() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> to() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word uses() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::uses); }
-    int32_t provides() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view transitive() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> Object() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier String() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double Integer() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side Long() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t Math() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> System() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> Override() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t, Verified> Class() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>, Verified> List() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t Map() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t Set() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    ViewResult<::import::Word, Verified> abstract() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::abstract); }
+    ViewResult<int32_t, Verified> boolean() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> extends() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> implements() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> instanceof() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> native() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> strictfp() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> synchronized() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> throws() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> transient() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> record() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> sealed() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> permits() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> when() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> open() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> exports() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> opens() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> to() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> uses() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::uses); }
+    ViewResult<int32_t, Verified> provides() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> transitive() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> Object() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> String() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> Integer() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> Long() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> Math() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> System() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> Override() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<FBE::buffer_t, Verified> Class() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    ViewResult<std::map<std::string, int32_t>, Verified> List() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    ViewResult<FBE::decimal_t, Verified> Map() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    ViewResult<FBE::uuid_t, Verified> Set() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
 };
 
 //! View of import.KotlinWords: its fields read in place, each checked against the body found
@@ -3178,46 +2160,46 @@ class View<::import::KotlinWords, Verified> : public StructView<::import::Kotlin
 public:
     using StructView<::import::KotlinWords, Verified>::StructView;
 
-    ::import::Word fun() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::fun); }
-    int32_t typealias() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view typeof() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> val() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier by() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double constructor() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side delegate() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t dynamic() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> field() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> file() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> get_() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> init() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t param() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t receiver() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t setparam() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float value_() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t where() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> actual() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word annotation() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::annotation); }
-    int32_t companion() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view crossinline() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> data() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier expect() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double external() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side infix() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t inner() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> internal() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> lateinit() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t, Verified> noinline() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>, Verified> out() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t reified() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t suspend() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
-    uint64_t tailrec() const noexcept { return this->template fbe_field<uint64_t>(210); }
-    float vararg() const noexcept { return this->template fbe_field<float>(218); }
-    uint8_t it() const noexcept { return this->template fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>, Verified> Companion() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word Unit() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::Unit); }
-    int32_t Nothing() const noexcept { return this->template fbe_field<int32_t>(230); }
-    std::string_view Int() const noexcept { return this->template fbe_field<std::string>(234); }
-    View<std::optional<bool>, Verified> Array() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
+    ViewResult<::import::Word, Verified> fun() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::fun); }
+    ViewResult<int32_t, Verified> typealias() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> typeof() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> val() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> by() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> constructor() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> delegate() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> dynamic() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> field() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> file() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> get_() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> init() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> param() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> receiver() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> setparam() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> value_() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> where() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> actual() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> annotation() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::annotation); }
+    ViewResult<int32_t, Verified> companion() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> crossinline() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> data() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> expect() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> external() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> infix() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> inner() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> internal() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> lateinit() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<FBE::buffer_t, Verified> noinline() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    ViewResult<std::map<std::string, int32_t>, Verified> out() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    ViewResult<FBE::decimal_t, Verified> reified() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    ViewResult<FBE::uuid_t, Verified> suspend() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    ViewResult<uint64_t, Verified> tailrec() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    ViewResult<float, Verified> vararg() const noexcept { return this->template fbe_field<float>(218); }
+    ViewResult<uint8_t, Verified> it() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    ViewResult<std::optional<::import::Word>, Verified> Companion() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ViewResult<::import::Word, Verified> Unit() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::Unit); }
+    ViewResult<int32_t, Verified> Nothing() const noexcept { return this->template fbe_field<int32_t>(230); }
+    ViewResult<std::string, Verified> Int() const noexcept { return this->template fbe_field<std::string>(234); }
+    ViewResult<std::optional<bool>, Verified> Array() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
 };
 
 //! View of import.JsWords: its fields read in place, each checked against the body found
@@ -3228,48 +2210,48 @@ class View<::import::JsWords, Verified> : public StructView<::import::JsWords, V
 public:
     using StructView<::import::JsWords, Verified>::StructView;
 
-    ::import::Word debugger() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::debugger); }
-    int32_t function() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view let() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> of() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier declare() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double unknown() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side never() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t number() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> bigint() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> symbol() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> undefined() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> NaN() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t Infinity() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t Uint8Array() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t Error() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float Number() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t BigInt() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> Boolean() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word Symbol() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::Symbol); }
-    int32_t Date() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view JSON() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> Promise() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier Partial() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double Record() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side globalThis() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t arguments() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> eval() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> require() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t, Verified> prototype() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>, Verified> __proto___() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t toString() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t valueOf() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
-    uint64_t hasOwnProperty() const noexcept { return this->template fbe_field<uint64_t>(210); }
-    float isPrototypeOf() const noexcept { return this->template fbe_field<float>(218); }
-    uint8_t propertyIsEnumerable() const noexcept { return this->template fbe_field<uint8_t>(222); }
-    View<std::optional<::import::Word>, Verified> toLocaleString() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
-    ::import::Word readonly() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::readonly); }
-    int32_t keyof() const noexcept { return this->template fbe_field<int32_t>(230); }
-    std::string_view infer() const noexcept { return this->template fbe_field<std::string>(234); }
-    View<std::optional<bool>, Verified> asserts() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
-    ::import::Modifier satisfies() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
-    double accessor() const noexcept { return this->template fbe_field<double>(251); }
+    ViewResult<::import::Word, Verified> debugger() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::debugger); }
+    ViewResult<int32_t, Verified> function() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> let() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> of() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> declare() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> unknown() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> never() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> number() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> bigint() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> symbol() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> undefined() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> NaN() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> Infinity() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> Uint8Array() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> Error() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> Number() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> BigInt() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> Boolean() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> Symbol() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::Symbol); }
+    ViewResult<int32_t, Verified> Date() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> JSON() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> Promise() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> Partial() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> Record() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> globalThis() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> arguments() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> eval() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> require() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<FBE::buffer_t, Verified> prototype() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    ViewResult<std::map<std::string, int32_t>, Verified> __proto___() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    ViewResult<FBE::decimal_t, Verified> toString() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    ViewResult<FBE::uuid_t, Verified> valueOf() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    ViewResult<uint64_t, Verified> hasOwnProperty() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    ViewResult<float, Verified> isPrototypeOf() const noexcept { return this->template fbe_field<float>(218); }
+    ViewResult<uint8_t, Verified> propertyIsEnumerable() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    ViewResult<std::optional<::import::Word>, Verified> toLocaleString() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(223); }
+    ViewResult<::import::Word, Verified> readonly() const noexcept { return this->template fbe_field<::import::Word>(228, ::import::Word::readonly); }
+    ViewResult<int32_t, Verified> keyof() const noexcept { return this->template fbe_field<int32_t>(230); }
+    ViewResult<std::string, Verified> infer() const noexcept { return this->template fbe_field<std::string>(234); }
+    ViewResult<std::optional<bool>, Verified> asserts() const noexcept { return this->template fbe_field<std::optional<bool>>(238); }
+    ViewResult<::import::Modifier, Verified> satisfies() const noexcept { return this->template fbe_field<::import::Modifier>(243); }
+    ViewResult<double, Verified> accessor() const noexcept { return this->template fbe_field<double>(251); }
 };
 
 //! View of import.RustWords: its fields read in place, each checked against the body found
@@ -3280,41 +2262,41 @@ class View<::import::RustWords, Verified> : public StructView<::import::RustWord
 public:
     using StructView<::import::RustWords, Verified>::StructView;
 
-    ::import::Word crate() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::crate); }
-    int32_t dyn() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view fn() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> impl() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier loop() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double mod() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side move() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t mut() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> pub() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> ref() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> Self() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> trait() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t unsafe() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t use() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t become() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float box() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t macro() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> priv() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word unsized() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::unsized); }
-    int32_t gen() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view macro_rules() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> Option() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier Some() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double Result() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side Ok() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t Err() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> Vec() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> Box() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t, Verified> Clone() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>, Verified> Copy() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
-    FBE::decimal_t Default() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
-    FBE::uuid_t Drop() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
-    uint64_t Send() const noexcept { return this->template fbe_field<uint64_t>(210); }
-    float Sync() const noexcept { return this->template fbe_field<float>(218); }
-    uint8_t Sized() const noexcept { return this->template fbe_field<uint8_t>(222); }
+    ViewResult<::import::Word, Verified> crate() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::crate); }
+    ViewResult<int32_t, Verified> dyn() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> fn() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> impl() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> loop() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> mod() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> move() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> mut() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> pub() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> ref() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> Self() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> trait() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> unsafe() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> use() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> become() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> box() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> macro() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> priv() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> unsized() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::unsized); }
+    ViewResult<int32_t, Verified> gen() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> macro_rules() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> Option() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> Some() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> Result() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> Ok() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> Err() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> Vec() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> Box() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<FBE::buffer_t, Verified> Clone() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    ViewResult<std::map<std::string, int32_t>, Verified> Copy() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    ViewResult<FBE::decimal_t, Verified> Default() const noexcept { return this->template fbe_field<FBE::decimal_t>(178); }
+    ViewResult<FBE::uuid_t, Verified> Drop() const noexcept { return this->template fbe_field<FBE::uuid_t>(194); }
+    ViewResult<uint64_t, Verified> Send() const noexcept { return this->template fbe_field<uint64_t>(210); }
+    ViewResult<float, Verified> Sync() const noexcept { return this->template fbe_field<float>(218); }
+    ViewResult<uint8_t, Verified> Sized() const noexcept { return this->template fbe_field<uint8_t>(222); }
 };
 
 //! View of import.CSharpWords: its fields read in place, each checked against the body found
@@ -3325,36 +2307,36 @@ class View<::import::CSharpWords, Verified> : public StructView<::import::CSharp
 public:
     using StructView<::import::CSharpWords, Verified>::StructView;
 
-    ::import::Word checked() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::checked); }
-    int32_t event() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view fixed() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> foreach() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier implicit() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double lock() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side params() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t sbyte() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> stackalloc() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> ulong() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> unchecked() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> ushort() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t add() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t alias() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t ascending() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float descending() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t equals() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> group() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word into() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::into); }
-    int32_t join() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view nameof() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> on() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier orderby() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double partial() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side remove() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t unmanaged() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> required() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> scoped() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
-    View<FBE::buffer_t, Verified> managed() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
-    View<std::map<std::string, int32_t>, Verified> notnull() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
+    ViewResult<::import::Word, Verified> checked() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::checked); }
+    ViewResult<int32_t, Verified> event() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> fixed() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> foreach() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> implicit() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> lock() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> params() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> sbyte() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> stackalloc() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> ulong() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> unchecked() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> ushort() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> add() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> alias() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> ascending() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> descending() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> equals() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> group() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> into() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::into); }
+    ViewResult<int32_t, Verified> join() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> nameof() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> on() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> orderby() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> partial() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> remove() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> unmanaged() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> required() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> scoped() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<FBE::buffer_t, Verified> managed() const noexcept { return this->template fbe_field<FBE::buffer_t>(170); }
+    ViewResult<std::map<std::string, int32_t>, Verified> notnull() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(174); }
 };
 
 //! View of import.RubyWords: its fields read in place, each checked against the body found
@@ -3365,24 +2347,24 @@ class View<::import::RubyWords, Verified> : public StructView<::import::RubyWord
 public:
     using StructView<::import::RubyWords, Verified>::StructView;
 
-    ::import::Word BEGIN() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::BEGIN); }
-    int32_t END() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view begin() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> elsif() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier end() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double ensure() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side next() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t redo() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> rescue() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> retry() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> then() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> undef() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t unless() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t until() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t __FILE___() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float __LINE___() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t __ENCODING___() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> initialize() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> BEGIN() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::BEGIN); }
+    ViewResult<int32_t, Verified> END() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> begin() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> elsif() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> end() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> ensure() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> next() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> redo() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> rescue() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> retry() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> then() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> undef() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> unless() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> until() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> __FILE___() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> __LINE___() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> __ENCODING___() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> initialize() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
 };
 
 //! View of import.CppMembers: its fields read in place, each checked against the body found
@@ -3393,17 +2375,17 @@ class View<::import::CppMembers, Verified> : public StructView<::import::CppMemb
 public:
     using StructView<::import::CppMembers, Verified>::StructView;
 
-    ::import::Word swap_() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::swap); }
-    int32_t fbe_type_() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view fbe() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> Model() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier FinalModel() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double FieldModel_() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side buffer() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t size_() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> offset() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> model() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> reset() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<::import::Word, Verified> swap_() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::swap); }
+    ViewResult<int32_t, Verified> fbe_type_() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> fbe() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> Model() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> FinalModel() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> FieldModel_() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> buffer() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> size_() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> offset() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> model() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> reset() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
 };
 
 //! View of import.PythonMembers: its fields read in place, each checked against the body found
@@ -3414,22 +2396,22 @@ class View<::import::PythonMembers, Verified> : public StructView<::import::Pyth
 public:
     using StructView<::import::PythonMembers, Verified>::StructView;
 
-    ::import::Word to_json() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::to_json); }
-    int32_t from_json() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view to_fbe() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> from_fbe() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier to_final() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double from_final() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side fbe_equal() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t fbe_key() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> fbe_size_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> __init___() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> __slots___() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> __class___() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t __dict___() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t __hash___() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t __eq___() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float __private_() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<::import::Word, Verified> to_json() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::to_json); }
+    ViewResult<int32_t, Verified> from_json() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> to_fbe() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> from_fbe() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> to_final() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> from_final() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> fbe_equal() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> fbe_key() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> fbe_size_() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> __init___() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> __slots___() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> __class___() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> __dict___() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> __hash___() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> __eq___() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> __private_() const noexcept { return this->template fbe_field<float>(108); }
 };
 
 //! View of import.GoMembers: its fields read in place, each checked against the body found
@@ -3440,31 +2422,31 @@ class View<::import::GoMembers, Verified> : public StructView<::import::GoMember
 public:
     using StructView<::import::GoMembers, Verified>::StructView;
 
-    ::import::Word FBEKey() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::FBEKey); }
-    int32_t FBEKeyCompare() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view Reset() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> MarshalFBE() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier UnmarshalFBE() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double AppendFBE() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side ReadFBE() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t FBEWrite() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> FBERead() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> MarshalFinal() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> UnmarshalFinal() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> AppendFinal() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t ReadFinal() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t FBEWriteFinal() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t FBEReadFinal() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float MarshalJSON() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t UnmarshalJSON() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> AppendJSON() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word ReadJSON() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::ReadJSON); }
-    int32_t FBEWriteJSON() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view FBEReadJSON() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> FBEWriteText() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier TypeID() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double Verify() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side VerifyFinal() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<::import::Word, Verified> FBEKey() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::FBEKey); }
+    ViewResult<int32_t, Verified> FBEKeyCompare() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> Reset() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> MarshalFBE() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> UnmarshalFBE() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> AppendFBE() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> ReadFBE() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> FBEWrite() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> FBERead() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> MarshalFinal() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> UnmarshalFinal() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> AppendFinal() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> ReadFinal() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> FBEWriteFinal() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> FBEReadFinal() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> MarshalJSON() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> UnmarshalJSON() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> AppendJSON() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> ReadJSON() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::ReadJSON); }
+    ViewResult<int32_t, Verified> FBEWriteJSON() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> FBEReadJSON() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> FBEWriteText() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> TypeID() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> Verify() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> VerifyFinal() const noexcept { return this->template fbe_field<::import::side>(149); }
 };
 
 //! View of import.JvmMembers: its fields read in place, each checked against the body found
@@ -3475,32 +2457,32 @@ class View<::import::JvmMembers, Verified> : public StructView<::import::JvmMemb
 public:
     using StructView<::import::JvmMembers, Verified>::StructView;
 
-    ::import::Word TYPE_ID() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::TYPE_ID); }
-    int32_t KEY_ORDER() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view toFbe() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> fromFbe() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier readFbe() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double writeFbe() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side verifyFbe() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t toFinal() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> fromFinal() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> readFinal() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> writeFinal() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> verifyFinal() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t toJson() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t fromJson() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t writeJson() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float readJson() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t hashCode() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> getClass() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word clone() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::clone); }
-    int32_t finalize() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view wait() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> notify() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier notifyAll() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double javaClass() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side component1() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t fbeLevels() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<::import::Word, Verified> TYPE_ID() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::TYPE_ID); }
+    ViewResult<int32_t, Verified> KEY_ORDER() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> toFbe() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> fromFbe() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> readFbe() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> writeFbe() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> verifyFbe() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> toFinal() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> fromFinal() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> readFinal() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> writeFinal() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> verifyFinal() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> toJson() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> fromJson() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> writeJson() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> readJson() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> hashCode() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> getClass() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> clone() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::clone); }
+    ViewResult<int32_t, Verified> finalize() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> wait() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> notify() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> notifyAll() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> javaClass() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> component1() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> fbeLevels() const noexcept { return this->template fbe_field<int64_t>(153); }
 };
 
 //! View of import.JsMembers: its fields read in place, each checked against the body found
@@ -3511,10 +2493,10 @@ class View<::import::JsMembers, Verified> : public StructView<::import::JsMember
 public:
     using StructView<::import::JsMembers, Verified>::StructView;
 
-    ::import::Word fbeKey() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::fbeKey); }
-    int32_t toJSON() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view toText() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> verify_() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Word, Verified> fbeKey() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::fbeKey); }
+    ViewResult<int32_t, Verified> toJSON() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> toText() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> verify_() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
 };
 
 //! View of import.RuntimeNames: its fields read in place, each checked against the body found
@@ -3525,34 +2507,34 @@ class View<::import::RuntimeNames, Verified> : public StructView<::import::Runti
 public:
     using StructView<::import::RuntimeNames, Verified>::StructView;
 
-    ::import::Word Buffer() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::Buffer); }
-    int32_t WriteBuffer() const noexcept { return this->template fbe_field<int32_t>(10); }
-    std::string_view ReadBuffer() const noexcept { return this->template fbe_field<std::string>(14); }
-    View<std::optional<bool>, Verified> Reader() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
-    ::import::Modifier Writer() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
-    double Limits() const noexcept { return this->template fbe_field<double>(31); }
-    ::import::side Decimal() const noexcept { return this->template fbe_field<::import::side>(39); }
-    int64_t Uuid() const noexcept { return this->template fbe_field<int64_t>(43); }
-    View<std::vector<::import::Word>, Verified> UUID() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
-    View<std::optional<std::string>, Verified> Timestamp() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
-    View<FBE::buffer_t, Verified> JsonWriter() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
-    View<std::map<std::string, int32_t>, Verified> JsonReader() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
-    FBE::decimal_t DecodeError() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
-    FBE::uuid_t EncodeError() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
-    uint64_t DecodeException() const noexcept { return this->template fbe_field<uint64_t>(100); }
-    float EncodeException() const noexcept { return this->template fbe_field<float>(108); }
-    uint8_t Sender() const noexcept { return this->template fbe_field<uint8_t>(112); }
-    View<std::optional<::import::Word>, Verified> Receiver() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
-    ::import::Word Client() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::Client); }
-    int32_t Proxy() const noexcept { return this->template fbe_field<int32_t>(120); }
-    std::string_view Handler() const noexcept { return this->template fbe_field<std::string>(124); }
-    View<std::optional<bool>, Verified> Text() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
-    ::import::Modifier Compare() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
-    double Decimals() const noexcept { return this->template fbe_field<double>(141); }
-    ::import::side Uuids() const noexcept { return this->template fbe_field<::import::side>(149); }
-    int64_t Timestamps() const noexcept { return this->template fbe_field<int64_t>(153); }
-    View<std::vector<::import::Word>, Verified> Utf8() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
-    View<std::optional<std::string>, Verified> Requests() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
+    ViewResult<::import::Word, Verified> Buffer() const noexcept { return this->template fbe_field<::import::Word>(8, ::import::Word::Buffer); }
+    ViewResult<int32_t, Verified> WriteBuffer() const noexcept { return this->template fbe_field<int32_t>(10); }
+    ViewResult<std::string, Verified> ReadBuffer() const noexcept { return this->template fbe_field<std::string>(14); }
+    ViewResult<std::optional<bool>, Verified> Reader() const noexcept { return this->template fbe_field<std::optional<bool>>(18); }
+    ViewResult<::import::Modifier, Verified> Writer() const noexcept { return this->template fbe_field<::import::Modifier>(23); }
+    ViewResult<double, Verified> Limits() const noexcept { return this->template fbe_field<double>(31); }
+    ViewResult<::import::side, Verified> Decimal() const noexcept { return this->template fbe_field<::import::side>(39); }
+    ViewResult<int64_t, Verified> Uuid() const noexcept { return this->template fbe_field<int64_t>(43); }
+    ViewResult<std::vector<::import::Word>, Verified> UUID() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(51); }
+    ViewResult<std::optional<std::string>, Verified> Timestamp() const noexcept { return this->template fbe_field<std::optional<std::string>>(55); }
+    ViewResult<FBE::buffer_t, Verified> JsonWriter() const noexcept { return this->template fbe_field<FBE::buffer_t>(60); }
+    ViewResult<std::map<std::string, int32_t>, Verified> JsonReader() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(64); }
+    ViewResult<FBE::decimal_t, Verified> DecodeError() const noexcept { return this->template fbe_field<FBE::decimal_t>(68); }
+    ViewResult<FBE::uuid_t, Verified> EncodeError() const noexcept { return this->template fbe_field<FBE::uuid_t>(84); }
+    ViewResult<uint64_t, Verified> DecodeException() const noexcept { return this->template fbe_field<uint64_t>(100); }
+    ViewResult<float, Verified> EncodeException() const noexcept { return this->template fbe_field<float>(108); }
+    ViewResult<uint8_t, Verified> Sender() const noexcept { return this->template fbe_field<uint8_t>(112); }
+    ViewResult<std::optional<::import::Word>, Verified> Receiver() const noexcept { return this->template fbe_field<std::optional<::import::Word>>(113); }
+    ViewResult<::import::Word, Verified> Client() const noexcept { return this->template fbe_field<::import::Word>(118, ::import::Word::Client); }
+    ViewResult<int32_t, Verified> Proxy() const noexcept { return this->template fbe_field<int32_t>(120); }
+    ViewResult<std::string, Verified> Handler() const noexcept { return this->template fbe_field<std::string>(124); }
+    ViewResult<std::optional<bool>, Verified> Text() const noexcept { return this->template fbe_field<std::optional<bool>>(128); }
+    ViewResult<::import::Modifier, Verified> Compare() const noexcept { return this->template fbe_field<::import::Modifier>(133); }
+    ViewResult<double, Verified> Decimals() const noexcept { return this->template fbe_field<double>(141); }
+    ViewResult<::import::side, Verified> Uuids() const noexcept { return this->template fbe_field<::import::side>(149); }
+    ViewResult<int64_t, Verified> Timestamps() const noexcept { return this->template fbe_field<int64_t>(153); }
+    ViewResult<std::vector<::import::Word>, Verified> Utf8() const noexcept { return this->template fbe_field<std::vector<::import::Word>>(161); }
+    ViewResult<std::optional<std::string>, Verified> Requests() const noexcept { return this->template fbe_field<std::optional<std::string>>(165); }
 };
 
 //! View of import.class: its fields read in place, each checked against the body found
@@ -3563,7 +2545,7 @@ class View<::import::class_, Verified> : public StructView<::import::class_, Ver
 public:
     using StructView<::import::class_, Verified>::StructView;
 
-    int32_t class__() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> class__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Object: its fields read in place, each checked against the body found
@@ -3574,7 +2556,7 @@ class View<::import::Object, Verified> : public StructView<::import::Object, Ver
 public:
     using StructView<::import::Object, Verified>::StructView;
 
-    int32_t Object_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Object_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.String: its fields read in place, each checked against the body found
@@ -3585,7 +2567,7 @@ class View<::import::String, Verified> : public StructView<::import::String, Ver
 public:
     using StructView<::import::String, Verified>::StructView;
 
-    int32_t String_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> String_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.List: its fields read in place, each checked against the body found
@@ -3596,7 +2578,7 @@ class View<::import::List, Verified> : public StructView<::import::List, Verifie
 public:
     using StructView<::import::List, Verified>::StructView;
 
-    int32_t List_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> List_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Map: its fields read in place, each checked against the body found
@@ -3607,7 +2589,7 @@ class View<::import::Map, Verified> : public StructView<::import::Map, Verified>
 public:
     using StructView<::import::Map, Verified>::StructView;
 
-    int32_t Map_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Map_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Model: its fields read in place, each checked against the body found
@@ -3618,7 +2600,7 @@ class View<::import::Model, Verified> : public StructView<::import::Model, Verif
 public:
     using StructView<::import::Model, Verified>::StructView;
 
-    int32_t Model_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Model_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.FinalModel: its fields read in place, each checked against the body found
@@ -3629,7 +2611,7 @@ class View<::import::FinalModel, Verified> : public StructView<::import::FinalMo
 public:
     using StructView<::import::FinalModel, Verified>::StructView;
 
-    int32_t FinalModel_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> FinalModel_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Buffer: its fields read in place, each checked against the body found
@@ -3640,7 +2622,7 @@ class View<::import::Buffer, Verified> : public StructView<::import::Buffer, Ver
 public:
     using StructView<::import::Buffer, Verified>::StructView;
 
-    int32_t Buffer_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Buffer_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Reader: its fields read in place, each checked against the body found
@@ -3651,7 +2633,7 @@ class View<::import::Reader, Verified> : public StructView<::import::Reader, Ver
 public:
     using StructView<::import::Reader, Verified>::StructView;
 
-    int32_t Reader_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Reader_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Writer: its fields read in place, each checked against the body found
@@ -3662,7 +2644,7 @@ class View<::import::Writer, Verified> : public StructView<::import::Writer, Ver
 public:
     using StructView<::import::Writer, Verified>::StructView;
 
-    int32_t Writer_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Writer_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Limits: its fields read in place, each checked against the body found
@@ -3673,7 +2655,7 @@ class View<::import::Limits, Verified> : public StructView<::import::Limits, Ver
 public:
     using StructView<::import::Limits, Verified>::StructView;
 
-    int32_t Limits_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Limits_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.DecodeError: its fields read in place, each checked against the body found
@@ -3684,7 +2666,7 @@ class View<::import::DecodeError, Verified> : public StructView<::import::Decode
 public:
     using StructView<::import::DecodeError, Verified>::StructView;
 
-    int32_t DecodeError_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> DecodeError_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.DecodeException: its fields read in place, each checked against the body found
@@ -3695,7 +2677,7 @@ class View<::import::DecodeException, Verified> : public StructView<::import::De
 public:
     using StructView<::import::DecodeException, Verified>::StructView;
 
-    int32_t DecodeException_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> DecodeException_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Decimal: its fields read in place, each checked against the body found
@@ -3706,7 +2688,7 @@ class View<::import::Decimal, Verified> : public StructView<::import::Decimal, V
 public:
     using StructView<::import::Decimal, Verified>::StructView;
 
-    int32_t Decimal_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Decimal_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Uuid: its fields read in place, each checked against the body found
@@ -3717,7 +2699,7 @@ class View<::import::Uuid, Verified> : public StructView<::import::Uuid, Verifie
 public:
     using StructView<::import::Uuid, Verified>::StructView;
 
-    int32_t Uuid_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Uuid_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.UUID: its fields read in place, each checked against the body found
@@ -3728,7 +2710,7 @@ class View<::import::UUID, Verified> : public StructView<::import::UUID, Verifie
 public:
     using StructView<::import::UUID, Verified>::StructView;
 
-    int32_t UUID_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> UUID_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Timestamp: its fields read in place, each checked against the body found
@@ -3739,7 +2721,7 @@ class View<::import::Timestamp, Verified> : public StructView<::import::Timestam
 public:
     using StructView<::import::Timestamp, Verified>::StructView;
 
-    int32_t Timestamp_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Timestamp_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Sender: its fields read in place, each checked against the body found
@@ -3750,7 +2732,7 @@ class View<::import::Sender, Verified> : public StructView<::import::Sender, Ver
 public:
     using StructView<::import::Sender, Verified>::StructView;
 
-    int32_t Sender_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Sender_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Receiver: its fields read in place, each checked against the body found
@@ -3761,7 +2743,7 @@ class View<::import::Receiver, Verified> : public StructView<::import::Receiver,
 public:
     using StructView<::import::Receiver, Verified>::StructView;
 
-    int32_t Receiver_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Receiver_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Client: its fields read in place, each checked against the body found
@@ -3772,7 +2754,7 @@ class View<::import::Client, Verified> : public StructView<::import::Client, Ver
 public:
     using StructView<::import::Client, Verified>::StructView;
 
-    int32_t Client_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Client_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Proxy: its fields read in place, each checked against the body found
@@ -3783,7 +2765,7 @@ class View<::import::Proxy, Verified> : public StructView<::import::Proxy, Verif
 public:
     using StructView<::import::Proxy, Verified>::StructView;
 
-    int32_t Proxy_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Proxy_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Handler: its fields read in place, each checked against the body found
@@ -3794,7 +2776,7 @@ class View<::import::Handler, Verified> : public StructView<::import::Handler, V
 public:
     using StructView<::import::Handler, Verified>::StructView;
 
-    int32_t Handler_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Handler_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.fbe: its fields read in place, each checked against the body found
@@ -3805,7 +2787,7 @@ class View<::import::fbe, Verified> : public StructView<::import::fbe, Verified>
 public:
     using StructView<::import::fbe, Verified>::StructView;
 
-    int32_t fbe_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> fbe_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.FBE: its fields read in place, each checked against the body found
@@ -3816,7 +2798,7 @@ class View<::import::FBE_, Verified> : public StructView<::import::FBE_, Verifie
 public:
     using StructView<::import::FBE_, Verified>::StructView;
 
-    int32_t FBE__() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> FBE__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.std: its fields read in place, each checked against the body found
@@ -3827,7 +2809,7 @@ class View<::import::std_, Verified> : public StructView<::import::std_, Verifie
 public:
     using StructView<::import::std_, Verified>::StructView;
 
-    int32_t std__() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> std__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Companion: its fields read in place, each checked against the body found
@@ -3838,7 +2820,7 @@ class View<::import::Companion, Verified> : public StructView<::import::Companio
 public:
     using StructView<::import::Companion, Verified>::StructView;
 
-    int32_t Companion_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Companion_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Any: its fields read in place, each checked against the body found
@@ -3849,7 +2831,7 @@ class View<::import::Any, Verified> : public StructView<::import::Any, Verified>
 public:
     using StructView<::import::Any, Verified>::StructView;
 
-    int32_t Any_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Any_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Self: its fields read in place, each checked against the body found
@@ -3860,7 +2842,7 @@ class View<::import::Self, Verified> : public StructView<::import::Self, Verifie
 public:
     using StructView<::import::Self, Verified>::StructView;
 
-    int32_t Self_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Self_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.self: its fields read in place, each checked against the body found
@@ -3871,7 +2853,7 @@ class View<::import::self, Verified> : public StructView<::import::self, Verifie
 public:
     using StructView<::import::self, Verified>::StructView;
 
-    int32_t self_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> self_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.None: its fields read in place, each checked against the body found
@@ -3882,7 +2864,7 @@ class View<::import::None, Verified> : public StructView<::import::None, Verifie
 public:
     using StructView<::import::None, Verified>::StructView;
 
-    int32_t None_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> None_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Option: its fields read in place, each checked against the body found
@@ -3893,7 +2875,7 @@ class View<::import::Option, Verified> : public StructView<::import::Option, Ver
 public:
     using StructView<::import::Option, Verified>::StructView;
 
-    int32_t Option_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Option_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Result: its fields read in place, each checked against the body found
@@ -3904,7 +2886,7 @@ class View<::import::Result, Verified> : public StructView<::import::Result, Ver
 public:
     using StructView<::import::Result, Verified>::StructView;
 
-    int32_t Result_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Result_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Vec: its fields read in place, each checked against the body found
@@ -3915,7 +2897,7 @@ class View<::import::Vec, Verified> : public StructView<::import::Vec, Verified>
 public:
     using StructView<::import::Vec, Verified>::StructView;
 
-    int32_t Vec_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Vec_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Box: its fields read in place, each checked against the body found
@@ -3926,7 +2908,7 @@ class View<::import::Box, Verified> : public StructView<::import::Box, Verified>
 public:
     using StructView<::import::Box, Verified>::StructView;
 
-    int32_t Box_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Box_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Error: its fields read in place, each checked against the body found
@@ -3937,7 +2919,7 @@ class View<::import::Error, Verified> : public StructView<::import::Error, Verif
 public:
     using StructView<::import::Error, Verified>::StructView;
 
-    int32_t Error_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Error_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Exception: its fields read in place, each checked against the body found
@@ -3948,7 +2930,7 @@ class View<::import::Exception, Verified> : public StructView<::import::Exceptio
 public:
     using StructView<::import::Exception, Verified>::StructView;
 
-    int32_t Exception_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Exception_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Text: its fields read in place, each checked against the body found
@@ -3959,7 +2941,7 @@ class View<::import::Text, Verified> : public StructView<::import::Text, Verifie
 public:
     using StructView<::import::Text, Verified>::StructView;
 
-    int32_t Text_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Text_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.JsonWriter: its fields read in place, each checked against the body found
@@ -3970,7 +2952,7 @@ class View<::import::JsonWriter, Verified> : public StructView<::import::JsonWri
 public:
     using StructView<::import::JsonWriter, Verified>::StructView;
 
-    int32_t JsonWriter_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> JsonWriter_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.int32_t: its fields read in place, each checked against the body found
@@ -3981,7 +2963,7 @@ class View<::import::int32_t_, Verified> : public StructView<::import::int32_t_,
 public:
     using StructView<::import::int32_t_, Verified>::StructView;
 
-    int32_t int32_t__() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> int32_t__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.size_t: its fields read in place, each checked against the body found
@@ -3992,7 +2974,7 @@ class View<::import::size_t_, Verified> : public StructView<::import::size_t_, V
 public:
     using StructView<::import::size_t_, Verified>::StructView;
 
-    int32_t size_t__() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> size_t__() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.list: its fields read in place, each checked against the body found
@@ -4003,7 +2985,7 @@ class View<::import::list, Verified> : public StructView<::import::list, Verifie
 public:
     using StructView<::import::list, Verified>::StructView;
 
-    int32_t list_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> list_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.object: its fields read in place, each checked against the body found
@@ -4014,7 +2996,7 @@ class View<::import::object, Verified> : public StructView<::import::object, Ver
 public:
     using StructView<::import::object, Verified>::StructView;
 
-    int32_t object_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> object_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.v: its fields read in place, each checked against the body found
@@ -4025,7 +3007,7 @@ class View<::import::v, Verified> : public StructView<::import::v, Verified>
 public:
     using StructView<::import::v, Verified>::StructView;
 
-    int32_t v_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> v_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.r: its fields read in place, each checked against the body found
@@ -4036,7 +3018,7 @@ class View<::import::r, Verified> : public StructView<::import::r, Verified>
 public:
     using StructView<::import::r, Verified>::StructView;
 
-    int32_t r_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> r_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.w: its fields read in place, each checked against the body found
@@ -4047,7 +3029,7 @@ class View<::import::w, Verified> : public StructView<::import::w, Verified>
 public:
     using StructView<::import::w, Verified>::StructView;
 
-    int32_t w_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> w_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.SideBuy: its fields read in place, each checked against the body found
@@ -4058,7 +3040,7 @@ class View<::import::SideBuy, Verified> : public StructView<::import::SideBuy, V
 public:
     using StructView<::import::SideBuy, Verified>::StructView;
 
-    int32_t SideBuy_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> SideBuy_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.OrderKey: its fields read in place, each checked against the body found
@@ -4069,7 +3051,7 @@ class View<::import::OrderKey, Verified> : public StructView<::import::OrderKey,
 public:
     using StructView<::import::OrderKey, Verified>::StructView;
 
-    int32_t OrderKey_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> OrderKey_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.textOfside: its fields read in place, each checked against the body found
@@ -4080,7 +3062,7 @@ class View<::import::textOfside, Verified> : public StructView<::import::textOfs
 public:
     using StructView<::import::textOfside, Verified>::StructView;
 
-    int32_t textOfside_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> textOfside_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.DECIMAL_1: its fields read in place, each checked against the body found
@@ -4091,7 +3073,7 @@ class View<::import::DECIMAL_1, Verified> : public StructView<::import::DECIMAL_
 public:
     using StructView<::import::DECIMAL_1, Verified>::StructView;
 
-    int32_t DECIMAL_1_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> DECIMAL_1_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.OrderModel: its fields read in place, each checked against the body found
@@ -4102,7 +3084,7 @@ class View<::import::OrderModel, Verified> : public StructView<::import::OrderMo
 public:
     using StructView<::import::OrderModel, Verified>::StructView;
 
-    int32_t OrderModel_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> OrderModel_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.OrderFinal: its fields read in place, each checked against the body found
@@ -4113,7 +3095,7 @@ class View<::import::OrderFinal, Verified> : public StructView<::import::OrderFi
 public:
     using StructView<::import::OrderFinal, Verified>::StructView;
 
-    int32_t OrderFinal_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> OrderFinal_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.NewOrder: its fields read in place, each checked against the body found
@@ -4124,7 +3106,7 @@ class View<::import::NewOrder, Verified> : public StructView<::import::NewOrder,
 public:
     using StructView<::import::NewOrder, Verified>::StructView;
 
-    int32_t NewOrder_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> NewOrder_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.VerifyFBEOrder: its fields read in place, each checked against the body found
@@ -4135,7 +3117,7 @@ class View<::import::VerifyFBEOrder, Verified> : public StructView<::import::Ver
 public:
     using StructView<::import::VerifyFBEOrder, Verified>::StructView;
 
-    int32_t VerifyFBEOrder_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> VerifyFBEOrder_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.fbe_vr_Order: its fields read in place, each checked against the body found
@@ -4146,7 +3128,7 @@ class View<::import::fbe_vr_Order, Verified> : public StructView<::import::fbe_v
 public:
     using StructView<::import::fbe_vr_Order, Verified>::StructView;
 
-    int32_t fbe_vr_Order_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> fbe_vr_Order_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.e1: its fields read in place, each checked against the body found
@@ -4157,7 +3139,7 @@ class View<::import::e1, Verified> : public StructView<::import::e1, Verified>
 public:
     using StructView<::import::e1, Verified>::StructView;
 
-    int32_t e1_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> e1_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.i2: its fields read in place, each checked against the body found
@@ -4168,7 +3150,7 @@ class View<::import::i2, Verified> : public StructView<::import::i2, Verified>
 public:
     using StructView<::import::i2, Verified>::StructView;
 
-    int32_t i2_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> i2_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.o3: its fields read in place, each checked against the body found
@@ -4179,7 +3161,7 @@ class View<::import::o3, Verified> : public StructView<::import::o3, Verified>
 public:
     using StructView<::import::o3, Verified>::StructView;
 
-    int32_t o3_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> o3_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Fbe: its fields read in place, each checked against the body found
@@ -4190,7 +3172,7 @@ class View<::import::Fbe, Verified> : public StructView<::import::Fbe, Verified>
 public:
     using StructView<::import::Fbe, Verified>::StructView;
 
-    int32_t Fbe_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Fbe_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.FINGERPRINT: its fields read in place, each checked against the body found
@@ -4201,7 +3183,7 @@ class View<::import::FINGERPRINT, Verified> : public StructView<::import::FINGER
 public:
     using StructView<::import::FINGERPRINT, Verified>::StructView;
 
-    int32_t FINGERPRINT_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> FINGERPRINT_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.FBE_FINGERPRINT: its fields read in place, each checked against the body found
@@ -4212,7 +3194,7 @@ class View<::import::FBE_FINGERPRINT, Verified> : public StructView<::import::FB
 public:
     using StructView<::import::FBE_FINGERPRINT, Verified>::StructView;
 
-    int32_t FBE_FINGERPRINT_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> FBE_FINGERPRINT_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.FBEFingerprint: its fields read in place, each checked against the body found
@@ -4223,7 +3205,7 @@ class View<::import::FBEFingerprint, Verified> : public StructView<::import::FBE
 public:
     using StructView<::import::FBEFingerprint, Verified>::StructView;
 
-    int32_t FBEFingerprint_() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> FBEFingerprint_() const noexcept { return this->template fbe_field<int32_t>(8); }
 };
 
 //! View of import.Case: its fields read in place, each checked against the body found
@@ -4234,14 +3216,14 @@ class View<::import::Case, Verified> : public StructView<::import::Case, Verifie
 public:
     using StructView<::import::Case, Verified>::StructView;
 
-    int32_t name() const noexcept { return this->template fbe_field<int32_t>(8); }
-    int32_t Name() const noexcept { return this->template fbe_field<int32_t>(12); }
-    int32_t NAME() const noexcept { return this->template fbe_field<int32_t>(16); }
-    int32_t class___() const noexcept { return this->template fbe_field<int32_t>(20); }
-    int32_t class_() const noexcept { return this->template fbe_field<int32_t>(24); }
-    int32_t class__() const noexcept { return this->template fbe_field<int32_t>(28); }
-    int32_t String() const noexcept { return this->template fbe_field<int32_t>(32); }
-    int32_t String_() const noexcept { return this->template fbe_field<int32_t>(36); }
+    ViewResult<int32_t, Verified> name() const noexcept { return this->template fbe_field<int32_t>(8); }
+    ViewResult<int32_t, Verified> Name() const noexcept { return this->template fbe_field<int32_t>(12); }
+    ViewResult<int32_t, Verified> NAME() const noexcept { return this->template fbe_field<int32_t>(16); }
+    ViewResult<int32_t, Verified> class___() const noexcept { return this->template fbe_field<int32_t>(20); }
+    ViewResult<int32_t, Verified> class_() const noexcept { return this->template fbe_field<int32_t>(24); }
+    ViewResult<int32_t, Verified> class__() const noexcept { return this->template fbe_field<int32_t>(28); }
+    ViewResult<int32_t, Verified> String() const noexcept { return this->template fbe_field<int32_t>(32); }
+    ViewResult<int32_t, Verified> String_() const noexcept { return this->template fbe_field<int32_t>(36); }
 };
 
 //! View of import.Imported: its fields read in place, each checked against the body found
@@ -4252,9 +3234,9 @@ class View<::import::Imported, Verified> : public StructView<::import::Imported,
 public:
     using StructView<::import::Imported, Verified>::StructView;
 
-    ::market::Side market() const noexcept { return this->template fbe_field<::market::Side>(8); }
-    View<::market::Instrument, Verified> org() const noexcept { return this->template fbe_field<::market::Instrument>(9); }
-    ::market::Side example() const noexcept { return this->template fbe_field<::market::Side>(13, ::market::Side::sell); }
+    ViewResult<::market::Side, Verified> market() const noexcept { return this->template fbe_field<::market::Side>(8); }
+    ViewResult<::market::Instrument, Verified> org() const noexcept { return this->template fbe_field<::market::Instrument>(9); }
+    ViewResult<::market::Side, Verified> example() const noexcept { return this->template fbe_field<::market::Side>(13, ::market::Side::sell); }
 };
 
 //! View of import.symbol: its fields read in place, each checked against the body found
@@ -4265,7 +3247,7 @@ class View<::import::symbol, Verified> : public StructView<::import::symbol, Ver
 public:
     using StructView<::import::symbol, Verified>::StructView;
 
-    ::import::digits digits() const noexcept { return this->template fbe_field<::import::digits>(8, ::import::digits::two); }
+    ViewResult<::import::digits, Verified> digits() const noexcept { return this->template fbe_field<::import::digits>(8, ::import::digits::two); }
 };
 
 //! View of import.Listed: its fields read in place, each checked against the body found
@@ -4277,8 +3259,8 @@ public:
     using StructView<::import::Listed, Verified>::StructView;
 
     View<::market::Instrument, Verified> parent() const noexcept { return this->template fbe_part<::market::Instrument>(); }
-    ::import::digits precision() const noexcept { return this->template fbe_field<::import::digits>(16, ::import::digits::two); }
-    View<::import::symbol, Verified> ticker() const noexcept { return this->template fbe_field<::import::symbol>(20); }
+    ViewResult<::import::digits, Verified> precision() const noexcept { return this->template fbe_field<::import::digits>(16, ::import::digits::two); }
+    ViewResult<::import::symbol, Verified> ticker() const noexcept { return this->template fbe_field<::import::symbol>(20); }
 };
 
 //! View of import.Derived: its fields read in place, each checked against the body found
@@ -4290,8 +3272,8 @@ public:
     using StructView<::import::Derived, Verified>::StructView;
 
     View<::import::Order, Verified> parent() const noexcept { return this->template fbe_part<::import::Order>(); }
-    ::import::Word Word() const noexcept { return this->template fbe_field<::import::Word>(20, ::import::Word::class_); }
-    ::import::range side_() const noexcept { return this->template fbe_field<::import::range>(22); }
+    ViewResult<::import::Word, Verified> Word() const noexcept { return this->template fbe_field<::import::Word>(20, ::import::Word::class_); }
+    ViewResult<::import::range, Verified> side_() const noexcept { return this->template fbe_field<::import::range>(22); }
 };
 
 //! View of import.Shadows: its fields read in place, each checked against the body found
@@ -4302,102 +3284,102 @@ class View<::import::Shadows, Verified> : public StructView<::import::Shadows, V
 public:
     using StructView<::import::Shadows, Verified>::StructView;
 
-    View<std::array<int32_t, 3>, Verified> ints() const noexcept { return this->template fbe_field<std::array<int32_t, 3>>(8); }
-    View<std::array<::import::Order, 2>, Verified> orders() const noexcept { return this->template fbe_field<std::array<::import::Order, 2>>(20); }
-    View<std::array<std::string, 2>, Verified> strings() const noexcept { return this->template fbe_field<std::array<std::string, 2>>(28); }
-    View<std::array<FBE::decimal_t, 2>, Verified> decimals() const noexcept { return this->template fbe_field<std::array<FBE::decimal_t, 2>>(36); }
-    View<std::array<FBE::uuid_t, 2>, Verified> uuids() const noexcept { return this->template fbe_field<std::array<FBE::uuid_t, 2>>(68); }
-    View<std::array<uint64_t, 2>, Verified> times() const noexcept { return this->template fbe_field<std::array<uint64_t, 2>>(100); }
-    View<std::array<::import::Word, 2>, Verified> words() const noexcept { return this->template fbe_field<std::array<::import::Word, 2>>(116); }
-    View<std::array<::import::Modifier, 2>, Verified> modifiers() const noexcept { return this->template fbe_field<std::array<::import::Modifier, 2>>(120); }
-    View<std::array<FBE::buffer_t, 2>, Verified> blobs() const noexcept { return this->template fbe_field<std::array<FBE::buffer_t, 2>>(136); }
-    View<std::array<bool, 2>, Verified> bools() const noexcept { return this->template fbe_field<std::array<bool, 2>>(144); }
-    View<std::array<char, 2>, Verified> chars() const noexcept { return this->template fbe_field<std::array<char, 2>>(146); }
-    View<std::array<double, 2>, Verified> doubles() const noexcept { return this->template fbe_field<std::array<double, 2>>(148); }
-    View<std::vector<int64_t>, Verified> vector() const noexcept { return this->template fbe_field<std::vector<int64_t>>(164); }
-    View<std::vector<::import::Order>, Verified> orderVector() const noexcept { return this->template fbe_field<std::vector<::import::Order>>(168); }
-    View<std::list<int32_t>, Verified> listed() const noexcept { return this->template fbe_field<std::list<int32_t>>(172); }
-    View<std::unordered_map<int32_t, std::string>, Verified> hashed() const noexcept { return this->template fbe_field<std::unordered_map<int32_t, std::string>>(176); }
-    View<std::map<std::string, int32_t>, Verified> mapped() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(180); }
-    View<std::set<std::string>, Verified> setted() const noexcept { return this->template fbe_field<std::set<std::string>>(184); }
-    View<std::optional<::import::Order>, Verified> order() const noexcept { return this->template fbe_field<std::optional<::import::Order>>(188); }
-    FBE::decimal_t price() const noexcept { return this->template fbe_field<FBE::decimal_t>(193, [] { return FBE::decimal_t("1.5"); }); }
-    std::string_view text() const noexcept { return this->template fbe_field<std::string>(209, "text"); }
-    FBE::uuid_t made() const noexcept { return this->template fbe_field<FBE::uuid_t>(213, [] { return FBE::uuid_t::sequential(); }); }
-    FBE::uuid_t random() const noexcept { return this->template fbe_field<FBE::uuid_t>(229, [] { return FBE::uuid_t::random(); }); }
-    FBE::uuid_t nil() const noexcept { return this->template fbe_field<FBE::uuid_t>(245, [] { return FBE::uuid_t("00000000-0000-0000-0000-000000000000"); }); }
-    uint64_t now() const noexcept { return this->template fbe_field<uint64_t>(261, [] { return FBE::utc(); }); }
-    uint64_t start() const noexcept { return this->template fbe_field<uint64_t>(269, UINT64_C(0)); }
-    ::import::Word word() const noexcept { return this->template fbe_field<::import::Word>(277, ::import::Word::class_); }
-    ::import::Modifier modifier() const noexcept { return this->template fbe_field<::import::Modifier>(279, ::import::Modifier::static_); }
-    int32_t range() const noexcept { return this->template fbe_field<int32_t>(287); }
-    int32_t len() const noexcept { return this->template fbe_field<int32_t>(291); }
-    int32_t sorted() const noexcept { return this->template fbe_field<int32_t>(295); }
-    int32_t enumerate() const noexcept { return this->template fbe_field<int32_t>(299); }
-    int32_t tuple() const noexcept { return this->template fbe_field<int32_t>(303); }
-    int32_t frozenset() const noexcept { return this->template fbe_field<int32_t>(307); }
-    int32_t bytearray() const noexcept { return this->template fbe_field<int32_t>(311); }
-    int32_t int_() const noexcept { return this->template fbe_field<int32_t>(315); }
-    std::string_view str() const noexcept { return this->template fbe_field<std::string>(319); }
-    std::string_view dict() const noexcept { return this->template fbe_field<std::string>(323); }
-    int32_t set_() const noexcept { return this->template fbe_field<int32_t>(327); }
-    FBE::decimal_t Decimal() const noexcept { return this->template fbe_field<FBE::decimal_t>(331); }
-    FBE::uuid_t UUID() const noexcept { return this->template fbe_field<FBE::uuid_t>(347); }
-    int32_t fbe() const noexcept { return this->template fbe_field<int32_t>(363); }
-    int32_t type() const noexcept { return this->template fbe_field<int32_t>(367); }
-    int32_t Array() const noexcept { return this->template fbe_field<int32_t>(371); }
-    int32_t Map() const noexcept { return this->template fbe_field<int32_t>(375); }
-    int64_t BigInt() const noexcept { return this->template fbe_field<int64_t>(379); }
-    double Number() const noexcept { return this->template fbe_field<double>(387); }
-    std::string_view String() const noexcept { return this->template fbe_field<std::string>(395); }
-    View<FBE::buffer_t, Verified> Uint8Array() const noexcept { return this->template fbe_field<FBE::buffer_t>(399); }
-    int32_t Object() const noexcept { return this->template fbe_field<int32_t>(403); }
-    int32_t Math() const noexcept { return this->template fbe_field<int32_t>(407); }
-    int32_t JSON() const noexcept { return this->template fbe_field<int32_t>(411); }
-    uint64_t Date() const noexcept { return this->template fbe_field<uint64_t>(415); }
-    int32_t Arrays() const noexcept { return this->template fbe_field<int32_t>(423); }
-    int32_t ArrayList() const noexcept { return this->template fbe_field<int32_t>(427); }
-    int32_t HashMap() const noexcept { return this->template fbe_field<int32_t>(431); }
-    int32_t TreeMap() const noexcept { return this->template fbe_field<int32_t>(435); }
-    int32_t LinkedList() const noexcept { return this->template fbe_field<int32_t>(439); }
-    int32_t HashSet() const noexcept { return this->template fbe_field<int32_t>(443); }
-    int32_t TreeSet() const noexcept { return this->template fbe_field<int32_t>(447); }
-    int32_t Optional() const noexcept { return this->template fbe_field<int32_t>(451); }
-    FBE::decimal_t BigDecimal() const noexcept { return this->template fbe_field<FBE::decimal_t>(455); }
-    uint64_t Instant() const noexcept { return this->template fbe_field<uint64_t>(471); }
-    int32_t IntArray() const noexcept { return this->template fbe_field<int32_t>(479); }
-    int32_t LongArray() const noexcept { return this->template fbe_field<int32_t>(483); }
-    View<FBE::buffer_t, Verified> ByteArray() const noexcept { return this->template fbe_field<FBE::buffer_t>(487); }
-    int32_t arrayOf() const noexcept { return this->template fbe_field<int32_t>(491); }
-    int32_t listOf() const noexcept { return this->template fbe_field<int32_t>(495); }
-    int32_t mutableListOf() const noexcept { return this->template fbe_field<int32_t>(499); }
-    int32_t emptyList() const noexcept { return this->template fbe_field<int32_t>(503); }
-    int32_t mutableMapOf() const noexcept { return this->template fbe_field<int32_t>(507); }
-    int32_t Collections() const noexcept { return this->template fbe_field<int32_t>(511); }
-    int32_t make() const noexcept { return this->template fbe_field<int32_t>(515); }
-    int32_t append() const noexcept { return this->template fbe_field<int32_t>(519); }
-    int32_t copy() const noexcept { return this->template fbe_field<int32_t>(523); }
-    int32_t time() const noexcept { return this->template fbe_field<int32_t>(527); }
-    int32_t std_() const noexcept { return this->template fbe_field<int32_t>(531); }
-    int32_t FBE_() const noexcept { return this->template fbe_field<int32_t>(535); }
-    int32_t Vec() const noexcept { return this->template fbe_field<int32_t>(539); }
-    int32_t Default() const noexcept { return this->template fbe_field<int32_t>(543); }
-    int32_t Some() const noexcept { return this->template fbe_field<int32_t>(547); }
-    int32_t Box() const noexcept { return this->template fbe_field<int32_t>(551); }
-    FBE::uuid_t Uuid() const noexcept { return this->template fbe_field<FBE::uuid_t>(555); }
-    FBE::uuid_t Guid() const noexcept { return this->template fbe_field<FBE::uuid_t>(571); }
-    int32_t Dictionary() const noexcept { return this->template fbe_field<int32_t>(587); }
-    int32_t SortedDictionary() const noexcept { return this->template fbe_field<int32_t>(591); }
-    int32_t System() const noexcept { return this->template fbe_field<int32_t>(595); }
-    int32_t Fbe() const noexcept { return this->template fbe_field<int32_t>(599); }
-    int32_t Hash() const noexcept { return this->template fbe_field<int32_t>(603); }
-    int32_t hash() const noexcept { return this->template fbe_field<int32_t>(607); }
-    int32_t freeze() const noexcept { return this->template fbe_field<int32_t>(611); }
-    int32_t dup() const noexcept { return this->template fbe_field<int32_t>(615); }
-    int32_t clone() const noexcept { return this->template fbe_field<int32_t>(619); }
-    int32_t send() const noexcept { return this->template fbe_field<int32_t>(623); }
-    int32_t format() const noexcept { return this->template fbe_field<int32_t>(627); }
-    int32_t to_s() const noexcept { return this->template fbe_field<int32_t>(631); }
+    ViewResult<std::array<int32_t, 3>, Verified> ints() const noexcept { return this->template fbe_field<std::array<int32_t, 3>>(8); }
+    ViewResult<std::array<::import::Order, 2>, Verified> orders() const noexcept { return this->template fbe_field<std::array<::import::Order, 2>>(20); }
+    ViewResult<std::array<std::string, 2>, Verified> strings() const noexcept { return this->template fbe_field<std::array<std::string, 2>>(28); }
+    ViewResult<std::array<FBE::decimal_t, 2>, Verified> decimals() const noexcept { return this->template fbe_field<std::array<FBE::decimal_t, 2>>(36); }
+    ViewResult<std::array<FBE::uuid_t, 2>, Verified> uuids() const noexcept { return this->template fbe_field<std::array<FBE::uuid_t, 2>>(68); }
+    ViewResult<std::array<uint64_t, 2>, Verified> times() const noexcept { return this->template fbe_field<std::array<uint64_t, 2>>(100); }
+    ViewResult<std::array<::import::Word, 2>, Verified> words() const noexcept { return this->template fbe_field<std::array<::import::Word, 2>>(116); }
+    ViewResult<std::array<::import::Modifier, 2>, Verified> modifiers() const noexcept { return this->template fbe_field<std::array<::import::Modifier, 2>>(120); }
+    ViewResult<std::array<FBE::buffer_t, 2>, Verified> blobs() const noexcept { return this->template fbe_field<std::array<FBE::buffer_t, 2>>(136); }
+    ViewResult<std::array<bool, 2>, Verified> bools() const noexcept { return this->template fbe_field<std::array<bool, 2>>(144); }
+    ViewResult<std::array<char, 2>, Verified> chars() const noexcept { return this->template fbe_field<std::array<char, 2>>(146); }
+    ViewResult<std::array<double, 2>, Verified> doubles() const noexcept { return this->template fbe_field<std::array<double, 2>>(148); }
+    ViewResult<std::vector<int64_t>, Verified> vector() const noexcept { return this->template fbe_field<std::vector<int64_t>>(164); }
+    ViewResult<std::vector<::import::Order>, Verified> orderVector() const noexcept { return this->template fbe_field<std::vector<::import::Order>>(168); }
+    ViewResult<std::list<int32_t>, Verified> listed() const noexcept { return this->template fbe_field<std::list<int32_t>>(172); }
+    ViewResult<std::unordered_map<int32_t, std::string>, Verified> hashed() const noexcept { return this->template fbe_field<std::unordered_map<int32_t, std::string>>(176); }
+    ViewResult<std::map<std::string, int32_t>, Verified> mapped() const noexcept { return this->template fbe_field<std::map<std::string, int32_t>>(180); }
+    ViewResult<std::set<std::string>, Verified> setted() const noexcept { return this->template fbe_field<std::set<std::string>>(184); }
+    ViewResult<std::optional<::import::Order>, Verified> order() const noexcept { return this->template fbe_field<std::optional<::import::Order>>(188); }
+    ViewResult<FBE::decimal_t, Verified> price() const noexcept { return this->template fbe_field<FBE::decimal_t>(193, [] { return FBE::decimal_t("1.5"); }); }
+    ViewResult<std::string, Verified> text() const noexcept { return this->template fbe_field<std::string>(209, "text"); }
+    ViewResult<FBE::uuid_t, Verified> made() const noexcept { return this->template fbe_field<FBE::uuid_t>(213, [] { return FBE::uuid_t::sequential(); }); }
+    ViewResult<FBE::uuid_t, Verified> random() const noexcept { return this->template fbe_field<FBE::uuid_t>(229, [] { return FBE::uuid_t::random(); }); }
+    ViewResult<FBE::uuid_t, Verified> nil() const noexcept { return this->template fbe_field<FBE::uuid_t>(245, [] { return FBE::uuid_t("00000000-0000-0000-0000-000000000000"); }); }
+    ViewResult<uint64_t, Verified> now() const noexcept { return this->template fbe_field<uint64_t>(261, [] { return FBE::utc(); }); }
+    ViewResult<uint64_t, Verified> start() const noexcept { return this->template fbe_field<uint64_t>(269, UINT64_C(0)); }
+    ViewResult<::import::Word, Verified> word() const noexcept { return this->template fbe_field<::import::Word>(277, ::import::Word::class_); }
+    ViewResult<::import::Modifier, Verified> modifier() const noexcept { return this->template fbe_field<::import::Modifier>(279, ::import::Modifier::static_); }
+    ViewResult<int32_t, Verified> range() const noexcept { return this->template fbe_field<int32_t>(287); }
+    ViewResult<int32_t, Verified> len() const noexcept { return this->template fbe_field<int32_t>(291); }
+    ViewResult<int32_t, Verified> sorted() const noexcept { return this->template fbe_field<int32_t>(295); }
+    ViewResult<int32_t, Verified> enumerate() const noexcept { return this->template fbe_field<int32_t>(299); }
+    ViewResult<int32_t, Verified> tuple() const noexcept { return this->template fbe_field<int32_t>(303); }
+    ViewResult<int32_t, Verified> frozenset() const noexcept { return this->template fbe_field<int32_t>(307); }
+    ViewResult<int32_t, Verified> bytearray() const noexcept { return this->template fbe_field<int32_t>(311); }
+    ViewResult<int32_t, Verified> int_() const noexcept { return this->template fbe_field<int32_t>(315); }
+    ViewResult<std::string, Verified> str() const noexcept { return this->template fbe_field<std::string>(319); }
+    ViewResult<std::string, Verified> dict() const noexcept { return this->template fbe_field<std::string>(323); }
+    ViewResult<int32_t, Verified> set_() const noexcept { return this->template fbe_field<int32_t>(327); }
+    ViewResult<FBE::decimal_t, Verified> Decimal() const noexcept { return this->template fbe_field<FBE::decimal_t>(331); }
+    ViewResult<FBE::uuid_t, Verified> UUID() const noexcept { return this->template fbe_field<FBE::uuid_t>(347); }
+    ViewResult<int32_t, Verified> fbe() const noexcept { return this->template fbe_field<int32_t>(363); }
+    ViewResult<int32_t, Verified> type() const noexcept { return this->template fbe_field<int32_t>(367); }
+    ViewResult<int32_t, Verified> Array() const noexcept { return this->template fbe_field<int32_t>(371); }
+    ViewResult<int32_t, Verified> Map() const noexcept { return this->template fbe_field<int32_t>(375); }
+    ViewResult<int64_t, Verified> BigInt() const noexcept { return this->template fbe_field<int64_t>(379); }
+    ViewResult<double, Verified> Number() const noexcept { return this->template fbe_field<double>(387); }
+    ViewResult<std::string, Verified> String() const noexcept { return this->template fbe_field<std::string>(395); }
+    ViewResult<FBE::buffer_t, Verified> Uint8Array() const noexcept { return this->template fbe_field<FBE::buffer_t>(399); }
+    ViewResult<int32_t, Verified> Object() const noexcept { return this->template fbe_field<int32_t>(403); }
+    ViewResult<int32_t, Verified> Math() const noexcept { return this->template fbe_field<int32_t>(407); }
+    ViewResult<int32_t, Verified> JSON() const noexcept { return this->template fbe_field<int32_t>(411); }
+    ViewResult<uint64_t, Verified> Date() const noexcept { return this->template fbe_field<uint64_t>(415); }
+    ViewResult<int32_t, Verified> Arrays() const noexcept { return this->template fbe_field<int32_t>(423); }
+    ViewResult<int32_t, Verified> ArrayList() const noexcept { return this->template fbe_field<int32_t>(427); }
+    ViewResult<int32_t, Verified> HashMap() const noexcept { return this->template fbe_field<int32_t>(431); }
+    ViewResult<int32_t, Verified> TreeMap() const noexcept { return this->template fbe_field<int32_t>(435); }
+    ViewResult<int32_t, Verified> LinkedList() const noexcept { return this->template fbe_field<int32_t>(439); }
+    ViewResult<int32_t, Verified> HashSet() const noexcept { return this->template fbe_field<int32_t>(443); }
+    ViewResult<int32_t, Verified> TreeSet() const noexcept { return this->template fbe_field<int32_t>(447); }
+    ViewResult<int32_t, Verified> Optional() const noexcept { return this->template fbe_field<int32_t>(451); }
+    ViewResult<FBE::decimal_t, Verified> BigDecimal() const noexcept { return this->template fbe_field<FBE::decimal_t>(455); }
+    ViewResult<uint64_t, Verified> Instant() const noexcept { return this->template fbe_field<uint64_t>(471); }
+    ViewResult<int32_t, Verified> IntArray() const noexcept { return this->template fbe_field<int32_t>(479); }
+    ViewResult<int32_t, Verified> LongArray() const noexcept { return this->template fbe_field<int32_t>(483); }
+    ViewResult<FBE::buffer_t, Verified> ByteArray() const noexcept { return this->template fbe_field<FBE::buffer_t>(487); }
+    ViewResult<int32_t, Verified> arrayOf() const noexcept { return this->template fbe_field<int32_t>(491); }
+    ViewResult<int32_t, Verified> listOf() const noexcept { return this->template fbe_field<int32_t>(495); }
+    ViewResult<int32_t, Verified> mutableListOf() const noexcept { return this->template fbe_field<int32_t>(499); }
+    ViewResult<int32_t, Verified> emptyList() const noexcept { return this->template fbe_field<int32_t>(503); }
+    ViewResult<int32_t, Verified> mutableMapOf() const noexcept { return this->template fbe_field<int32_t>(507); }
+    ViewResult<int32_t, Verified> Collections() const noexcept { return this->template fbe_field<int32_t>(511); }
+    ViewResult<int32_t, Verified> make() const noexcept { return this->template fbe_field<int32_t>(515); }
+    ViewResult<int32_t, Verified> append() const noexcept { return this->template fbe_field<int32_t>(519); }
+    ViewResult<int32_t, Verified> copy() const noexcept { return this->template fbe_field<int32_t>(523); }
+    ViewResult<int32_t, Verified> time() const noexcept { return this->template fbe_field<int32_t>(527); }
+    ViewResult<int32_t, Verified> std_() const noexcept { return this->template fbe_field<int32_t>(531); }
+    ViewResult<int32_t, Verified> FBE_() const noexcept { return this->template fbe_field<int32_t>(535); }
+    ViewResult<int32_t, Verified> Vec() const noexcept { return this->template fbe_field<int32_t>(539); }
+    ViewResult<int32_t, Verified> Default() const noexcept { return this->template fbe_field<int32_t>(543); }
+    ViewResult<int32_t, Verified> Some() const noexcept { return this->template fbe_field<int32_t>(547); }
+    ViewResult<int32_t, Verified> Box() const noexcept { return this->template fbe_field<int32_t>(551); }
+    ViewResult<FBE::uuid_t, Verified> Uuid() const noexcept { return this->template fbe_field<FBE::uuid_t>(555); }
+    ViewResult<FBE::uuid_t, Verified> Guid() const noexcept { return this->template fbe_field<FBE::uuid_t>(571); }
+    ViewResult<int32_t, Verified> Dictionary() const noexcept { return this->template fbe_field<int32_t>(587); }
+    ViewResult<int32_t, Verified> SortedDictionary() const noexcept { return this->template fbe_field<int32_t>(591); }
+    ViewResult<int32_t, Verified> System() const noexcept { return this->template fbe_field<int32_t>(595); }
+    ViewResult<int32_t, Verified> Fbe() const noexcept { return this->template fbe_field<int32_t>(599); }
+    ViewResult<int32_t, Verified> Hash() const noexcept { return this->template fbe_field<int32_t>(603); }
+    ViewResult<int32_t, Verified> hash() const noexcept { return this->template fbe_field<int32_t>(607); }
+    ViewResult<int32_t, Verified> freeze() const noexcept { return this->template fbe_field<int32_t>(611); }
+    ViewResult<int32_t, Verified> dup() const noexcept { return this->template fbe_field<int32_t>(615); }
+    ViewResult<int32_t, Verified> clone() const noexcept { return this->template fbe_field<int32_t>(619); }
+    ViewResult<int32_t, Verified> send() const noexcept { return this->template fbe_field<int32_t>(623); }
+    ViewResult<int32_t, Verified> format() const noexcept { return this->template fbe_field<int32_t>(627); }
+    ViewResult<int32_t, Verified> to_s() const noexcept { return this->template fbe_field<int32_t>(631); }
 };
 
 //! View of import.Hostile: its fields read in place, each checked against the body found
@@ -4408,89 +3390,89 @@ class View<::import::Hostile, Verified> : public StructView<::import::Hostile, V
 public:
     using StructView<::import::Hostile, Verified>::StructView;
 
-    View<::import::Order, Verified> Order() const noexcept { return this->template fbe_field<::import::Order>(8); }
-    View<::import::CppWords, Verified> CppWords() const noexcept { return this->template fbe_field<::import::CppWords>(12); }
-    View<::import::PythonWords, Verified> PythonWords() const noexcept { return this->template fbe_field<::import::PythonWords>(16); }
-    View<::import::GoWords, Verified> GoWords() const noexcept { return this->template fbe_field<::import::GoWords>(20); }
-    View<::import::JavaWords, Verified> JavaWords() const noexcept { return this->template fbe_field<::import::JavaWords>(24); }
-    View<::import::KotlinWords, Verified> KotlinWords() const noexcept { return this->template fbe_field<::import::KotlinWords>(28); }
-    View<::import::JsWords, Verified> JsWords() const noexcept { return this->template fbe_field<::import::JsWords>(32); }
-    View<::import::RustWords, Verified> RustWords() const noexcept { return this->template fbe_field<::import::RustWords>(36); }
-    View<::import::CSharpWords, Verified> CSharpWords() const noexcept { return this->template fbe_field<::import::CSharpWords>(40); }
-    View<::import::RubyWords, Verified> RubyWords() const noexcept { return this->template fbe_field<::import::RubyWords>(44); }
-    View<::import::CppMembers, Verified> CppMembers() const noexcept { return this->template fbe_field<::import::CppMembers>(48); }
-    View<::import::PythonMembers, Verified> PythonMembers() const noexcept { return this->template fbe_field<::import::PythonMembers>(52); }
-    View<::import::GoMembers, Verified> GoMembers() const noexcept { return this->template fbe_field<::import::GoMembers>(56); }
-    View<::import::JvmMembers, Verified> JvmMembers() const noexcept { return this->template fbe_field<::import::JvmMembers>(60); }
-    View<::import::JsMembers, Verified> JsMembers() const noexcept { return this->template fbe_field<::import::JsMembers>(64); }
-    View<::import::RuntimeNames, Verified> RuntimeNames() const noexcept { return this->template fbe_field<::import::RuntimeNames>(68); }
-    View<::import::class_, Verified> class_() const noexcept { return this->template fbe_field<::import::class_>(72); }
-    View<::import::Object, Verified> Object() const noexcept { return this->template fbe_field<::import::Object>(76); }
-    View<::import::String, Verified> String() const noexcept { return this->template fbe_field<::import::String>(80); }
-    View<::import::List, Verified> List() const noexcept { return this->template fbe_field<::import::List>(84); }
-    View<::import::Map, Verified> Map() const noexcept { return this->template fbe_field<::import::Map>(88); }
-    View<::import::Model, Verified> Model() const noexcept { return this->template fbe_field<::import::Model>(92); }
-    View<::import::FinalModel, Verified> FinalModel() const noexcept { return this->template fbe_field<::import::FinalModel>(96); }
-    View<::import::Buffer, Verified> Buffer() const noexcept { return this->template fbe_field<::import::Buffer>(100); }
-    View<::import::Reader, Verified> Reader() const noexcept { return this->template fbe_field<::import::Reader>(104); }
-    View<::import::Writer, Verified> Writer() const noexcept { return this->template fbe_field<::import::Writer>(108); }
-    View<::import::Limits, Verified> Limits() const noexcept { return this->template fbe_field<::import::Limits>(112); }
-    View<::import::DecodeError, Verified> DecodeError() const noexcept { return this->template fbe_field<::import::DecodeError>(116); }
-    View<::import::DecodeException, Verified> DecodeException() const noexcept { return this->template fbe_field<::import::DecodeException>(120); }
-    View<::import::Decimal, Verified> Decimal() const noexcept { return this->template fbe_field<::import::Decimal>(124); }
-    View<::import::Uuid, Verified> Uuid() const noexcept { return this->template fbe_field<::import::Uuid>(128); }
-    View<::import::UUID, Verified> UUID() const noexcept { return this->template fbe_field<::import::UUID>(132); }
-    View<::import::Timestamp, Verified> Timestamp() const noexcept { return this->template fbe_field<::import::Timestamp>(136); }
-    View<::import::Sender, Verified> Sender() const noexcept { return this->template fbe_field<::import::Sender>(140); }
-    View<::import::Receiver, Verified> Receiver() const noexcept { return this->template fbe_field<::import::Receiver>(144); }
-    View<::import::Client, Verified> Client() const noexcept { return this->template fbe_field<::import::Client>(148); }
-    View<::import::Proxy, Verified> Proxy() const noexcept { return this->template fbe_field<::import::Proxy>(152); }
-    View<::import::Handler, Verified> Handler() const noexcept { return this->template fbe_field<::import::Handler>(156); }
-    View<::import::fbe, Verified> fbe() const noexcept { return this->template fbe_field<::import::fbe>(160); }
-    View<::import::FBE_, Verified> FBE_() const noexcept { return this->template fbe_field<::import::FBE_>(164); }
-    View<::import::std_, Verified> std_() const noexcept { return this->template fbe_field<::import::std_>(168); }
-    View<::import::Companion, Verified> Companion() const noexcept { return this->template fbe_field<::import::Companion>(172); }
-    View<::import::Any, Verified> Any() const noexcept { return this->template fbe_field<::import::Any>(176); }
-    View<::import::Self, Verified> Self() const noexcept { return this->template fbe_field<::import::Self>(180); }
-    View<::import::self, Verified> self() const noexcept { return this->template fbe_field<::import::self>(184); }
-    View<::import::None, Verified> None() const noexcept { return this->template fbe_field<::import::None>(188); }
-    View<::import::Option, Verified> Option() const noexcept { return this->template fbe_field<::import::Option>(192); }
-    View<::import::Result, Verified> Result() const noexcept { return this->template fbe_field<::import::Result>(196); }
-    View<::import::Vec, Verified> Vec() const noexcept { return this->template fbe_field<::import::Vec>(200); }
-    View<::import::Box, Verified> Box() const noexcept { return this->template fbe_field<::import::Box>(204); }
-    View<::import::Error, Verified> Error() const noexcept { return this->template fbe_field<::import::Error>(208); }
-    View<::import::Exception, Verified> Exception() const noexcept { return this->template fbe_field<::import::Exception>(212); }
-    View<::import::Text, Verified> Text() const noexcept { return this->template fbe_field<::import::Text>(216); }
-    View<::import::JsonWriter, Verified> JsonWriter() const noexcept { return this->template fbe_field<::import::JsonWriter>(220); }
-    View<::import::int32_t_, Verified> int32_t_() const noexcept { return this->template fbe_field<::import::int32_t_>(224); }
-    View<::import::size_t_, Verified> size_t_() const noexcept { return this->template fbe_field<::import::size_t_>(228); }
-    View<::import::list, Verified> list() const noexcept { return this->template fbe_field<::import::list>(232); }
-    View<::import::object, Verified> object() const noexcept { return this->template fbe_field<::import::object>(236); }
-    View<::import::v, Verified> v() const noexcept { return this->template fbe_field<::import::v>(240); }
-    View<::import::r, Verified> r() const noexcept { return this->template fbe_field<::import::r>(244); }
-    View<::import::w, Verified> w() const noexcept { return this->template fbe_field<::import::w>(248); }
-    View<::import::SideBuy, Verified> SideBuy() const noexcept { return this->template fbe_field<::import::SideBuy>(252); }
-    View<::import::OrderKey, Verified> OrderKey() const noexcept { return this->template fbe_field<::import::OrderKey>(256); }
-    View<::import::textOfside, Verified> textOfside() const noexcept { return this->template fbe_field<::import::textOfside>(260); }
-    View<::import::DECIMAL_1, Verified> DECIMAL_1() const noexcept { return this->template fbe_field<::import::DECIMAL_1>(264); }
-    View<::import::OrderModel, Verified> OrderModel() const noexcept { return this->template fbe_field<::import::OrderModel>(268); }
-    View<::import::OrderFinal, Verified> OrderFinal() const noexcept { return this->template fbe_field<::import::OrderFinal>(272); }
-    View<::import::NewOrder, Verified> NewOrder() const noexcept { return this->template fbe_field<::import::NewOrder>(276); }
-    View<::import::VerifyFBEOrder, Verified> VerifyFBEOrder() const noexcept { return this->template fbe_field<::import::VerifyFBEOrder>(280); }
-    View<::import::fbe_vr_Order, Verified> fbe_vr_Order() const noexcept { return this->template fbe_field<::import::fbe_vr_Order>(284); }
-    View<::import::e1, Verified> e1() const noexcept { return this->template fbe_field<::import::e1>(288); }
-    View<::import::i2, Verified> i2() const noexcept { return this->template fbe_field<::import::i2>(292); }
-    View<::import::o3, Verified> o3() const noexcept { return this->template fbe_field<::import::o3>(296); }
-    View<::import::Fbe, Verified> Fbe() const noexcept { return this->template fbe_field<::import::Fbe>(300); }
-    View<::import::FINGERPRINT, Verified> FINGERPRINT() const noexcept { return this->template fbe_field<::import::FINGERPRINT>(304); }
-    View<::import::FBE_FINGERPRINT, Verified> FBE_FINGERPRINT() const noexcept { return this->template fbe_field<::import::FBE_FINGERPRINT>(308); }
-    View<::import::FBEFingerprint, Verified> FBEFingerprint() const noexcept { return this->template fbe_field<::import::FBEFingerprint>(312); }
-    View<::import::Case, Verified> Case() const noexcept { return this->template fbe_field<::import::Case>(316); }
-    View<::import::Imported, Verified> Imported() const noexcept { return this->template fbe_field<::import::Imported>(320); }
-    View<::import::Derived, Verified> Derived() const noexcept { return this->template fbe_field<::import::Derived>(324); }
-    View<::import::Listed, Verified> Listed() const noexcept { return this->template fbe_field<::import::Listed>(328); }
-    ::import::Letters Letters() const noexcept { return this->template fbe_field<::import::Letters>(332, ::import::Letters::_a); }
-    View<::import::Shadows, Verified> Shadows() const noexcept { return this->template fbe_field<::import::Shadows>(336); }
+    ViewResult<::import::Order, Verified> Order() const noexcept { return this->template fbe_field<::import::Order>(8); }
+    ViewResult<::import::CppWords, Verified> CppWords() const noexcept { return this->template fbe_field<::import::CppWords>(12); }
+    ViewResult<::import::PythonWords, Verified> PythonWords() const noexcept { return this->template fbe_field<::import::PythonWords>(16); }
+    ViewResult<::import::GoWords, Verified> GoWords() const noexcept { return this->template fbe_field<::import::GoWords>(20); }
+    ViewResult<::import::JavaWords, Verified> JavaWords() const noexcept { return this->template fbe_field<::import::JavaWords>(24); }
+    ViewResult<::import::KotlinWords, Verified> KotlinWords() const noexcept { return this->template fbe_field<::import::KotlinWords>(28); }
+    ViewResult<::import::JsWords, Verified> JsWords() const noexcept { return this->template fbe_field<::import::JsWords>(32); }
+    ViewResult<::import::RustWords, Verified> RustWords() const noexcept { return this->template fbe_field<::import::RustWords>(36); }
+    ViewResult<::import::CSharpWords, Verified> CSharpWords() const noexcept { return this->template fbe_field<::import::CSharpWords>(40); }
+    ViewResult<::import::RubyWords, Verified> RubyWords() const noexcept { return this->template fbe_field<::import::RubyWords>(44); }
+    ViewResult<::import::CppMembers, Verified> CppMembers() const noexcept { return this->template fbe_field<::import::CppMembers>(48); }
+    ViewResult<::import::PythonMembers, Verified> PythonMembers() const noexcept { return this->template fbe_field<::import::PythonMembers>(52); }
+    ViewResult<::import::GoMembers, Verified> GoMembers() const noexcept { return this->template fbe_field<::import::GoMembers>(56); }
+    ViewResult<::import::JvmMembers, Verified> JvmMembers() const noexcept { return this->template fbe_field<::import::JvmMembers>(60); }
+    ViewResult<::import::JsMembers, Verified> JsMembers() const noexcept { return this->template fbe_field<::import::JsMembers>(64); }
+    ViewResult<::import::RuntimeNames, Verified> RuntimeNames() const noexcept { return this->template fbe_field<::import::RuntimeNames>(68); }
+    ViewResult<::import::class_, Verified> class_() const noexcept { return this->template fbe_field<::import::class_>(72); }
+    ViewResult<::import::Object, Verified> Object() const noexcept { return this->template fbe_field<::import::Object>(76); }
+    ViewResult<::import::String, Verified> String() const noexcept { return this->template fbe_field<::import::String>(80); }
+    ViewResult<::import::List, Verified> List() const noexcept { return this->template fbe_field<::import::List>(84); }
+    ViewResult<::import::Map, Verified> Map() const noexcept { return this->template fbe_field<::import::Map>(88); }
+    ViewResult<::import::Model, Verified> Model() const noexcept { return this->template fbe_field<::import::Model>(92); }
+    ViewResult<::import::FinalModel, Verified> FinalModel() const noexcept { return this->template fbe_field<::import::FinalModel>(96); }
+    ViewResult<::import::Buffer, Verified> Buffer() const noexcept { return this->template fbe_field<::import::Buffer>(100); }
+    ViewResult<::import::Reader, Verified> Reader() const noexcept { return this->template fbe_field<::import::Reader>(104); }
+    ViewResult<::import::Writer, Verified> Writer() const noexcept { return this->template fbe_field<::import::Writer>(108); }
+    ViewResult<::import::Limits, Verified> Limits() const noexcept { return this->template fbe_field<::import::Limits>(112); }
+    ViewResult<::import::DecodeError, Verified> DecodeError() const noexcept { return this->template fbe_field<::import::DecodeError>(116); }
+    ViewResult<::import::DecodeException, Verified> DecodeException() const noexcept { return this->template fbe_field<::import::DecodeException>(120); }
+    ViewResult<::import::Decimal, Verified> Decimal() const noexcept { return this->template fbe_field<::import::Decimal>(124); }
+    ViewResult<::import::Uuid, Verified> Uuid() const noexcept { return this->template fbe_field<::import::Uuid>(128); }
+    ViewResult<::import::UUID, Verified> UUID() const noexcept { return this->template fbe_field<::import::UUID>(132); }
+    ViewResult<::import::Timestamp, Verified> Timestamp() const noexcept { return this->template fbe_field<::import::Timestamp>(136); }
+    ViewResult<::import::Sender, Verified> Sender() const noexcept { return this->template fbe_field<::import::Sender>(140); }
+    ViewResult<::import::Receiver, Verified> Receiver() const noexcept { return this->template fbe_field<::import::Receiver>(144); }
+    ViewResult<::import::Client, Verified> Client() const noexcept { return this->template fbe_field<::import::Client>(148); }
+    ViewResult<::import::Proxy, Verified> Proxy() const noexcept { return this->template fbe_field<::import::Proxy>(152); }
+    ViewResult<::import::Handler, Verified> Handler() const noexcept { return this->template fbe_field<::import::Handler>(156); }
+    ViewResult<::import::fbe, Verified> fbe() const noexcept { return this->template fbe_field<::import::fbe>(160); }
+    ViewResult<::import::FBE_, Verified> FBE_() const noexcept { return this->template fbe_field<::import::FBE_>(164); }
+    ViewResult<::import::std_, Verified> std_() const noexcept { return this->template fbe_field<::import::std_>(168); }
+    ViewResult<::import::Companion, Verified> Companion() const noexcept { return this->template fbe_field<::import::Companion>(172); }
+    ViewResult<::import::Any, Verified> Any() const noexcept { return this->template fbe_field<::import::Any>(176); }
+    ViewResult<::import::Self, Verified> Self() const noexcept { return this->template fbe_field<::import::Self>(180); }
+    ViewResult<::import::self, Verified> self() const noexcept { return this->template fbe_field<::import::self>(184); }
+    ViewResult<::import::None, Verified> None() const noexcept { return this->template fbe_field<::import::None>(188); }
+    ViewResult<::import::Option, Verified> Option() const noexcept { return this->template fbe_field<::import::Option>(192); }
+    ViewResult<::import::Result, Verified> Result() const noexcept { return this->template fbe_field<::import::Result>(196); }
+    ViewResult<::import::Vec, Verified> Vec() const noexcept { return this->template fbe_field<::import::Vec>(200); }
+    ViewResult<::import::Box, Verified> Box() const noexcept { return this->template fbe_field<::import::Box>(204); }
+    ViewResult<::import::Error, Verified> Error() const noexcept { return this->template fbe_field<::import::Error>(208); }
+    ViewResult<::import::Exception, Verified> Exception() const noexcept { return this->template fbe_field<::import::Exception>(212); }
+    ViewResult<::import::Text, Verified> Text() const noexcept { return this->template fbe_field<::import::Text>(216); }
+    ViewResult<::import::JsonWriter, Verified> JsonWriter() const noexcept { return this->template fbe_field<::import::JsonWriter>(220); }
+    ViewResult<::import::int32_t_, Verified> int32_t_() const noexcept { return this->template fbe_field<::import::int32_t_>(224); }
+    ViewResult<::import::size_t_, Verified> size_t_() const noexcept { return this->template fbe_field<::import::size_t_>(228); }
+    ViewResult<::import::list, Verified> list() const noexcept { return this->template fbe_field<::import::list>(232); }
+    ViewResult<::import::object, Verified> object() const noexcept { return this->template fbe_field<::import::object>(236); }
+    ViewResult<::import::v, Verified> v() const noexcept { return this->template fbe_field<::import::v>(240); }
+    ViewResult<::import::r, Verified> r() const noexcept { return this->template fbe_field<::import::r>(244); }
+    ViewResult<::import::w, Verified> w() const noexcept { return this->template fbe_field<::import::w>(248); }
+    ViewResult<::import::SideBuy, Verified> SideBuy() const noexcept { return this->template fbe_field<::import::SideBuy>(252); }
+    ViewResult<::import::OrderKey, Verified> OrderKey() const noexcept { return this->template fbe_field<::import::OrderKey>(256); }
+    ViewResult<::import::textOfside, Verified> textOfside() const noexcept { return this->template fbe_field<::import::textOfside>(260); }
+    ViewResult<::import::DECIMAL_1, Verified> DECIMAL_1() const noexcept { return this->template fbe_field<::import::DECIMAL_1>(264); }
+    ViewResult<::import::OrderModel, Verified> OrderModel() const noexcept { return this->template fbe_field<::import::OrderModel>(268); }
+    ViewResult<::import::OrderFinal, Verified> OrderFinal() const noexcept { return this->template fbe_field<::import::OrderFinal>(272); }
+    ViewResult<::import::NewOrder, Verified> NewOrder() const noexcept { return this->template fbe_field<::import::NewOrder>(276); }
+    ViewResult<::import::VerifyFBEOrder, Verified> VerifyFBEOrder() const noexcept { return this->template fbe_field<::import::VerifyFBEOrder>(280); }
+    ViewResult<::import::fbe_vr_Order, Verified> fbe_vr_Order() const noexcept { return this->template fbe_field<::import::fbe_vr_Order>(284); }
+    ViewResult<::import::e1, Verified> e1() const noexcept { return this->template fbe_field<::import::e1>(288); }
+    ViewResult<::import::i2, Verified> i2() const noexcept { return this->template fbe_field<::import::i2>(292); }
+    ViewResult<::import::o3, Verified> o3() const noexcept { return this->template fbe_field<::import::o3>(296); }
+    ViewResult<::import::Fbe, Verified> Fbe() const noexcept { return this->template fbe_field<::import::Fbe>(300); }
+    ViewResult<::import::FINGERPRINT, Verified> FINGERPRINT() const noexcept { return this->template fbe_field<::import::FINGERPRINT>(304); }
+    ViewResult<::import::FBE_FINGERPRINT, Verified> FBE_FINGERPRINT() const noexcept { return this->template fbe_field<::import::FBE_FINGERPRINT>(308); }
+    ViewResult<::import::FBEFingerprint, Verified> FBEFingerprint() const noexcept { return this->template fbe_field<::import::FBEFingerprint>(312); }
+    ViewResult<::import::Case, Verified> Case() const noexcept { return this->template fbe_field<::import::Case>(316); }
+    ViewResult<::import::Imported, Verified> Imported() const noexcept { return this->template fbe_field<::import::Imported>(320); }
+    ViewResult<::import::Derived, Verified> Derived() const noexcept { return this->template fbe_field<::import::Derived>(324); }
+    ViewResult<::import::Listed, Verified> Listed() const noexcept { return this->template fbe_field<::import::Listed>(328); }
+    ViewResult<::import::Letters, Verified> Letters() const noexcept { return this->template fbe_field<::import::Letters>(332, ::import::Letters::_a); }
+    ViewResult<::import::Shadows, Verified> Shadows() const noexcept { return this->template fbe_field<::import::Shadows>(336); }
 };
 
 } // namespace FBE

@@ -15,19 +15,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::market::Instrument> : public StructModel<TBuffer, ::market::Instrument>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::market::Instrument>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , symbol(fbe_in_buffer, 8, this->body_limit())
-        , digits(fbe_in_buffer, 12, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::market::Instrument>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, std::string> symbol;
-    FieldModel<TBuffer, int32_t> digits;
+    FieldModel<TBuffer, std::string> symbol{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, int32_t> digits{this->fbe_buffer(), 12, this->body_limit()};
 };
 
 //! Field model of market.Failure: the fields' models at their offsets in the body.
@@ -35,19 +30,14 @@ template <class TBuffer>
 class FieldModel<TBuffer, ::market::Failure> : public StructModel<TBuffer, ::market::Failure>
 {
 public:
-    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
-        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
-        : StructModel<TBuffer, ::market::Failure>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
-        , id(fbe_in_buffer, 8, this->body_limit())
-        , reason(fbe_in_buffer, 24, this->body_limit())
-    {}
+    using StructModel<TBuffer, ::market::Failure>::StructModel;
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
     FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
-    FieldModel<TBuffer, FBE::uuid_t> id;
-    FieldModel<TBuffer, std::string> reason;
+    FieldModel<TBuffer, FBE::uuid_t> id{this->fbe_buffer(), 8, this->body_limit()};
+    FieldModel<TBuffer, std::string> reason{this->fbe_buffer(), 24, this->body_limit()};
 };
 
 //! View of market.Instrument: its fields read in place, each checked against the body found
@@ -58,8 +48,8 @@ class View<::market::Instrument, Verified> : public StructView<::market::Instrum
 public:
     using StructView<::market::Instrument, Verified>::StructView;
 
-    std::string_view symbol() const noexcept { return this->template fbe_field<std::string>(8); }
-    int32_t digits() const noexcept { return this->template fbe_field<int32_t>(12, 5); }
+    ViewResult<std::string, Verified> symbol() const noexcept { return this->template fbe_field<std::string>(8); }
+    ViewResult<int32_t, Verified> digits() const noexcept { return this->template fbe_field<int32_t>(12, 5); }
 };
 
 //! View of market.Failure: its fields read in place, each checked against the body found
@@ -70,8 +60,8 @@ class View<::market::Failure, Verified> : public StructView<::market::Failure, V
 public:
     using StructView<::market::Failure, Verified>::StructView;
 
-    FBE::uuid_t id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8); }
-    std::string_view reason() const noexcept { return this->template fbe_field<std::string>(24); }
+    ViewResult<FBE::uuid_t, Verified> id() const noexcept { return this->template fbe_field<FBE::uuid_t>(8); }
+    ViewResult<std::string, Verified> reason() const noexcept { return this->template fbe_field<std::string>(24); }
 };
 
 } // namespace FBE
