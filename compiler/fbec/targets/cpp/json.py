@@ -51,7 +51,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             w.blank()
 
             w.line("template <class TJson>")
-            w.line(f"struct ValueReader<TJson, {cpp}>")
+            w.line(f"struct ValueReader<TJson, {cpp}> : StructReader<TJson, {cpp}>")
             with w.block("{", "};"):
                 w.line("//! What a value costs the decode budget when read (docs/limits.md 3).")
                 w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
@@ -59,9 +59,6 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                     w.line("//! What its default costs: the budget left pays for it before an element is made.")
                     w.line(f"static constexpr uint64_t default_cost = {s.default_cost};")
                 w.blank()
-                with w.function(f"static bool from_json(const TJson& json, {cpp}& value)"):
-                    w.line(f'return detail::read_struct(json, "{s.qualified}", cost, '
-                           "[&] { return read_members(json, value); });")
                 w.line("//! The members of the object (inherited ones first): detail::read_fields, then the defaults.")
                 with w.function(f"static bool read_members(const TJson& json, {cpp}& value)", False):
                     _read_members(w, schema, s)
@@ -75,15 +72,13 @@ def _read_members(w: CppWriter, schema: Schema, s: Struct) -> None:
     if not fields:
         w.line("return true;")
         return
-    names = ", ".join(f'"{f.name}"' for f in fields)
-    w.line(f"static constexpr std::string_view names[] = {{{names}}};")
     w.line(f"bool seen[{len(fields)}] = {{}};")
     w.line("bool result = true;")
     with w.block("const auto read = [&](std::size_t i, const TJson& member) {", "};"), w.braced("switch (i)"):
         for i, f in enumerate(fields):
             w.line(f'case {i}: return detail::read_member<TJson>(member, value.{field_ident(f)}, "{f.name}");')
         w.line("default: return true;")
-    guard(w, "!detail::read_fields(json, names, seen, result, read)")
+    guard(w, f"!detail::read_fields<{qualified(s.qualified)}>(json, seen, result, read)")
     # omitted members (JSON of an older schema version): defaults, their structs charged
     costs = [f.default_cost for f in plan.of(schema).struct(s.qualified).fields]
     charged = any(costs)

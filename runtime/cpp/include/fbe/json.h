@@ -867,31 +867,6 @@ inline bool duplicate_member(std::string_view name) {
     return false;
 }
 
-//! The members of a struct's object checked by enter_struct (generated read_members), in one pass: each
-//! name is matched among the struct's field `names` once (the next field in declaration order first), an
-//! unknown name is ignored, a name seen twice is refused; `read(i, member)` reads the member of field i.
-//! Marks the fields read in `seen`; `result` is whether every member read. False when the object must be
-//! refused at once: a name seen twice, or a member failed beyond the decode budget.
-template <class TJson, std::size_t N, typename TRead>
-bool read_fields(const TJson& json, const std::string_view (&names)[N], bool (&seen)[N], bool& result,
-                 TRead&& read) {
-    std::size_t next = 0;
-    for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
-        const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-        const std::size_t i = field_index(names, N, name, next);
-        if (i == N)
-            continue; // unknown members are ignored
-        if (seen[i])
-            return duplicate_member(name);
-        seen[i] = true;
-        next = i + 1;
-        result &= read(i, it->value);
-        if (FBE_UNLIKELY(!result) && exhausted())
-            return false; // beyond the decode budget: stop at once
-    }
-    return true;
-}
-
 //! Ends a struct's from_json: the root names its type in front of the error.
 inline bool leave_struct(const ReadLevel& level, bool result, const char* type) {
     if (!result && level.depth() == 1)
@@ -971,6 +946,41 @@ constexpr Field<M> field(M member, const char* name) noexcept {
 namespace detail {
 template <typename T>
 constexpr std::size_t field_count = std::tuple_size_v<std::decay_t<decltype(Fields<T>::fields)>>;
+
+template <typename T, std::size_t... I>
+constexpr std::array<std::string_view, sizeof...(I)> names_of(std::index_sequence<I...>) noexcept {
+    return {std::get<I>(Fields<T>::fields).name...};
+}
+//! The names of a struct's members in Fields<T>'s order, which its reader matches (read_fields).
+template <typename T>
+constexpr std::array<std::string_view, field_count<T>> field_names =
+    names_of<T>(std::make_index_sequence<field_count<T>>());
+
+//! The members of a struct T's object checked by enter_struct (generated read_members), in one pass: each
+//! name is matched among field_names<T> once (the next field in declaration order first), an unknown name
+//! is ignored, a name seen twice is refused; `read(i, member)` reads the member of field i.
+//! Marks the fields read in `seen`; `result` is whether every member read. False when the object must be
+//! refused at once: a name seen twice, or a member failed beyond the decode budget.
+template <typename T, class TJson, std::size_t N, typename TRead>
+bool read_fields(const TJson& json, bool (&seen)[N], bool& result, TRead&& read) {
+    static_assert(N == field_count<T>);
+    constexpr auto& names = field_names<T>;
+    std::size_t next = 0;
+    for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
+        const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+        const std::size_t i = field_index(names.data(), N, name, next);
+        if (i == N)
+            continue; // unknown members are ignored
+        if (seen[i])
+            return duplicate_member(name);
+        seen[i] = true;
+        next = i + 1;
+        result &= read(i, it->value);
+        if (FBE_UNLIKELY(!result) && exhausted())
+            return false; // beyond the decode budget: stop at once
+    }
+    return true;
+}
 
 //! The members of a struct's object from its I-th field on, in order (StructWriter).
 template <std::size_t I, class TWriter, typename T>
@@ -1329,6 +1339,17 @@ inline bool from_json(const TJson& json, T& value, const char* key) {
     detail::member_failed<T>(key, &member->value);
     return false;
 }
+
+//! The ValueReader of a struct (`<package>_json.h` derives it from this, giving `cost` and read_members):
+//! from_json checks the depth, the object and its cost (detail::read_struct), then reads the members.
+template <class TJson, typename T>
+struct StructReader {
+    static bool from_json(const TJson& json, T& value) {
+        using Reader = ValueReader<TJson, T>;
+        return detail::read_struct(json, Fields<T>::name, Reader::cost,
+                                   [&] { return Reader::read_members(json, value); });
+    }
+};
 
 namespace detail {
 

@@ -26,20 +26,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::graph::Node> : StructWriter<TWriter, ::graph::Node> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::graph::Node>
+struct ValueReader<TJson, ::graph::Node> : StructReader<TJson, ::graph::Node>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 20;
 
-    static bool from_json(const TJson& json, ::graph::Node& value)
-    {
-        return detail::read_struct(json, "graph.Node", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::graph::Node& value)
     {
-        static constexpr std::string_view names[] = {"id", "name", "value", "out_edges"};
         bool seen[4] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -52,7 +46,7 @@ struct ValueReader<TJson, ::graph::Node>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::graph::Node>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.id = {};
@@ -80,20 +74,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::graph::Edge> : StructWriter<TWriter, ::graph::Edge> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::graph::Edge>
+struct ValueReader<TJson, ::graph::Edge> : StructReader<TJson, ::graph::Edge>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 12;
 
-    static bool from_json(const TJson& json, ::graph::Edge& value)
-    {
-        return detail::read_struct(json, "graph.Edge", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::graph::Edge& value)
     {
-        static constexpr std::string_view names[] = {"source", "target", "weight"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -105,7 +93,7 @@ struct ValueReader<TJson, ::graph::Edge>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::graph::Edge>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.source = {};
@@ -130,20 +118,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::graph::Graph> : StructWriter<TWriter, ::graph::Graph> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::graph::Graph>
+struct ValueReader<TJson, ::graph::Graph> : StructReader<TJson, ::graph::Graph>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::graph::Graph& value)
-    {
-        return detail::read_struct(json, "graph.Graph", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::graph::Graph& value)
     {
-        static constexpr std::string_view names[] = {"nodes", "edges"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -154,7 +136,7 @@ struct ValueReader<TJson, ::graph::Graph>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::graph::Graph>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.nodes = {};

@@ -25,20 +25,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::recursive::Node> : StructWriter<TWriter, ::recursive::Node> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::recursive::Node>
+struct ValueReader<TJson, ::recursive::Node> : StructReader<TJson, ::recursive::Node>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 12;
 
-    static bool from_json(const TJson& json, ::recursive::Node& value)
-    {
-        return detail::read_struct(json, "recursive.Node", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::recursive::Node& value)
     {
-        static constexpr std::string_view names[] = {"id", "label", "children"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -50,7 +44,7 @@ struct ValueReader<TJson, ::recursive::Node>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::recursive::Node>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.id = {};

@@ -25,20 +25,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors::Edge> : StructWriter<TWriter, ::vectors::Edge> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors::Edge>
+struct ValueReader<TJson, ::vectors::Edge> : StructReader<TJson, ::vectors::Edge>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 12;
 
-    static bool from_json(const TJson& json, ::vectors::Edge& value)
-    {
-        return detail::read_struct(json, "vectors.Edge", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Edge& value)
     {
-        static constexpr std::string_view names[] = {"source", "target", "weight"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -50,7 +44,7 @@ struct ValueReader<TJson, ::vectors::Edge>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors::Edge>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.source = {};
@@ -76,20 +70,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors::Point> : StructWriter<TWriter, ::vectors::Point> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors::Point>
+struct ValueReader<TJson, ::vectors::Point> : StructReader<TJson, ::vectors::Point>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 11;
 
-    static bool from_json(const TJson& json, ::vectors::Point& value)
-    {
-        return detail::read_struct(json, "vectors.Point", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Point& value)
     {
-        static constexpr std::string_view names[] = {"flag", "x", "y"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -101,7 +89,7 @@ struct ValueReader<TJson, ::vectors::Point>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors::Point>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.flag = {};
@@ -128,20 +116,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors::Point3> : StructWriter<TWriter, ::vectors::Point3> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors::Point3>
+struct ValueReader<TJson, ::vectors::Point3> : StructReader<TJson, ::vectors::Point3>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 19;
 
-    static bool from_json(const TJson& json, ::vectors::Point3& value)
-    {
-        return detail::read_struct(json, "vectors.Point3", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Point3& value)
     {
-        static constexpr std::string_view names[] = {"flag", "x", "y", "z"};
         bool seen[4] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -154,7 +136,7 @@ struct ValueReader<TJson, ::vectors::Point3>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors::Point3>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.flag = {};
@@ -181,20 +163,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors::Named> : StructWriter<TWriter, ::vectors::Named> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors::Named>
+struct ValueReader<TJson, ::vectors::Named> : StructReader<TJson, ::vectors::Named>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::vectors::Named& value)
-    {
-        return detail::read_struct(json, "vectors.Named", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Named& value)
     {
-        static constexpr std::string_view names[] = {"name", "values"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -205,7 +181,7 @@ struct ValueReader<TJson, ::vectors::Named>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors::Named>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.name = {};
@@ -232,20 +208,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors::Holder> : StructWriter<TWriter, ::vectors::Holder> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors::Holder>
+struct ValueReader<TJson, ::vectors::Holder> : StructReader<TJson, ::vectors::Holder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 24;
 
-    static bool from_json(const TJson& json, ::vectors::Holder& value)
-    {
-        return detail::read_struct(json, "vectors.Holder", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Holder& value)
     {
-        static constexpr std::string_view names[] = {"edges", "points", "ints", "switches", "reals", "named"};
         bool seen[6] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -260,7 +230,7 @@ struct ValueReader<TJson, ::vectors::Holder>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors::Holder>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.edges = {};

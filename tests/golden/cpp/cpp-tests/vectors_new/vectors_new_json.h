@@ -26,20 +26,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors_new::Edge> : StructWriter<TWriter, ::vectors_new::Edge> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors_new::Edge>
+struct ValueReader<TJson, ::vectors_new::Edge> : StructReader<TJson, ::vectors_new::Edge>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 16;
 
-    static bool from_json(const TJson& json, ::vectors_new::Edge& value)
-    {
-        return detail::read_struct(json, "vectors_new.Edge", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors_new::Edge& value)
     {
-        static constexpr std::string_view names[] = {"source", "target", "weight", "note"};
         bool seen[4] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -52,7 +46,7 @@ struct ValueReader<TJson, ::vectors_new::Edge>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors_new::Edge>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.source = {};
@@ -78,20 +72,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors_new::Holder> : StructWriter<TWriter, ::vectors_new::Holder> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors_new::Holder>
+struct ValueReader<TJson, ::vectors_new::Holder> : StructReader<TJson, ::vectors_new::Holder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::vectors_new::Holder& value)
-    {
-        return detail::read_struct(json, "vectors_new.Holder", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors_new::Holder& value)
     {
-        static constexpr std::string_view names[] = {"edges"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -101,7 +89,7 @@ struct ValueReader<TJson, ::vectors_new::Holder>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors_new::Holder>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.edges = {};

@@ -23,20 +23,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors_old::Edge> : StructWriter<TWriter, ::vectors_old::Edge> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors_old::Edge>
+struct ValueReader<TJson, ::vectors_old::Edge> : StructReader<TJson, ::vectors_old::Edge>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::vectors_old::Edge& value)
-    {
-        return detail::read_struct(json, "vectors_old.Edge", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors_old::Edge& value)
     {
-        static constexpr std::string_view names[] = {"source"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -46,7 +40,7 @@ struct ValueReader<TJson, ::vectors_old::Edge>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors_old::Edge>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.source = {};
@@ -66,20 +60,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::vectors_old::Holder> : StructWriter<TWriter, ::vectors_old::Holder> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::vectors_old::Holder>
+struct ValueReader<TJson, ::vectors_old::Holder> : StructReader<TJson, ::vectors_old::Holder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::vectors_old::Holder& value)
-    {
-        return detail::read_struct(json, "vectors_old.Holder", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors_old::Holder& value)
     {
-        static constexpr std::string_view names[] = {"edges"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -89,7 +77,7 @@ struct ValueReader<TJson, ::vectors_old::Holder>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::vectors_old::Holder>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.edges = {};

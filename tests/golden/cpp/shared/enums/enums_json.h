@@ -88,20 +88,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::enums::Enums> : StructWriter<TWriter, ::enums::Enums> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::enums::Enums>
+struct ValueReader<TJson, ::enums::Enums> : StructReader<TJson, ::enums::Enums>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 216;
 
-    static bool from_json(const TJson& json, ::enums::Enums& value)
-    {
-        return detail::read_struct(json, "enums.Enums", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::enums::Enums& value)
     {
-        static constexpr std::string_view names[] = {"byte0", "byte1", "byte2", "byte3", "byte4", "byte5", "char0", "char1", "char2", "char3", "char4", "char5", "wchar0", "wchar1", "wchar2", "wchar3", "wchar4", "wchar5", "int8b0", "int8b1", "int8b2", "int8b3", "int8b4", "int8b5", "uint8b0", "uint8b1", "uint8b2", "uint8b3", "uint8b4", "uint8b5", "int16b0", "int16b1", "int16b2", "int16b3", "int16b4", "int16b5", "uint16b0", "uint16b1", "uint16b2", "uint16b3", "uint16b4", "uint16b5", "int32b0", "int32b1", "int32b2", "int32b3", "int32b4", "int32b5", "uint32b0", "uint32b1", "uint32b2", "uint32b3", "uint32b4", "uint32b5", "int64b0", "int64b1", "int64b2", "int64b3", "int64b4", "int64b5", "uint64b0", "uint64b1", "uint64b2", "uint64b3", "uint64b4", "uint64b5"};
         bool seen[66] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -176,7 +170,7 @@ struct ValueReader<TJson, ::enums::Enums>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::enums::Enums>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.byte0 = ::enums::EnumByte::ENUM_VALUE_0;

@@ -28,20 +28,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::proto::Order> : StructWriter<TWriter, ::proto::Order> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::proto::Order>
+struct ValueReader<TJson, ::proto::Order> : StructReader<TJson, ::proto::Order>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 26;
 
-    static bool from_json(const TJson& json, ::proto::Order& value)
-    {
-        return detail::read_struct(json, "proto.Order", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::Order& value)
     {
-        static constexpr std::string_view names[] = {"id", "symbol", "side", "type", "price", "volume"};
         bool seen[6] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -56,7 +50,7 @@ struct ValueReader<TJson, ::proto::Order>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::proto::Order>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.id = {};
@@ -87,20 +81,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::proto::Balance> : StructWriter<TWriter, ::proto::Balance> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::proto::Balance>
+struct ValueReader<TJson, ::proto::Balance> : StructReader<TJson, ::proto::Balance>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 12;
 
-    static bool from_json(const TJson& json, ::proto::Balance& value)
-    {
-        return detail::read_struct(json, "proto.Balance", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::Balance& value)
     {
-        static constexpr std::string_view names[] = {"currency", "amount"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -111,7 +99,7 @@ struct ValueReader<TJson, ::proto::Balance>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::proto::Balance>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.currency = {};
@@ -138,20 +126,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::proto::Account> : StructWriter<TWriter, ::proto::Account> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::proto::Account>
+struct ValueReader<TJson, ::proto::Account> : StructReader<TJson, ::proto::Account>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 14;
 
-    static bool from_json(const TJson& json, ::proto::Account& value)
-    {
-        return detail::read_struct(json, "proto.Account", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::Account& value)
     {
-        static constexpr std::string_view names[] = {"id", "name", "state", "wallet", "asset", "orders"};
         bool seen[6] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -166,7 +148,7 @@ struct ValueReader<TJson, ::proto::Account>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::proto::Account>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -200,20 +182,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::proto::OrderMessage> : StructWriter<TWriter, ::proto::OrderMessage> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::proto::OrderMessage>
+struct ValueReader<TJson, ::proto::OrderMessage> : StructReader<TJson, ::proto::OrderMessage>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 1;
 
-    static bool from_json(const TJson& json, ::proto::OrderMessage& value)
-    {
-        return detail::read_struct(json, "proto.OrderMessage", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::OrderMessage& value)
     {
-        static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -223,7 +199,7 @@ struct ValueReader<TJson, ::proto::OrderMessage>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::proto::OrderMessage>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -247,20 +223,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::proto::BalanceMessage> : StructWriter<TWriter, ::proto::BalanceMessage> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::proto::BalanceMessage>
+struct ValueReader<TJson, ::proto::BalanceMessage> : StructReader<TJson, ::proto::BalanceMessage>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 1;
 
-    static bool from_json(const TJson& json, ::proto::BalanceMessage& value)
-    {
-        return detail::read_struct(json, "proto.BalanceMessage", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::BalanceMessage& value)
     {
-        static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -270,7 +240,7 @@ struct ValueReader<TJson, ::proto::BalanceMessage>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::proto::BalanceMessage>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -294,20 +264,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::proto::AccountMessage> : StructWriter<TWriter, ::proto::AccountMessage> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::proto::AccountMessage>
+struct ValueReader<TJson, ::proto::AccountMessage> : StructReader<TJson, ::proto::AccountMessage>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 1;
 
-    static bool from_json(const TJson& json, ::proto::AccountMessage& value)
-    {
-        return detail::read_struct(json, "proto.AccountMessage", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::AccountMessage& value)
     {
-        static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -317,7 +281,7 @@ struct ValueReader<TJson, ::proto::AccountMessage>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::proto::AccountMessage>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])

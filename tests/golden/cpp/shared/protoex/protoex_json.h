@@ -31,20 +31,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::protoex::Order> : StructWriter<TWriter, ::protoex::Order> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::protoex::Order>
+struct ValueReader<TJson, ::protoex::Order> : StructReader<TJson, ::protoex::Order>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 42;
 
-    static bool from_json(const TJson& json, ::protoex::Order& value)
-    {
-        return detail::read_struct(json, "protoex.Order", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::Order& value)
     {
-        static constexpr std::string_view names[] = {"id", "symbol", "side", "type", "price", "volume", "tp", "sl"};
         bool seen[8] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -61,7 +55,7 @@ struct ValueReader<TJson, ::protoex::Order>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::protoex::Order>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.id = {};
@@ -97,20 +91,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::protoex::Balance> : StructWriter<TWriter, ::protoex::Balance> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::protoex::Balance>
+struct ValueReader<TJson, ::protoex::Balance> : StructReader<TJson, ::protoex::Balance>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 20;
 
-    static bool from_json(const TJson& json, ::protoex::Balance& value)
-    {
-        return detail::read_struct(json, "protoex.Balance", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::Balance& value)
     {
-        static constexpr std::string_view names[] = {"currency", "amount", "locked"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -122,7 +110,7 @@ struct ValueReader<TJson, ::protoex::Balance>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::protoex::Balance>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.currency = {};
@@ -151,20 +139,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::protoex::Account> : StructWriter<TWriter, ::protoex::Account> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::protoex::Account>
+struct ValueReader<TJson, ::protoex::Account> : StructReader<TJson, ::protoex::Account>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 14;
 
-    static bool from_json(const TJson& json, ::protoex::Account& value)
-    {
-        return detail::read_struct(json, "protoex.Account", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::Account& value)
     {
-        static constexpr std::string_view names[] = {"id", "name", "state", "wallet", "asset", "orders"};
         bool seen[6] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -179,7 +161,7 @@ struct ValueReader<TJson, ::protoex::Account>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::protoex::Account>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -213,20 +195,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::protoex::OrderMessage> : StructWriter<TWriter, ::protoex::OrderMessage> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::protoex::OrderMessage>
+struct ValueReader<TJson, ::protoex::OrderMessage> : StructReader<TJson, ::protoex::OrderMessage>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 1;
 
-    static bool from_json(const TJson& json, ::protoex::OrderMessage& value)
-    {
-        return detail::read_struct(json, "protoex.OrderMessage", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::OrderMessage& value)
     {
-        static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -236,7 +212,7 @@ struct ValueReader<TJson, ::protoex::OrderMessage>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::protoex::OrderMessage>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -260,20 +236,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::protoex::BalanceMessage> : StructWriter<TWriter, ::protoex::BalanceMessage> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::protoex::BalanceMessage>
+struct ValueReader<TJson, ::protoex::BalanceMessage> : StructReader<TJson, ::protoex::BalanceMessage>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 1;
 
-    static bool from_json(const TJson& json, ::protoex::BalanceMessage& value)
-    {
-        return detail::read_struct(json, "protoex.BalanceMessage", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::BalanceMessage& value)
     {
-        static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -283,7 +253,7 @@ struct ValueReader<TJson, ::protoex::BalanceMessage>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::protoex::BalanceMessage>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -307,20 +277,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::protoex::AccountMessage> : StructWriter<TWriter, ::protoex::AccountMessage> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::protoex::AccountMessage>
+struct ValueReader<TJson, ::protoex::AccountMessage> : StructReader<TJson, ::protoex::AccountMessage>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 1;
 
-    static bool from_json(const TJson& json, ::protoex::AccountMessage& value)
-    {
-        return detail::read_struct(json, "protoex.AccountMessage", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::AccountMessage& value)
     {
-        static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -330,7 +294,7 @@ struct ValueReader<TJson, ::protoex::AccountMessage>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::protoex::AccountMessage>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])

@@ -68,20 +68,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructSimple> : StructWriter<TWriter, ::test::StructSimple> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructSimple>
+struct ValueReader<TJson, ::test::StructSimple> : StructReader<TJson, ::test::StructSimple>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 217;
 
-    static bool from_json(const TJson& json, ::test::StructSimple& value)
-    {
-        return detail::read_struct(json, "test.StructSimple", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructSimple& value)
     {
-        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44"};
         bool seen[45] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -135,7 +129,7 @@ struct ValueReader<TJson, ::test::StructSimple>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructSimple>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -363,20 +357,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructOptional> : StructWriter<TWriter, ::test::StructOptional> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructOptional>
+struct ValueReader<TJson, ::test::StructOptional> : StructReader<TJson, ::test::StructOptional>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 283;
 
-    static bool from_json(const TJson& json, ::test::StructOptional& value)
-    {
-        return detail::read_struct(json, "test.StructOptional", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructOptional& value)
     {
-        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165"};
         bool seen[111] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -496,7 +484,7 @@ struct ValueReader<TJson, ::test::StructOptional>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructOptional>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -868,20 +856,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructNested> : StructWriter<TWriter, ::test::StructNested> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructNested>
+struct ValueReader<TJson, ::test::StructNested> : StructReader<TJson, ::test::StructNested>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 306;
 
-    static bool from_json(const TJson& json, ::test::StructNested& value)
-    {
-        return detail::read_struct(json, "test.StructNested", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructNested& value)
     {
-        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165", "f1000", "f1001", "f1002", "f1003", "f1004", "f1005", "f1006", "f1007", "f1008", "f1009", "f1010", "f1011"};
         bool seen[123] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1013,7 +995,7 @@ struct ValueReader<TJson, ::test::StructNested>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructNested>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -1295,20 +1277,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructBytes> : StructWriter<TWriter, ::test::StructBytes> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructBytes>
+struct ValueReader<TJson, ::test::StructBytes> : StructReader<TJson, ::test::StructBytes>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 6;
 
-    static bool from_json(const TJson& json, ::test::StructBytes& value)
-    {
-        return detail::read_struct(json, "test.StructBytes", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructBytes& value)
     {
-        static constexpr std::string_view names[] = {"f1", "f2", "f3"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1320,7 +1296,7 @@ struct ValueReader<TJson, ::test::StructBytes>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructBytes>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.f1 = {};
@@ -1353,20 +1329,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructArray> : StructWriter<TWriter, ::test::StructArray> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructArray>
+struct ValueReader<TJson, ::test::StructArray> : StructReader<TJson, ::test::StructArray>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 36;
 
-    static bool from_json(const TJson& json, ::test::StructArray& value)
-    {
-        return detail::read_struct(json, "test.StructArray", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructArray& value)
     {
-        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1385,7 +1355,7 @@ struct ValueReader<TJson, ::test::StructArray>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructArray>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -1436,20 +1406,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructVector> : StructWriter<TWriter, ::test::StructVector> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructVector>
+struct ValueReader<TJson, ::test::StructVector> : StructReader<TJson, ::test::StructVector>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 40;
 
-    static bool from_json(const TJson& json, ::test::StructVector& value)
-    {
-        return detail::read_struct(json, "test.StructVector", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructVector& value)
     {
-        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1468,7 +1432,7 @@ struct ValueReader<TJson, ::test::StructVector>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructVector>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.f1 = {};
@@ -1515,20 +1479,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructList> : StructWriter<TWriter, ::test::StructList> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructList>
+struct ValueReader<TJson, ::test::StructList> : StructReader<TJson, ::test::StructList>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 40;
 
-    static bool from_json(const TJson& json, ::test::StructList& value)
-    {
-        return detail::read_struct(json, "test.StructList", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructList& value)
     {
-        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1547,7 +1505,7 @@ struct ValueReader<TJson, ::test::StructList>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructList>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.f1 = {};
@@ -1588,20 +1546,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructSet> : StructWriter<TWriter, ::test::StructSet> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructSet>
+struct ValueReader<TJson, ::test::StructSet> : StructReader<TJson, ::test::StructSet>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 16;
 
-    static bool from_json(const TJson& json, ::test::StructSet& value)
-    {
-        return detail::read_struct(json, "test.StructSet", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructSet& value)
     {
-        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4"};
         bool seen[4] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1614,7 +1566,7 @@ struct ValueReader<TJson, ::test::StructSet>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructSet>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.f1 = {};
@@ -1649,20 +1601,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructMap> : StructWriter<TWriter, ::test::StructMap> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructMap>
+struct ValueReader<TJson, ::test::StructMap> : StructReader<TJson, ::test::StructMap>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 40;
 
-    static bool from_json(const TJson& json, ::test::StructMap& value)
-    {
-        return detail::read_struct(json, "test.StructMap", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructMap& value)
     {
-        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1681,7 +1627,7 @@ struct ValueReader<TJson, ::test::StructMap>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructMap>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.f1 = {};
@@ -1728,20 +1674,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructHash> : StructWriter<TWriter, ::test::StructHash> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructHash>
+struct ValueReader<TJson, ::test::StructHash> : StructReader<TJson, ::test::StructHash>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 40;
 
-    static bool from_json(const TJson& json, ::test::StructHash& value)
-    {
-        return detail::read_struct(json, "test.StructHash", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructHash& value)
     {
-        static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1760,7 +1700,7 @@ struct ValueReader<TJson, ::test::StructHash>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructHash>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.f1 = {};
@@ -1799,20 +1739,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructHashEx> : StructWriter<TWriter, ::test::StructHashEx> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructHashEx>
+struct ValueReader<TJson, ::test::StructHashEx> : StructReader<TJson, ::test::StructHashEx>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::test::StructHashEx& value)
-    {
-        return detail::read_struct(json, "test.StructHashEx", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructHashEx& value)
     {
-        static constexpr std::string_view names[] = {"f1", "f2"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1823,7 +1757,7 @@ struct ValueReader<TJson, ::test::StructHashEx>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::test::StructHashEx>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.f1 = {};
@@ -1844,15 +1778,10 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructEmpty> : StructWriter<TWriter, ::test::StructEmpty> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::test::StructEmpty>
+struct ValueReader<TJson, ::test::StructEmpty> : StructReader<TJson, ::test::StructEmpty>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 32;
-
-    static bool from_json(const TJson& json, ::test::StructEmpty& value)
-    {
-        return detail::read_struct(json, "test.StructEmpty", cost, [&] { return read_members(json, value); });
-    }
 
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& /*json*/, ::test::StructEmpty& /*value*/)

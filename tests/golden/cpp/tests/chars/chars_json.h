@@ -24,20 +24,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::chars::CharKeys> : StructWriter<TWriter, ::chars::CharKeys> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::chars::CharKeys>
+struct ValueReader<TJson, ::chars::CharKeys> : StructReader<TJson, ::chars::CharKeys>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::chars::CharKeys& value)
-    {
-        return detail::read_struct(json, "chars.CharKeys", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::chars::CharKeys& value)
     {
-        static constexpr std::string_view names[] = {"letters", "countByLetter"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -48,7 +42,7 @@ struct ValueReader<TJson, ::chars::CharKeys>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::chars::CharKeys>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.letters = {};
@@ -71,20 +65,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::chars::GradeKeys> : StructWriter<TWriter, ::chars::GradeKeys> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::chars::GradeKeys>
+struct ValueReader<TJson, ::chars::GradeKeys> : StructReader<TJson, ::chars::GradeKeys>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::chars::GradeKeys& value)
-    {
-        return detail::read_struct(json, "chars.GradeKeys", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::chars::GradeKeys& value)
     {
-        static constexpr std::string_view names[] = {"grades", "countByGrade"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -95,7 +83,7 @@ struct ValueReader<TJson, ::chars::GradeKeys>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::chars::GradeKeys>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.grades = {};

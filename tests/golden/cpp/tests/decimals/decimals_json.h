@@ -32,20 +32,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::decimals::Prices> : StructWriter<TWriter, ::decimals::Prices> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::decimals::Prices>
+struct ValueReader<TJson, ::decimals::Prices> : StructReader<TJson, ::decimals::Prices>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 77;
 
-    static bool from_json(const TJson& json, ::decimals::Prices& value)
-    {
-        return detail::read_struct(json, "decimals.Prices", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::decimals::Prices& value)
     {
-        static constexpr std::string_view names[] = {"price", "maybePrice", "pair", "priceVector", "priceList", "priceSet", "priceById", "idByPrice", "priceByPrice", "maybePrices"};
         bool seen[10] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -64,7 +58,7 @@ struct ValueReader<TJson, ::decimals::Prices>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::decimals::Prices>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.price = {};

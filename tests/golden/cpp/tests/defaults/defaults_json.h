@@ -36,20 +36,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::defaults::Zeros> : StructWriter<TWriter, ::defaults::Zeros> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::defaults::Zeros>
+struct ValueReader<TJson, ::defaults::Zeros> : StructReader<TJson, ::defaults::Zeros>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 17;
 
-    static bool from_json(const TJson& json, ::defaults::Zeros& value)
-    {
-        return detail::read_struct(json, "defaults.Zeros", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::defaults::Zeros& value)
     {
-        static constexpr std::string_view names[] = {"id", "b", "i", "l", "f", "d", "m", "s", "c", "fl", "t", "u", "n", "absent"};
         bool seen[14] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -72,7 +66,7 @@ struct ValueReader<TJson, ::defaults::Zeros>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::defaults::Zeros>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.id = 7;

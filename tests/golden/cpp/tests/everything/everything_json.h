@@ -27,20 +27,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Counted> : StructWriter<TWriter, ::everything::Counted> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Counted>
+struct ValueReader<TJson, ::everything::Counted> : StructReader<TJson, ::everything::Counted>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::everything::Counted& value)
-    {
-        return detail::read_struct(json, "everything.Counted", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Counted& value)
     {
-        static constexpr std::string_view names[] = {"a"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -50,7 +44,7 @@ struct ValueReader<TJson, ::everything::Counted>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Counted>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.a = {};
@@ -70,20 +64,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Shifted> : StructWriter<TWriter, ::everything::Shifted> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Shifted>
+struct ValueReader<TJson, ::everything::Shifted> : StructReader<TJson, ::everything::Shifted>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::everything::Shifted& value)
-    {
-        return detail::read_struct(json, "everything.Shifted", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Shifted& value)
     {
-        static constexpr std::string_view names[] = {"a"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -93,7 +81,7 @@ struct ValueReader<TJson, ::everything::Shifted>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Shifted>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.a = {};
@@ -113,20 +101,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::AfterShift> : StructWriter<TWriter, ::everything::AfterShift> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::AfterShift>
+struct ValueReader<TJson, ::everything::AfterShift> : StructReader<TJson, ::everything::AfterShift>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::everything::AfterShift& value)
-    {
-        return detail::read_struct(json, "everything.AfterShift", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::AfterShift& value)
     {
-        static constexpr std::string_view names[] = {"a"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -136,7 +118,7 @@ struct ValueReader<TJson, ::everything::AfterShift>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::AfterShift>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.a = {};
@@ -156,20 +138,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Fixed> : StructWriter<TWriter, ::everything::Fixed> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Fixed>
+struct ValueReader<TJson, ::everything::Fixed> : StructReader<TJson, ::everything::Fixed>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::everything::Fixed& value)
-    {
-        return detail::read_struct(json, "everything.Fixed", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Fixed& value)
     {
-        static constexpr std::string_view names[] = {"a"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -179,7 +155,7 @@ struct ValueReader<TJson, ::everything::Fixed>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Fixed>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.a = {};
@@ -200,20 +176,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Derived> : StructWriter<TWriter, ::everything::Derived> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Derived>
+struct ValueReader<TJson, ::everything::Derived> : StructReader<TJson, ::everything::Derived>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::everything::Derived& value)
-    {
-        return detail::read_struct(json, "everything.Derived", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Derived& value)
     {
-        static constexpr std::string_view names[] = {"a", "b"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -224,7 +194,7 @@ struct ValueReader<TJson, ::everything::Derived>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Derived>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.a = {};
@@ -248,20 +218,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::ImportedBase> : StructWriter<TWriter, ::everything::ImportedBase> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::ImportedBase>
+struct ValueReader<TJson, ::everything::ImportedBase> : StructReader<TJson, ::everything::ImportedBase>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 16;
 
-    static bool from_json(const TJson& json, ::everything::ImportedBase& value)
-    {
-        return detail::read_struct(json, "everything.ImportedBase", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::ImportedBase& value)
     {
-        static constexpr std::string_view names[] = {"symbol", "digits", "price"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -273,7 +237,7 @@ struct ValueReader<TJson, ::everything::ImportedBase>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::ImportedBase>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.symbol = {};
@@ -297,20 +261,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Note> : StructWriter<TWriter, ::everything::Note> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Note>
+struct ValueReader<TJson, ::everything::Note> : StructReader<TJson, ::everything::Note>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::everything::Note& value)
-    {
-        return detail::read_struct(json, "everything.Note", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Note& value)
     {
-        static constexpr std::string_view names[] = {"text"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -320,7 +278,7 @@ struct ValueReader<TJson, ::everything::Note>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Note>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.text = "hi \"there\"\012";
@@ -341,20 +299,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Quiet> : StructWriter<TWriter, ::everything::Quiet> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Quiet>
+struct ValueReader<TJson, ::everything::Quiet> : StructReader<TJson, ::everything::Quiet>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::everything::Quiet& value)
-    {
-        return detail::read_struct(json, "everything.Quiet", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Quiet& value)
     {
-        static constexpr std::string_view names[] = {"password", "legacy"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -365,7 +317,7 @@ struct ValueReader<TJson, ::everything::Quiet>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Quiet>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.password = {};
@@ -386,15 +338,10 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Empty> : StructWriter<TWriter, ::everything::Empty> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Empty>
+struct ValueReader<TJson, ::everything::Empty> : StructReader<TJson, ::everything::Empty>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 32;
-
-    static bool from_json(const TJson& json, ::everything::Empty& value)
-    {
-        return detail::read_struct(json, "everything.Empty", cost, [&] { return read_members(json, value); });
-    }
 
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& /*json*/, ::everything::Empty& /*value*/)
@@ -468,20 +415,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Everything> : StructWriter<TWriter, ::everything::Everything> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Everything>
+struct ValueReader<TJson, ::everything::Everything> : StructReader<TJson, ::everything::Everything>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 258;
 
-    static bool from_json(const TJson& json, ::everything::Everything& value)
-    {
-        return detail::read_struct(json, "everything.Everything", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Everything& value)
     {
-        static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50", "f51", "f52"};
         bool seen[54] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -544,7 +485,7 @@ struct ValueReader<TJson, ::everything::Everything>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Everything>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -678,20 +619,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::PlaceOrder> : StructWriter<TWriter, ::everything::PlaceOrder> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::PlaceOrder>
+struct ValueReader<TJson, ::everything::PlaceOrder> : StructReader<TJson, ::everything::PlaceOrder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 16;
 
-    static bool from_json(const TJson& json, ::everything::PlaceOrder& value)
-    {
-        return detail::read_struct(json, "everything.PlaceOrder", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::PlaceOrder& value)
     {
-        static constexpr std::string_view names[] = {"id", "instrument"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -702,7 +637,7 @@ struct ValueReader<TJson, ::everything::PlaceOrder>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::PlaceOrder>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -728,20 +663,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Accepted> : StructWriter<TWriter, ::everything::Accepted> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Accepted>
+struct ValueReader<TJson, ::everything::Accepted> : StructReader<TJson, ::everything::Accepted>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 16;
 
-    static bool from_json(const TJson& json, ::everything::Accepted& value)
-    {
-        return detail::read_struct(json, "everything.Accepted", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Accepted& value)
     {
-        static constexpr std::string_view names[] = {"id"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -751,7 +680,7 @@ struct ValueReader<TJson, ::everything::Accepted>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Accepted>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.id = FBE::uuid_t::sequential();
@@ -772,20 +701,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Rejected> : StructWriter<TWriter, ::everything::Rejected> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Rejected>
+struct ValueReader<TJson, ::everything::Rejected> : StructReader<TJson, ::everything::Rejected>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 20;
 
-    static bool from_json(const TJson& json, ::everything::Rejected& value)
-    {
-        return detail::read_struct(json, "everything.Rejected", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Rejected& value)
     {
-        static constexpr std::string_view names[] = {"id", "reason"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -796,7 +719,7 @@ struct ValueReader<TJson, ::everything::Rejected>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Rejected>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.id = FBE::uuid_t::sequential();
@@ -818,20 +741,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Ping> : StructWriter<TWriter, ::everything::Ping> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Ping>
+struct ValueReader<TJson, ::everything::Ping> : StructReader<TJson, ::everything::Ping>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::everything::Ping& value)
-    {
-        return detail::read_struct(json, "everything.Ping", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Ping& value)
     {
-        static constexpr std::string_view names[] = {"sequence"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -841,7 +758,7 @@ struct ValueReader<TJson, ::everything::Ping>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Ping>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.sequence = {};
@@ -863,20 +780,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::FixedKeywords> : StructWriter<TWriter, ::everything::FixedKeywords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::FixedKeywords>
+struct ValueReader<TJson, ::everything::FixedKeywords> : StructReader<TJson, ::everything::FixedKeywords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 9;
 
-    static bool from_json(const TJson& json, ::everything::FixedKeywords& value)
-    {
-        return detail::read_struct(json, "everything.FixedKeywords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::FixedKeywords& value)
     {
-        static constexpr std::string_view names[] = {"new", "swap", "default"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -888,7 +799,7 @@ struct ValueReader<TJson, ::everything::FixedKeywords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::FixedKeywords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.new_ = {};
@@ -920,20 +831,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Keywords> : StructWriter<TWriter, ::everything::Keywords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Keywords>
+struct ValueReader<TJson, ::everything::Keywords> : StructReader<TJson, ::everything::Keywords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 30;
 
-    static bool from_json(const TJson& json, ::everything::Keywords& value)
-    {
-        return detail::read_struct(json, "everything.Keywords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Keywords& value)
     {
-        static constexpr std::string_view names[] = {"new", "class", "default", "swap", "from", "None", "NULL", "operator", "this"};
         bool seen[9] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -951,7 +856,7 @@ struct ValueReader<TJson, ::everything::Keywords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Keywords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.new_ = {};
@@ -989,20 +894,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Route> : StructWriter<TWriter, ::everything::Route> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Route>
+struct ValueReader<TJson, ::everything::Route> : StructReader<TJson, ::everything::Route>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 16;
 
-    static bool from_json(const TJson& json, ::everything::Route& value)
-    {
-        return detail::read_struct(json, "everything.Route", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Route& value)
     {
-        static constexpr std::string_view names[] = {"venue", "weight", "leg"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1014,7 +913,7 @@ struct ValueReader<TJson, ::everything::Route>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Route>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.venue = {};
@@ -1040,20 +939,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Routes> : StructWriter<TWriter, ::everything::Routes> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::everything::Routes>
+struct ValueReader<TJson, ::everything::Routes> : StructReader<TJson, ::everything::Routes>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 12;
 
-    static bool from_json(const TJson& json, ::everything::Routes& value)
-    {
-        return detail::read_struct(json, "everything.Routes", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Routes& value)
     {
-        static constexpr std::string_view names[] = {"routes", "ranks", "names"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1065,7 +958,7 @@ struct ValueReader<TJson, ::everything::Routes>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::everything::Routes>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.routes = {};

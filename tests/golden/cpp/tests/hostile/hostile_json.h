@@ -22,15 +22,10 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::hostile::Empty> : StructWriter<TWriter, ::hostile::Empty> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::hostile::Empty>
+struct ValueReader<TJson, ::hostile::Empty> : StructReader<TJson, ::hostile::Empty>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 32;
-
-    static bool from_json(const TJson& json, ::hostile::Empty& value)
-    {
-        return detail::read_struct(json, "hostile.Empty", cost, [&] { return read_members(json, value); });
-    }
 
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& /*json*/, ::hostile::Empty& /*value*/)
@@ -51,20 +46,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::hostile::Empties> : StructWriter<TWriter, ::hostile::Empties> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::hostile::Empties>
+struct ValueReader<TJson, ::hostile::Empties> : StructReader<TJson, ::hostile::Empties>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::hostile::Empties& value)
-    {
-        return detail::read_struct(json, "hostile.Empties", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::hostile::Empties& value)
     {
-        static constexpr std::string_view names[] = {"items"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -74,7 +63,7 @@ struct ValueReader<TJson, ::hostile::Empties>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::hostile::Empties>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.items = {};
@@ -94,22 +83,16 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::hostile::Wide> : StructWriter<TWriter, ::hostile::Wide> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::hostile::Wide>
+struct ValueReader<TJson, ::hostile::Wide> : StructReader<TJson, ::hostile::Wide>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4000000;
     //! What its default costs: the budget left pays for it before an element is made.
     static constexpr uint64_t default_cost = 4000000;
 
-    static bool from_json(const TJson& json, ::hostile::Wide& value)
-    {
-        return detail::read_struct(json, "hostile.Wide", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::hostile::Wide& value)
     {
-        static constexpr std::string_view names[] = {"values"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -119,7 +102,7 @@ struct ValueReader<TJson, ::hostile::Wide>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::hostile::Wide>(json, seen, result, read))
             return false;
         if (!seen[0])
             FBE::detail::assign_default(value.values);
@@ -139,20 +122,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::hostile::Wides> : StructWriter<TWriter, ::hostile::Wides> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::hostile::Wides>
+struct ValueReader<TJson, ::hostile::Wides> : StructReader<TJson, ::hostile::Wides>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::hostile::Wides& value)
-    {
-        return detail::read_struct(json, "hostile.Wides", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::hostile::Wides& value)
     {
-        static constexpr std::string_view names[] = {"items"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -162,7 +139,7 @@ struct ValueReader<TJson, ::hostile::Wides>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::hostile::Wides>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.items = {};
@@ -184,22 +161,16 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::hostile::Holder> : StructWriter<TWriter, ::hostile::Holder> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::hostile::Holder>
+struct ValueReader<TJson, ::hostile::Holder> : StructReader<TJson, ::hostile::Holder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 5;
     //! What its default costs: the budget left pays for it before an element is made.
     static constexpr uint64_t default_cost = 4000005;
 
-    static bool from_json(const TJson& json, ::hostile::Holder& value)
-    {
-        return detail::read_struct(json, "hostile.Holder", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::hostile::Holder& value)
     {
-        static constexpr std::string_view names[] = {"wide", "maybe", "byId"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -211,7 +182,7 @@ struct ValueReader<TJson, ::hostile::Holder>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::hostile::Holder>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])

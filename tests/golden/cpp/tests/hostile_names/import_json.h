@@ -26,20 +26,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Order> : StructWriter<TWriter, ::import::Order> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Order>
+struct ValueReader<TJson, ::import::Order> : StructReader<TJson, ::import::Order>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 12;
 
-    static bool from_json(const TJson& json, ::import::Order& value)
-    {
-        return detail::read_struct(json, "import.Order", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Order& value)
     {
-        static constexpr std::string_view names[] = {"side", "s", "range"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -51,7 +45,7 @@ struct ValueReader<TJson, ::import::Order>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Order>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.side = {};
@@ -189,20 +183,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::CppWords> : StructWriter<TWriter, ::import::CppWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::CppWords>
+struct ValueReader<TJson, ::import::CppWords> : StructReader<TJson, ::import::CppWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 619;
 
-    static bool from_json(const TJson& json, ::import::CppWords& value)
-    {
-        return detail::read_struct(json, "import.CppWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::CppWords& value)
     {
-        static constexpr std::string_view names[] = {"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "break", "case", "catch", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "dynamic_cast", "else", "explicit", "export", "extern", "final", "for", "friend", "goto", "if", "import", "inline", "int", "long", "module", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "override", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "switch", "template", "this", "thread_local", "throw", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "assert", "errno", "EOF", "NULL", "stdin", "stdout", "stderr", "offsetof", "std", "FBE", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "ptrdiff_t", "nullptr_t", "linux", "unix", "BUFSIZ", "INT32_MAX", "CHAR_BIT", "EINVAL"};
         bool seen[115] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -326,7 +314,7 @@ struct ValueReader<TJson, ::import::CppWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::CppWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.alignas_ = ::import::Word::alignas_;
@@ -618,20 +606,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::PythonWords> : StructWriter<TWriter, ::import::PythonWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::PythonWords>
+struct ValueReader<TJson, ::import::PythonWords> : StructReader<TJson, ::import::PythonWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 239;
 
-    static bool from_json(const TJson& json, ::import::PythonWords& value)
-    {
-        return detail::read_struct(json, "import.PythonWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::PythonWords& value)
     {
-        static constexpr std::string_view names[] = {"False", "None", "True", "as", "async", "await", "def", "del", "elif", "except", "finally", "from", "global", "in", "is", "lambda", "nonlocal", "pass", "raise", "with", "yield", "_", "match", "self", "cls", "print", "len", "list", "dict", "set", "str", "object", "super", "isinstance", "property", "staticmethod", "classmethod", "typing", "Any", "ClassVar", "Callable", "IntEnum", "IntFlag", "PACKAGE", "VERSION"};
         bool seen[45] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -685,7 +667,7 @@ struct ValueReader<TJson, ::import::PythonWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::PythonWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.False = ::import::Word::False;
@@ -830,20 +812,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::GoWords> : StructWriter<TWriter, ::import::GoWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::GoWords>
+struct ValueReader<TJson, ::import::GoWords> : StructReader<TJson, ::import::GoWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 202;
 
-    static bool from_json(const TJson& json, ::import::GoWords& value)
-    {
-        return detail::read_struct(json, "import.GoWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::GoWords& value)
     {
-        static constexpr std::string_view names[] = {"chan", "defer", "fallthrough", "func", "go", "interface", "map", "package", "range", "select", "type", "var", "any", "error", "rune", "uint", "nil", "iota", "cap", "make", "append", "copy", "panic", "recover", "println", "complex", "real", "imag", "close", "min", "max", "clear", "uintptr", "float32", "float64", "complex64", "complex128", "comparable"};
         bool seen[38] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -890,7 +866,7 @@ struct ValueReader<TJson, ::import::GoWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::GoWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.chan = ::import::Word::chan;
@@ -1015,20 +991,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::JavaWords> : StructWriter<TWriter, ::import::JavaWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::JavaWords>
+struct ValueReader<TJson, ::import::JavaWords> : StructReader<TJson, ::import::JavaWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 182;
 
-    static bool from_json(const TJson& json, ::import::JavaWords& value)
-    {
-        return detail::read_struct(json, "import.JavaWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JavaWords& value)
     {
-        static constexpr std::string_view names[] = {"abstract", "boolean", "extends", "implements", "instanceof", "native", "strictfp", "synchronized", "throws", "transient", "record", "sealed", "permits", "when", "open", "exports", "opens", "to", "uses", "provides", "transitive", "Object", "String", "Integer", "Long", "Math", "System", "Override", "Class", "List", "Map", "Set"};
         bool seen[32] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1069,7 +1039,7 @@ struct ValueReader<TJson, ::import::JavaWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::JavaWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.abstract = ::import::Word::abstract;
@@ -1190,20 +1160,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::KotlinWords> : StructWriter<TWriter, ::import::KotlinWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::KotlinWords>
+struct ValueReader<TJson, ::import::KotlinWords> : StructReader<TJson, ::import::KotlinWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 207;
 
-    static bool from_json(const TJson& json, ::import::KotlinWords& value)
-    {
-        return detail::read_struct(json, "import.KotlinWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::KotlinWords& value)
     {
-        static constexpr std::string_view names[] = {"fun", "typealias", "typeof", "val", "by", "constructor", "delegate", "dynamic", "field", "file", "get", "init", "param", "receiver", "setparam", "value", "where", "actual", "annotation", "companion", "crossinline", "data", "expect", "external", "infix", "inner", "internal", "lateinit", "noinline", "out", "reified", "suspend", "tailrec", "vararg", "it", "Companion", "Unit", "Nothing", "Int", "Array"};
         bool seen[40] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1252,7 +1216,7 @@ struct ValueReader<TJson, ::import::KotlinWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::KotlinWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.fun = ::import::Word::fun;
@@ -1391,20 +1355,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::JsWords> : StructWriter<TWriter, ::import::JsWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::JsWords>
+struct ValueReader<TJson, ::import::JsWords> : StructReader<TJson, ::import::JsWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 223;
 
-    static bool from_json(const TJson& json, ::import::JsWords& value)
-    {
-        return detail::read_struct(json, "import.JsWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JsWords& value)
     {
-        static constexpr std::string_view names[] = {"debugger", "function", "let", "of", "declare", "unknown", "never", "number", "bigint", "symbol", "undefined", "NaN", "Infinity", "Uint8Array", "Error", "Number", "BigInt", "Boolean", "Symbol", "Date", "JSON", "Promise", "Partial", "Record", "globalThis", "arguments", "eval", "require", "prototype", "__proto__", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "readonly", "keyof", "infer", "asserts", "satisfies", "accessor"};
         bool seen[42] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1455,7 +1413,7 @@ struct ValueReader<TJson, ::import::JsWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::JsWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.debugger = ::import::Word::debugger;
@@ -1591,20 +1549,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::RustWords> : StructWriter<TWriter, ::import::RustWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::RustWords>
+struct ValueReader<TJson, ::import::RustWords> : StructReader<TJson, ::import::RustWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 195;
 
-    static bool from_json(const TJson& json, ::import::RustWords& value)
-    {
-        return detail::read_struct(json, "import.RustWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::RustWords& value)
     {
-        static constexpr std::string_view names[] = {"crate", "dyn", "fn", "impl", "loop", "mod", "move", "mut", "pub", "ref", "Self", "trait", "unsafe", "use", "become", "box", "macro", "priv", "unsized", "gen", "macro_rules", "Option", "Some", "Result", "Ok", "Err", "Vec", "Box", "Clone", "Copy", "Default", "Drop", "Send", "Sync", "Sized"};
         bool seen[35] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1648,7 +1600,7 @@ struct ValueReader<TJson, ::import::RustWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::RustWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.crate = ::import::Word::crate;
@@ -1765,20 +1717,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::CSharpWords> : StructWriter<TWriter, ::import::CSharpWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::CSharpWords>
+struct ValueReader<TJson, ::import::CSharpWords> : StructReader<TJson, ::import::CSharpWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 150;
 
-    static bool from_json(const TJson& json, ::import::CSharpWords& value)
-    {
-        return detail::read_struct(json, "import.CSharpWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::CSharpWords& value)
     {
-        static constexpr std::string_view names[] = {"checked", "event", "fixed", "foreach", "implicit", "lock", "params", "sbyte", "stackalloc", "ulong", "unchecked", "ushort", "add", "alias", "ascending", "descending", "equals", "group", "into", "join", "nameof", "on", "orderby", "partial", "remove", "unmanaged", "required", "scoped", "managed", "notnull"};
         bool seen[30] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1817,7 +1763,7 @@ struct ValueReader<TJson, ::import::CSharpWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::CSharpWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.checked = ::import::Word::checked;
@@ -1912,20 +1858,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::RubyWords> : StructWriter<TWriter, ::import::RubyWords> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::RubyWords>
+struct ValueReader<TJson, ::import::RubyWords> : StructReader<TJson, ::import::RubyWords>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 98;
 
-    static bool from_json(const TJson& json, ::import::RubyWords& value)
-    {
-        return detail::read_struct(json, "import.RubyWords", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::RubyWords& value)
     {
-        static constexpr std::string_view names[] = {"BEGIN", "END", "begin", "elsif", "end", "ensure", "next", "redo", "rescue", "retry", "then", "undef", "unless", "until", "__FILE__", "__LINE__", "__ENCODING__", "initialize"};
         bool seen[18] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -1952,7 +1892,7 @@ struct ValueReader<TJson, ::import::RubyWords>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::RubyWords>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.BEGIN = ::import::Word::BEGIN;
@@ -2016,20 +1956,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::CppMembers> : StructWriter<TWriter, ::import::CppMembers> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::CppMembers>
+struct ValueReader<TJson, ::import::CppMembers> : StructReader<TJson, ::import::CppMembers>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 48;
 
-    static bool from_json(const TJson& json, ::import::CppMembers& value)
-    {
-        return detail::read_struct(json, "import.CppMembers", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::CppMembers& value)
     {
-        static constexpr std::string_view names[] = {"swap", "fbe_type", "fbe", "Model", "FinalModel", "FieldModel", "buffer", "size", "offset", "model", "reset"};
         bool seen[11] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2049,7 +1983,7 @@ struct ValueReader<TJson, ::import::CppMembers>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::CppMembers>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.swap_ = ::import::Word::swap;
@@ -2104,20 +2038,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::PythonMembers> : StructWriter<TWriter, ::import::PythonMembers> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::PythonMembers>
+struct ValueReader<TJson, ::import::PythonMembers> : StructReader<TJson, ::import::PythonMembers>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 96;
 
-    static bool from_json(const TJson& json, ::import::PythonMembers& value)
-    {
-        return detail::read_struct(json, "import.PythonMembers", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::PythonMembers& value)
     {
-        static constexpr std::string_view names[] = {"to_json", "from_json", "to_fbe", "from_fbe", "to_final", "from_final", "fbe_equal", "fbe_key", "fbe_size", "__init__", "__slots__", "__class__", "__dict__", "__hash__", "__eq__", "__private"};
         bool seen[16] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2142,7 +2070,7 @@ struct ValueReader<TJson, ::import::PythonMembers>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::PythonMembers>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.to_json = ::import::Word::to_json;
@@ -2216,20 +2144,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::GoMembers> : StructWriter<TWriter, ::import::GoMembers> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::GoMembers>
+struct ValueReader<TJson, ::import::GoMembers> : StructReader<TJson, ::import::GoMembers>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 129;
 
-    static bool from_json(const TJson& json, ::import::GoMembers& value)
-    {
-        return detail::read_struct(json, "import.GoMembers", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::GoMembers& value)
     {
-        static constexpr std::string_view names[] = {"FBEKey", "FBEKeyCompare", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead", "MarshalFinal", "UnmarshalFinal", "AppendFinal", "ReadFinal", "FBEWriteFinal", "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "AppendJSON", "ReadJSON", "FBEWriteJSON", "FBEReadJSON", "FBEWriteText", "TypeID", "Verify", "VerifyFinal"};
         bool seen[25] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2263,7 +2185,7 @@ struct ValueReader<TJson, ::import::GoMembers>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::GoMembers>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.FBEKey = ::import::Word::FBEKey;
@@ -2356,20 +2278,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::JvmMembers> : StructWriter<TWriter, ::import::JvmMembers> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::JvmMembers>
+struct ValueReader<TJson, ::import::JvmMembers> : StructReader<TJson, ::import::JvmMembers>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 137;
 
-    static bool from_json(const TJson& json, ::import::JvmMembers& value)
-    {
-        return detail::read_struct(json, "import.JvmMembers", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JvmMembers& value)
     {
-        static constexpr std::string_view names[] = {"TYPE_ID", "KEY_ORDER", "toFbe", "fromFbe", "readFbe", "writeFbe", "verifyFbe", "toFinal", "fromFinal", "readFinal", "writeFinal", "verifyFinal", "toJson", "fromJson", "writeJson", "readJson", "hashCode", "getClass", "clone", "finalize", "wait", "notify", "notifyAll", "javaClass", "component1", "fbeLevels"};
         bool seen[26] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2404,7 +2320,7 @@ struct ValueReader<TJson, ::import::JvmMembers>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::JvmMembers>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.TYPE_ID = ::import::Word::TYPE_ID;
@@ -2477,20 +2393,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::JsMembers> : StructWriter<TWriter, ::import::JsMembers> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::JsMembers>
+struct ValueReader<TJson, ::import::JsMembers> : StructReader<TJson, ::import::JsMembers>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 11;
 
-    static bool from_json(const TJson& json, ::import::JsMembers& value)
-    {
-        return detail::read_struct(json, "import.JsMembers", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JsMembers& value)
     {
-        static constexpr std::string_view names[] = {"fbeKey", "toJSON", "toText", "verify"};
         bool seen[4] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2503,7 +2413,7 @@ struct ValueReader<TJson, ::import::JsMembers>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::JsMembers>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.fbeKey = ::import::Word::fbeKey;
@@ -2556,20 +2466,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::RuntimeNames> : StructWriter<TWriter, ::import::RuntimeNames> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::RuntimeNames>
+struct ValueReader<TJson, ::import::RuntimeNames> : StructReader<TJson, ::import::RuntimeNames>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 142;
 
-    static bool from_json(const TJson& json, ::import::RuntimeNames& value)
-    {
-        return detail::read_struct(json, "import.RuntimeNames", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::RuntimeNames& value)
     {
-        static constexpr std::string_view names[] = {"Buffer", "WriteBuffer", "ReadBuffer", "Reader", "Writer", "Limits", "Decimal", "Uuid", "UUID", "Timestamp", "JsonWriter", "JsonReader", "DecodeError", "EncodeError", "DecodeException", "EncodeException", "Sender", "Receiver", "Client", "Proxy", "Handler", "Text", "Compare", "Decimals", "Uuids", "Timestamps", "Utf8", "Requests"};
         bool seen[28] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2606,7 +2510,7 @@ struct ValueReader<TJson, ::import::RuntimeNames>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::RuntimeNames>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Buffer = ::import::Word::Buffer;
@@ -2680,20 +2584,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::class_> : StructWriter<TWriter, ::import::class_> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::class_>
+struct ValueReader<TJson, ::import::class_> : StructReader<TJson, ::import::class_>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::class_& value)
-    {
-        return detail::read_struct(json, "import.class", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::class_& value)
     {
-        static constexpr std::string_view names[] = {"class"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2703,7 +2601,7 @@ struct ValueReader<TJson, ::import::class_>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::class_>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.class__ = {};
@@ -2723,20 +2621,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Object> : StructWriter<TWriter, ::import::Object> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Object>
+struct ValueReader<TJson, ::import::Object> : StructReader<TJson, ::import::Object>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Object& value)
-    {
-        return detail::read_struct(json, "import.Object", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Object& value)
     {
-        static constexpr std::string_view names[] = {"Object"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2746,7 +2638,7 @@ struct ValueReader<TJson, ::import::Object>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Object>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Object_ = {};
@@ -2766,20 +2658,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::String> : StructWriter<TWriter, ::import::String> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::String>
+struct ValueReader<TJson, ::import::String> : StructReader<TJson, ::import::String>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::String& value)
-    {
-        return detail::read_struct(json, "import.String", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::String& value)
     {
-        static constexpr std::string_view names[] = {"String"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2789,7 +2675,7 @@ struct ValueReader<TJson, ::import::String>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::String>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.String_ = {};
@@ -2809,20 +2695,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::List> : StructWriter<TWriter, ::import::List> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::List>
+struct ValueReader<TJson, ::import::List> : StructReader<TJson, ::import::List>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::List& value)
-    {
-        return detail::read_struct(json, "import.List", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::List& value)
     {
-        static constexpr std::string_view names[] = {"List"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2832,7 +2712,7 @@ struct ValueReader<TJson, ::import::List>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::List>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.List_ = {};
@@ -2852,20 +2732,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Map> : StructWriter<TWriter, ::import::Map> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Map>
+struct ValueReader<TJson, ::import::Map> : StructReader<TJson, ::import::Map>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Map& value)
-    {
-        return detail::read_struct(json, "import.Map", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Map& value)
     {
-        static constexpr std::string_view names[] = {"Map"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2875,7 +2749,7 @@ struct ValueReader<TJson, ::import::Map>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Map>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Map_ = {};
@@ -2895,20 +2769,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Model> : StructWriter<TWriter, ::import::Model> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Model>
+struct ValueReader<TJson, ::import::Model> : StructReader<TJson, ::import::Model>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Model& value)
-    {
-        return detail::read_struct(json, "import.Model", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Model& value)
     {
-        static constexpr std::string_view names[] = {"Model"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2918,7 +2786,7 @@ struct ValueReader<TJson, ::import::Model>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Model>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Model_ = {};
@@ -2938,20 +2806,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::FinalModel> : StructWriter<TWriter, ::import::FinalModel> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::FinalModel>
+struct ValueReader<TJson, ::import::FinalModel> : StructReader<TJson, ::import::FinalModel>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::FinalModel& value)
-    {
-        return detail::read_struct(json, "import.FinalModel", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FinalModel& value)
     {
-        static constexpr std::string_view names[] = {"FinalModel"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -2961,7 +2823,7 @@ struct ValueReader<TJson, ::import::FinalModel>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::FinalModel>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.FinalModel_ = {};
@@ -2981,20 +2843,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Buffer> : StructWriter<TWriter, ::import::Buffer> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Buffer>
+struct ValueReader<TJson, ::import::Buffer> : StructReader<TJson, ::import::Buffer>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Buffer& value)
-    {
-        return detail::read_struct(json, "import.Buffer", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Buffer& value)
     {
-        static constexpr std::string_view names[] = {"Buffer"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3004,7 +2860,7 @@ struct ValueReader<TJson, ::import::Buffer>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Buffer>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Buffer_ = {};
@@ -3024,20 +2880,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Reader> : StructWriter<TWriter, ::import::Reader> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Reader>
+struct ValueReader<TJson, ::import::Reader> : StructReader<TJson, ::import::Reader>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Reader& value)
-    {
-        return detail::read_struct(json, "import.Reader", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Reader& value)
     {
-        static constexpr std::string_view names[] = {"Reader"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3047,7 +2897,7 @@ struct ValueReader<TJson, ::import::Reader>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Reader>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Reader_ = {};
@@ -3067,20 +2917,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Writer> : StructWriter<TWriter, ::import::Writer> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Writer>
+struct ValueReader<TJson, ::import::Writer> : StructReader<TJson, ::import::Writer>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Writer& value)
-    {
-        return detail::read_struct(json, "import.Writer", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Writer& value)
     {
-        static constexpr std::string_view names[] = {"Writer"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3090,7 +2934,7 @@ struct ValueReader<TJson, ::import::Writer>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Writer>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Writer_ = {};
@@ -3110,20 +2954,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Limits> : StructWriter<TWriter, ::import::Limits> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Limits>
+struct ValueReader<TJson, ::import::Limits> : StructReader<TJson, ::import::Limits>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Limits& value)
-    {
-        return detail::read_struct(json, "import.Limits", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Limits& value)
     {
-        static constexpr std::string_view names[] = {"Limits"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3133,7 +2971,7 @@ struct ValueReader<TJson, ::import::Limits>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Limits>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Limits_ = {};
@@ -3153,20 +2991,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::DecodeError> : StructWriter<TWriter, ::import::DecodeError> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::DecodeError>
+struct ValueReader<TJson, ::import::DecodeError> : StructReader<TJson, ::import::DecodeError>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::DecodeError& value)
-    {
-        return detail::read_struct(json, "import.DecodeError", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::DecodeError& value)
     {
-        static constexpr std::string_view names[] = {"DecodeError"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3176,7 +3008,7 @@ struct ValueReader<TJson, ::import::DecodeError>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::DecodeError>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.DecodeError_ = {};
@@ -3196,20 +3028,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::DecodeException> : StructWriter<TWriter, ::import::DecodeException> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::DecodeException>
+struct ValueReader<TJson, ::import::DecodeException> : StructReader<TJson, ::import::DecodeException>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::DecodeException& value)
-    {
-        return detail::read_struct(json, "import.DecodeException", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::DecodeException& value)
     {
-        static constexpr std::string_view names[] = {"DecodeException"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3219,7 +3045,7 @@ struct ValueReader<TJson, ::import::DecodeException>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::DecodeException>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.DecodeException_ = {};
@@ -3239,20 +3065,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Decimal> : StructWriter<TWriter, ::import::Decimal> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Decimal>
+struct ValueReader<TJson, ::import::Decimal> : StructReader<TJson, ::import::Decimal>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Decimal& value)
-    {
-        return detail::read_struct(json, "import.Decimal", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Decimal& value)
     {
-        static constexpr std::string_view names[] = {"Decimal"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3262,7 +3082,7 @@ struct ValueReader<TJson, ::import::Decimal>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Decimal>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Decimal_ = {};
@@ -3282,20 +3102,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Uuid> : StructWriter<TWriter, ::import::Uuid> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Uuid>
+struct ValueReader<TJson, ::import::Uuid> : StructReader<TJson, ::import::Uuid>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Uuid& value)
-    {
-        return detail::read_struct(json, "import.Uuid", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Uuid& value)
     {
-        static constexpr std::string_view names[] = {"Uuid"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3305,7 +3119,7 @@ struct ValueReader<TJson, ::import::Uuid>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Uuid>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Uuid_ = {};
@@ -3325,20 +3139,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::UUID> : StructWriter<TWriter, ::import::UUID> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::UUID>
+struct ValueReader<TJson, ::import::UUID> : StructReader<TJson, ::import::UUID>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::UUID& value)
-    {
-        return detail::read_struct(json, "import.UUID", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::UUID& value)
     {
-        static constexpr std::string_view names[] = {"UUID"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3348,7 +3156,7 @@ struct ValueReader<TJson, ::import::UUID>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::UUID>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.UUID_ = {};
@@ -3368,20 +3176,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Timestamp> : StructWriter<TWriter, ::import::Timestamp> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Timestamp>
+struct ValueReader<TJson, ::import::Timestamp> : StructReader<TJson, ::import::Timestamp>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Timestamp& value)
-    {
-        return detail::read_struct(json, "import.Timestamp", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Timestamp& value)
     {
-        static constexpr std::string_view names[] = {"Timestamp"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3391,7 +3193,7 @@ struct ValueReader<TJson, ::import::Timestamp>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Timestamp>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Timestamp_ = {};
@@ -3411,20 +3213,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Sender> : StructWriter<TWriter, ::import::Sender> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Sender>
+struct ValueReader<TJson, ::import::Sender> : StructReader<TJson, ::import::Sender>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Sender& value)
-    {
-        return detail::read_struct(json, "import.Sender", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Sender& value)
     {
-        static constexpr std::string_view names[] = {"Sender"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3434,7 +3230,7 @@ struct ValueReader<TJson, ::import::Sender>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Sender>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Sender_ = {};
@@ -3454,20 +3250,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Receiver> : StructWriter<TWriter, ::import::Receiver> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Receiver>
+struct ValueReader<TJson, ::import::Receiver> : StructReader<TJson, ::import::Receiver>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Receiver& value)
-    {
-        return detail::read_struct(json, "import.Receiver", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Receiver& value)
     {
-        static constexpr std::string_view names[] = {"Receiver"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3477,7 +3267,7 @@ struct ValueReader<TJson, ::import::Receiver>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Receiver>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Receiver_ = {};
@@ -3497,20 +3287,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Client> : StructWriter<TWriter, ::import::Client> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Client>
+struct ValueReader<TJson, ::import::Client> : StructReader<TJson, ::import::Client>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Client& value)
-    {
-        return detail::read_struct(json, "import.Client", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Client& value)
     {
-        static constexpr std::string_view names[] = {"Client"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3520,7 +3304,7 @@ struct ValueReader<TJson, ::import::Client>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Client>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Client_ = {};
@@ -3540,20 +3324,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Proxy> : StructWriter<TWriter, ::import::Proxy> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Proxy>
+struct ValueReader<TJson, ::import::Proxy> : StructReader<TJson, ::import::Proxy>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Proxy& value)
-    {
-        return detail::read_struct(json, "import.Proxy", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Proxy& value)
     {
-        static constexpr std::string_view names[] = {"Proxy"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3563,7 +3341,7 @@ struct ValueReader<TJson, ::import::Proxy>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Proxy>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Proxy_ = {};
@@ -3583,20 +3361,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Handler> : StructWriter<TWriter, ::import::Handler> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Handler>
+struct ValueReader<TJson, ::import::Handler> : StructReader<TJson, ::import::Handler>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Handler& value)
-    {
-        return detail::read_struct(json, "import.Handler", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Handler& value)
     {
-        static constexpr std::string_view names[] = {"Handler"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3606,7 +3378,7 @@ struct ValueReader<TJson, ::import::Handler>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Handler>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Handler_ = {};
@@ -3626,20 +3398,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::fbe> : StructWriter<TWriter, ::import::fbe> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::fbe>
+struct ValueReader<TJson, ::import::fbe> : StructReader<TJson, ::import::fbe>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::fbe& value)
-    {
-        return detail::read_struct(json, "import.fbe", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::fbe& value)
     {
-        static constexpr std::string_view names[] = {"fbe"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3649,7 +3415,7 @@ struct ValueReader<TJson, ::import::fbe>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::fbe>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.fbe_ = {};
@@ -3669,20 +3435,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::FBE_> : StructWriter<TWriter, ::import::FBE_> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::FBE_>
+struct ValueReader<TJson, ::import::FBE_> : StructReader<TJson, ::import::FBE_>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::FBE_& value)
-    {
-        return detail::read_struct(json, "import.FBE", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FBE_& value)
     {
-        static constexpr std::string_view names[] = {"FBE"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3692,7 +3452,7 @@ struct ValueReader<TJson, ::import::FBE_>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::FBE_>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.FBE__ = {};
@@ -3712,20 +3472,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::std_> : StructWriter<TWriter, ::import::std_> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::std_>
+struct ValueReader<TJson, ::import::std_> : StructReader<TJson, ::import::std_>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::std_& value)
-    {
-        return detail::read_struct(json, "import.std", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::std_& value)
     {
-        static constexpr std::string_view names[] = {"std"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3735,7 +3489,7 @@ struct ValueReader<TJson, ::import::std_>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::std_>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.std__ = {};
@@ -3755,20 +3509,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Companion> : StructWriter<TWriter, ::import::Companion> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Companion>
+struct ValueReader<TJson, ::import::Companion> : StructReader<TJson, ::import::Companion>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Companion& value)
-    {
-        return detail::read_struct(json, "import.Companion", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Companion& value)
     {
-        static constexpr std::string_view names[] = {"Companion"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3778,7 +3526,7 @@ struct ValueReader<TJson, ::import::Companion>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Companion>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Companion_ = {};
@@ -3798,20 +3546,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Any> : StructWriter<TWriter, ::import::Any> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Any>
+struct ValueReader<TJson, ::import::Any> : StructReader<TJson, ::import::Any>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Any& value)
-    {
-        return detail::read_struct(json, "import.Any", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Any& value)
     {
-        static constexpr std::string_view names[] = {"Any"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3821,7 +3563,7 @@ struct ValueReader<TJson, ::import::Any>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Any>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Any_ = {};
@@ -3841,20 +3583,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Self> : StructWriter<TWriter, ::import::Self> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Self>
+struct ValueReader<TJson, ::import::Self> : StructReader<TJson, ::import::Self>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Self& value)
-    {
-        return detail::read_struct(json, "import.Self", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Self& value)
     {
-        static constexpr std::string_view names[] = {"Self"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3864,7 +3600,7 @@ struct ValueReader<TJson, ::import::Self>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Self>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Self_ = {};
@@ -3884,20 +3620,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::self> : StructWriter<TWriter, ::import::self> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::self>
+struct ValueReader<TJson, ::import::self> : StructReader<TJson, ::import::self>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::self& value)
-    {
-        return detail::read_struct(json, "import.self", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::self& value)
     {
-        static constexpr std::string_view names[] = {"self"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3907,7 +3637,7 @@ struct ValueReader<TJson, ::import::self>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::self>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.self_ = {};
@@ -3927,20 +3657,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::None> : StructWriter<TWriter, ::import::None> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::None>
+struct ValueReader<TJson, ::import::None> : StructReader<TJson, ::import::None>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::None& value)
-    {
-        return detail::read_struct(json, "import.None", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::None& value)
     {
-        static constexpr std::string_view names[] = {"None"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3950,7 +3674,7 @@ struct ValueReader<TJson, ::import::None>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::None>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.None_ = {};
@@ -3970,20 +3694,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Option> : StructWriter<TWriter, ::import::Option> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Option>
+struct ValueReader<TJson, ::import::Option> : StructReader<TJson, ::import::Option>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Option& value)
-    {
-        return detail::read_struct(json, "import.Option", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Option& value)
     {
-        static constexpr std::string_view names[] = {"Option"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -3993,7 +3711,7 @@ struct ValueReader<TJson, ::import::Option>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Option>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Option_ = {};
@@ -4013,20 +3731,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Result> : StructWriter<TWriter, ::import::Result> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Result>
+struct ValueReader<TJson, ::import::Result> : StructReader<TJson, ::import::Result>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Result& value)
-    {
-        return detail::read_struct(json, "import.Result", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Result& value)
     {
-        static constexpr std::string_view names[] = {"Result"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4036,7 +3748,7 @@ struct ValueReader<TJson, ::import::Result>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Result>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Result_ = {};
@@ -4056,20 +3768,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Vec> : StructWriter<TWriter, ::import::Vec> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Vec>
+struct ValueReader<TJson, ::import::Vec> : StructReader<TJson, ::import::Vec>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Vec& value)
-    {
-        return detail::read_struct(json, "import.Vec", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Vec& value)
     {
-        static constexpr std::string_view names[] = {"Vec"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4079,7 +3785,7 @@ struct ValueReader<TJson, ::import::Vec>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Vec>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Vec_ = {};
@@ -4099,20 +3805,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Box> : StructWriter<TWriter, ::import::Box> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Box>
+struct ValueReader<TJson, ::import::Box> : StructReader<TJson, ::import::Box>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Box& value)
-    {
-        return detail::read_struct(json, "import.Box", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Box& value)
     {
-        static constexpr std::string_view names[] = {"Box"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4122,7 +3822,7 @@ struct ValueReader<TJson, ::import::Box>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Box>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Box_ = {};
@@ -4142,20 +3842,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Error> : StructWriter<TWriter, ::import::Error> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Error>
+struct ValueReader<TJson, ::import::Error> : StructReader<TJson, ::import::Error>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Error& value)
-    {
-        return detail::read_struct(json, "import.Error", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Error& value)
     {
-        static constexpr std::string_view names[] = {"Error"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4165,7 +3859,7 @@ struct ValueReader<TJson, ::import::Error>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Error>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Error_ = {};
@@ -4185,20 +3879,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Exception> : StructWriter<TWriter, ::import::Exception> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Exception>
+struct ValueReader<TJson, ::import::Exception> : StructReader<TJson, ::import::Exception>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Exception& value)
-    {
-        return detail::read_struct(json, "import.Exception", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Exception& value)
     {
-        static constexpr std::string_view names[] = {"Exception"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4208,7 +3896,7 @@ struct ValueReader<TJson, ::import::Exception>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Exception>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Exception_ = {};
@@ -4228,20 +3916,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Text> : StructWriter<TWriter, ::import::Text> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Text>
+struct ValueReader<TJson, ::import::Text> : StructReader<TJson, ::import::Text>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Text& value)
-    {
-        return detail::read_struct(json, "import.Text", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Text& value)
     {
-        static constexpr std::string_view names[] = {"Text"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4251,7 +3933,7 @@ struct ValueReader<TJson, ::import::Text>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Text>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Text_ = {};
@@ -4271,20 +3953,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::JsonWriter> : StructWriter<TWriter, ::import::JsonWriter> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::JsonWriter>
+struct ValueReader<TJson, ::import::JsonWriter> : StructReader<TJson, ::import::JsonWriter>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::JsonWriter& value)
-    {
-        return detail::read_struct(json, "import.JsonWriter", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JsonWriter& value)
     {
-        static constexpr std::string_view names[] = {"JsonWriter"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4294,7 +3970,7 @@ struct ValueReader<TJson, ::import::JsonWriter>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::JsonWriter>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.JsonWriter_ = {};
@@ -4314,20 +3990,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::int32_t_> : StructWriter<TWriter, ::import::int32_t_> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::int32_t_>
+struct ValueReader<TJson, ::import::int32_t_> : StructReader<TJson, ::import::int32_t_>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::int32_t_& value)
-    {
-        return detail::read_struct(json, "import.int32_t", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::int32_t_& value)
     {
-        static constexpr std::string_view names[] = {"int32_t"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4337,7 +4007,7 @@ struct ValueReader<TJson, ::import::int32_t_>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::int32_t_>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.int32_t__ = {};
@@ -4357,20 +4027,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::size_t_> : StructWriter<TWriter, ::import::size_t_> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::size_t_>
+struct ValueReader<TJson, ::import::size_t_> : StructReader<TJson, ::import::size_t_>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::size_t_& value)
-    {
-        return detail::read_struct(json, "import.size_t", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::size_t_& value)
     {
-        static constexpr std::string_view names[] = {"size_t"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4380,7 +4044,7 @@ struct ValueReader<TJson, ::import::size_t_>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::size_t_>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.size_t__ = {};
@@ -4400,20 +4064,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::list> : StructWriter<TWriter, ::import::list> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::list>
+struct ValueReader<TJson, ::import::list> : StructReader<TJson, ::import::list>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::list& value)
-    {
-        return detail::read_struct(json, "import.list", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::list& value)
     {
-        static constexpr std::string_view names[] = {"list"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4423,7 +4081,7 @@ struct ValueReader<TJson, ::import::list>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::list>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.list_ = {};
@@ -4443,20 +4101,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::object> : StructWriter<TWriter, ::import::object> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::object>
+struct ValueReader<TJson, ::import::object> : StructReader<TJson, ::import::object>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::object& value)
-    {
-        return detail::read_struct(json, "import.object", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::object& value)
     {
-        static constexpr std::string_view names[] = {"object"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4466,7 +4118,7 @@ struct ValueReader<TJson, ::import::object>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::object>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.object_ = {};
@@ -4486,20 +4138,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::v> : StructWriter<TWriter, ::import::v> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::v>
+struct ValueReader<TJson, ::import::v> : StructReader<TJson, ::import::v>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::v& value)
-    {
-        return detail::read_struct(json, "import.v", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::v& value)
     {
-        static constexpr std::string_view names[] = {"v"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4509,7 +4155,7 @@ struct ValueReader<TJson, ::import::v>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::v>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.v_ = {};
@@ -4529,20 +4175,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::r> : StructWriter<TWriter, ::import::r> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::r>
+struct ValueReader<TJson, ::import::r> : StructReader<TJson, ::import::r>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::r& value)
-    {
-        return detail::read_struct(json, "import.r", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::r& value)
     {
-        static constexpr std::string_view names[] = {"r"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4552,7 +4192,7 @@ struct ValueReader<TJson, ::import::r>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::r>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.r_ = {};
@@ -4572,20 +4212,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::w> : StructWriter<TWriter, ::import::w> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::w>
+struct ValueReader<TJson, ::import::w> : StructReader<TJson, ::import::w>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::w& value)
-    {
-        return detail::read_struct(json, "import.w", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::w& value)
     {
-        static constexpr std::string_view names[] = {"w"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4595,7 +4229,7 @@ struct ValueReader<TJson, ::import::w>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::w>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.w_ = {};
@@ -4615,20 +4249,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::SideBuy> : StructWriter<TWriter, ::import::SideBuy> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::SideBuy>
+struct ValueReader<TJson, ::import::SideBuy> : StructReader<TJson, ::import::SideBuy>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::SideBuy& value)
-    {
-        return detail::read_struct(json, "import.SideBuy", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::SideBuy& value)
     {
-        static constexpr std::string_view names[] = {"SideBuy"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4638,7 +4266,7 @@ struct ValueReader<TJson, ::import::SideBuy>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::SideBuy>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.SideBuy_ = {};
@@ -4658,20 +4286,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::OrderKey> : StructWriter<TWriter, ::import::OrderKey> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::OrderKey>
+struct ValueReader<TJson, ::import::OrderKey> : StructReader<TJson, ::import::OrderKey>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::OrderKey& value)
-    {
-        return detail::read_struct(json, "import.OrderKey", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::OrderKey& value)
     {
-        static constexpr std::string_view names[] = {"OrderKey"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4681,7 +4303,7 @@ struct ValueReader<TJson, ::import::OrderKey>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::OrderKey>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.OrderKey_ = {};
@@ -4701,20 +4323,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::textOfside> : StructWriter<TWriter, ::import::textOfside> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::textOfside>
+struct ValueReader<TJson, ::import::textOfside> : StructReader<TJson, ::import::textOfside>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::textOfside& value)
-    {
-        return detail::read_struct(json, "import.textOfside", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::textOfside& value)
     {
-        static constexpr std::string_view names[] = {"textOfside"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4724,7 +4340,7 @@ struct ValueReader<TJson, ::import::textOfside>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::textOfside>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.textOfside_ = {};
@@ -4744,20 +4360,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::DECIMAL_1> : StructWriter<TWriter, ::import::DECIMAL_1> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::DECIMAL_1>
+struct ValueReader<TJson, ::import::DECIMAL_1> : StructReader<TJson, ::import::DECIMAL_1>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::DECIMAL_1& value)
-    {
-        return detail::read_struct(json, "import.DECIMAL_1", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::DECIMAL_1& value)
     {
-        static constexpr std::string_view names[] = {"DECIMAL_1"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4767,7 +4377,7 @@ struct ValueReader<TJson, ::import::DECIMAL_1>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::DECIMAL_1>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.DECIMAL_1_ = {};
@@ -4787,20 +4397,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::OrderModel> : StructWriter<TWriter, ::import::OrderModel> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::OrderModel>
+struct ValueReader<TJson, ::import::OrderModel> : StructReader<TJson, ::import::OrderModel>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::OrderModel& value)
-    {
-        return detail::read_struct(json, "import.OrderModel", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::OrderModel& value)
     {
-        static constexpr std::string_view names[] = {"OrderModel"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4810,7 +4414,7 @@ struct ValueReader<TJson, ::import::OrderModel>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::OrderModel>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.OrderModel_ = {};
@@ -4830,20 +4434,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::OrderFinal> : StructWriter<TWriter, ::import::OrderFinal> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::OrderFinal>
+struct ValueReader<TJson, ::import::OrderFinal> : StructReader<TJson, ::import::OrderFinal>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::OrderFinal& value)
-    {
-        return detail::read_struct(json, "import.OrderFinal", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::OrderFinal& value)
     {
-        static constexpr std::string_view names[] = {"OrderFinal"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4853,7 +4451,7 @@ struct ValueReader<TJson, ::import::OrderFinal>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::OrderFinal>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.OrderFinal_ = {};
@@ -4873,20 +4471,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::NewOrder> : StructWriter<TWriter, ::import::NewOrder> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::NewOrder>
+struct ValueReader<TJson, ::import::NewOrder> : StructReader<TJson, ::import::NewOrder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::NewOrder& value)
-    {
-        return detail::read_struct(json, "import.NewOrder", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::NewOrder& value)
     {
-        static constexpr std::string_view names[] = {"NewOrder"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4896,7 +4488,7 @@ struct ValueReader<TJson, ::import::NewOrder>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::NewOrder>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.NewOrder_ = {};
@@ -4916,20 +4508,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::VerifyFBEOrder> : StructWriter<TWriter, ::import::VerifyFBEOrder> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::VerifyFBEOrder>
+struct ValueReader<TJson, ::import::VerifyFBEOrder> : StructReader<TJson, ::import::VerifyFBEOrder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::VerifyFBEOrder& value)
-    {
-        return detail::read_struct(json, "import.VerifyFBEOrder", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::VerifyFBEOrder& value)
     {
-        static constexpr std::string_view names[] = {"VerifyFBEOrder"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4939,7 +4525,7 @@ struct ValueReader<TJson, ::import::VerifyFBEOrder>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::VerifyFBEOrder>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.VerifyFBEOrder_ = {};
@@ -4959,20 +4545,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::fbe_vr_Order> : StructWriter<TWriter, ::import::fbe_vr_Order> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::fbe_vr_Order>
+struct ValueReader<TJson, ::import::fbe_vr_Order> : StructReader<TJson, ::import::fbe_vr_Order>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::fbe_vr_Order& value)
-    {
-        return detail::read_struct(json, "import.fbe_vr_Order", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::fbe_vr_Order& value)
     {
-        static constexpr std::string_view names[] = {"fbe_vr_Order"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -4982,7 +4562,7 @@ struct ValueReader<TJson, ::import::fbe_vr_Order>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::fbe_vr_Order>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.fbe_vr_Order_ = {};
@@ -5002,20 +4582,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::e1> : StructWriter<TWriter, ::import::e1> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::e1>
+struct ValueReader<TJson, ::import::e1> : StructReader<TJson, ::import::e1>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::e1& value)
-    {
-        return detail::read_struct(json, "import.e1", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::e1& value)
     {
-        static constexpr std::string_view names[] = {"e1"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5025,7 +4599,7 @@ struct ValueReader<TJson, ::import::e1>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::e1>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.e1_ = {};
@@ -5045,20 +4619,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::i2> : StructWriter<TWriter, ::import::i2> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::i2>
+struct ValueReader<TJson, ::import::i2> : StructReader<TJson, ::import::i2>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::i2& value)
-    {
-        return detail::read_struct(json, "import.i2", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::i2& value)
     {
-        static constexpr std::string_view names[] = {"i2"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5068,7 +4636,7 @@ struct ValueReader<TJson, ::import::i2>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::i2>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.i2_ = {};
@@ -5088,20 +4656,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::o3> : StructWriter<TWriter, ::import::o3> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::o3>
+struct ValueReader<TJson, ::import::o3> : StructReader<TJson, ::import::o3>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::o3& value)
-    {
-        return detail::read_struct(json, "import.o3", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::o3& value)
     {
-        static constexpr std::string_view names[] = {"o3"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5111,7 +4673,7 @@ struct ValueReader<TJson, ::import::o3>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::o3>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.o3_ = {};
@@ -5131,20 +4693,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Fbe> : StructWriter<TWriter, ::import::Fbe> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Fbe>
+struct ValueReader<TJson, ::import::Fbe> : StructReader<TJson, ::import::Fbe>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Fbe& value)
-    {
-        return detail::read_struct(json, "import.Fbe", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Fbe& value)
     {
-        static constexpr std::string_view names[] = {"Fbe"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5154,7 +4710,7 @@ struct ValueReader<TJson, ::import::Fbe>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Fbe>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.Fbe_ = {};
@@ -5174,20 +4730,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::FINGERPRINT> : StructWriter<TWriter, ::import::FINGERPRINT> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::FINGERPRINT>
+struct ValueReader<TJson, ::import::FINGERPRINT> : StructReader<TJson, ::import::FINGERPRINT>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::FINGERPRINT& value)
-    {
-        return detail::read_struct(json, "import.FINGERPRINT", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FINGERPRINT& value)
     {
-        static constexpr std::string_view names[] = {"FINGERPRINT"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5197,7 +4747,7 @@ struct ValueReader<TJson, ::import::FINGERPRINT>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::FINGERPRINT>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.FINGERPRINT_ = {};
@@ -5217,20 +4767,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::FBE_FINGERPRINT> : StructWriter<TWriter, ::import::FBE_FINGERPRINT> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::FBE_FINGERPRINT>
+struct ValueReader<TJson, ::import::FBE_FINGERPRINT> : StructReader<TJson, ::import::FBE_FINGERPRINT>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::FBE_FINGERPRINT& value)
-    {
-        return detail::read_struct(json, "import.FBE_FINGERPRINT", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FBE_FINGERPRINT& value)
     {
-        static constexpr std::string_view names[] = {"FBE_FINGERPRINT"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5240,7 +4784,7 @@ struct ValueReader<TJson, ::import::FBE_FINGERPRINT>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::FBE_FINGERPRINT>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.FBE_FINGERPRINT_ = {};
@@ -5260,20 +4804,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::FBEFingerprint> : StructWriter<TWriter, ::import::FBEFingerprint> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::FBEFingerprint>
+struct ValueReader<TJson, ::import::FBEFingerprint> : StructReader<TJson, ::import::FBEFingerprint>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::FBEFingerprint& value)
-    {
-        return detail::read_struct(json, "import.FBEFingerprint", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FBEFingerprint& value)
     {
-        static constexpr std::string_view names[] = {"FBEFingerprint"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5283,7 +4821,7 @@ struct ValueReader<TJson, ::import::FBEFingerprint>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::FBEFingerprint>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.FBEFingerprint_ = {};
@@ -5310,20 +4848,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Case> : StructWriter<TWriter, ::import::Case> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Case>
+struct ValueReader<TJson, ::import::Case> : StructReader<TJson, ::import::Case>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 32;
 
-    static bool from_json(const TJson& json, ::import::Case& value)
-    {
-        return detail::read_struct(json, "import.Case", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Case& value)
     {
-        static constexpr std::string_view names[] = {"name", "Name", "NAME", "class", "class_", "class__", "String", "String_"};
         bool seen[8] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5340,7 +4872,7 @@ struct ValueReader<TJson, ::import::Case>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Case>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.name = {};
@@ -5376,20 +4908,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Imported> : StructWriter<TWriter, ::import::Imported> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Imported>
+struct ValueReader<TJson, ::import::Imported> : StructReader<TJson, ::import::Imported>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 2;
 
-    static bool from_json(const TJson& json, ::import::Imported& value)
-    {
-        return detail::read_struct(json, "import.Imported", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Imported& value)
     {
-        static constexpr std::string_view names[] = {"market", "org", "example"};
         bool seen[3] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5401,7 +4927,7 @@ struct ValueReader<TJson, ::import::Imported>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Imported>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -5429,20 +4955,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::symbol> : StructWriter<TWriter, ::import::symbol> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::symbol>
+struct ValueReader<TJson, ::import::symbol> : StructReader<TJson, ::import::symbol>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::symbol& value)
-    {
-        return detail::read_struct(json, "import.symbol", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::symbol& value)
     {
-        static constexpr std::string_view names[] = {"digits"};
         bool seen[1] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5452,7 +4972,7 @@ struct ValueReader<TJson, ::import::symbol>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::symbol>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.digits = ::import::digits::two;
@@ -5475,20 +4995,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Listed> : StructWriter<TWriter, ::import::Listed> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Listed>
+struct ValueReader<TJson, ::import::Listed> : StructReader<TJson, ::import::Listed>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 12;
 
-    static bool from_json(const TJson& json, ::import::Listed& value)
-    {
-        return detail::read_struct(json, "import.Listed", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Listed& value)
     {
-        static constexpr std::string_view names[] = {"symbol", "digits", "precision", "ticker"};
         bool seen[4] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5501,7 +5015,7 @@ struct ValueReader<TJson, ::import::Listed>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Listed>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -5535,20 +5049,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Derived> : StructWriter<TWriter, ::import::Derived> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Derived>
+struct ValueReader<TJson, ::import::Derived> : StructReader<TJson, ::import::Derived>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 18;
 
-    static bool from_json(const TJson& json, ::import::Derived& value)
-    {
-        return detail::read_struct(json, "import.Derived", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Derived& value)
     {
-        static constexpr std::string_view names[] = {"side", "s", "range", "Word", "side_"};
         bool seen[5] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5562,7 +5070,7 @@ struct ValueReader<TJson, ::import::Derived>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Derived>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.side = {};
@@ -5685,20 +5193,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Shadows> : StructWriter<TWriter, ::import::Shadows> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Shadows>
+struct ValueReader<TJson, ::import::Shadows> : StructReader<TJson, ::import::Shadows>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 615;
 
-    static bool from_json(const TJson& json, ::import::Shadows& value)
-    {
-        return detail::read_struct(json, "import.Shadows", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Shadows& value)
     {
-        static constexpr std::string_view names[] = {"ints", "orders", "strings", "decimals", "uuids", "times", "words", "modifiers", "blobs", "bools", "chars", "doubles", "vector", "orderVector", "listed", "hashed", "mapped", "setted", "order", "price", "text", "made", "random", "nil", "now", "start", "word", "modifier", "range", "len", "sorted", "enumerate", "tuple", "frozenset", "bytearray", "int", "str", "dict", "set", "Decimal", "UUID", "fbe", "type", "Array", "Map", "BigInt", "Number", "String", "Uint8Array", "Object", "Math", "JSON", "Date", "Arrays", "ArrayList", "HashMap", "TreeMap", "LinkedList", "HashSet", "TreeSet", "Optional", "BigDecimal", "Instant", "IntArray", "LongArray", "ByteArray", "arrayOf", "listOf", "mutableListOf", "emptyList", "mutableMapOf", "Collections", "make", "append", "copy", "time", "std", "FBE", "Vec", "Default", "Some", "Box", "Uuid", "Guid", "Dictionary", "SortedDictionary", "System", "Fbe", "Hash", "hash", "freeze", "dup", "clone", "send", "format", "to_s"};
         bool seen[96] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -5803,7 +5305,7 @@ struct ValueReader<TJson, ::import::Shadows>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Shadows>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])
@@ -6099,20 +5601,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::import::Hostile> : StructWriter<TWriter, ::import::Hostile> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::import::Hostile>
+struct ValueReader<TJson, ::import::Hostile> : StructReader<TJson, ::import::Hostile>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4;
 
-    static bool from_json(const TJson& json, ::import::Hostile& value)
-    {
-        return detail::read_struct(json, "import.Hostile", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Hostile& value)
     {
-        static constexpr std::string_view names[] = {"Order", "CppWords", "PythonWords", "GoWords", "JavaWords", "KotlinWords", "JsWords", "RustWords", "CSharpWords", "RubyWords", "CppMembers", "PythonMembers", "GoMembers", "JvmMembers", "JsMembers", "RuntimeNames", "class", "Object", "String", "List", "Map", "Model", "FinalModel", "Buffer", "Reader", "Writer", "Limits", "DecodeError", "DecodeException", "Decimal", "Uuid", "UUID", "Timestamp", "Sender", "Receiver", "Client", "Proxy", "Handler", "fbe", "FBE", "std", "Companion", "Any", "Self", "self", "None", "Option", "Result", "Vec", "Box", "Error", "Exception", "Text", "JsonWriter", "int32_t", "size_t", "list", "object", "v", "r", "w", "SideBuy", "OrderKey", "textOfside", "DECIMAL_1", "OrderModel", "OrderFinal", "NewOrder", "VerifyFBEOrder", "fbe_vr_Order", "e1", "i2", "o3", "Fbe", "FINGERPRINT", "FBE_FINGERPRINT", "FBEFingerprint", "Case", "Imported", "Derived", "Listed", "Letters", "Shadows"};
         bool seen[83] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -6204,7 +5700,7 @@ struct ValueReader<TJson, ::import::Hostile>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::import::Hostile>(json, seen, result, read))
             return false;
         uint64_t defaults = 0;
         if (!seen[0])

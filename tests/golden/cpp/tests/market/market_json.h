@@ -24,20 +24,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::market::Instrument> : StructWriter<TWriter, ::market::Instrument> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::market::Instrument>
+struct ValueReader<TJson, ::market::Instrument> : StructReader<TJson, ::market::Instrument>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 8;
 
-    static bool from_json(const TJson& json, ::market::Instrument& value)
-    {
-        return detail::read_struct(json, "market.Instrument", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::market::Instrument& value)
     {
-        static constexpr std::string_view names[] = {"symbol", "digits"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -48,7 +42,7 @@ struct ValueReader<TJson, ::market::Instrument>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::market::Instrument>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.symbol = {};
@@ -71,20 +65,14 @@ template <class TWriter>
 struct ValueWriter<TWriter, ::market::Failure> : StructWriter<TWriter, ::market::Failure> {};
 
 template <class TJson>
-struct ValueReader<TJson, ::market::Failure>
+struct ValueReader<TJson, ::market::Failure> : StructReader<TJson, ::market::Failure>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 20;
 
-    static bool from_json(const TJson& json, ::market::Failure& value)
-    {
-        return detail::read_struct(json, "market.Failure", cost, [&] { return read_members(json, value); });
-    }
-
     //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::market::Failure& value)
     {
-        static constexpr std::string_view names[] = {"id", "reason"};
         bool seen[2] = {};
         bool result = true;
         const auto read = [&](std::size_t i, const TJson& member) {
@@ -95,7 +83,7 @@ struct ValueReader<TJson, ::market::Failure>
                 default: return true;
             }
         };
-        if (!detail::read_fields(json, names, seen, result, read))
+        if (!detail::read_fields<::market::Failure>(json, seen, result, read))
             return false;
         if (!seen[0])
             value.id = {};
