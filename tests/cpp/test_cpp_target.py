@@ -68,16 +68,50 @@ def test_offsets_come_from_the_ir():
     s = schema("trade.fbe")
     models = cpp.generate(s, Options())[1].text
     for f in s.struct("proto.Account").fields:     # (VBody<T>::fields, which the runtime reads and writes by)
-        assert f'FBE::detail::slot(&::proto::Account::{f.name}, {f.offset}, "{f.name}")' in models
+        cost = "" if f.name != "wallet" else ", 12"     # (a Balance's default: what an older body lacking it pays)
+        assert f'FBE::detail::slot(&::proto::Account::{f.name}, {f.offset}, "{f.name}"{cost})' in models
 
 
-def test_older_body_table_of_a_struct_without_fields(tmp_path):
-    """An older writer's body of a struct derived from an empty struct, without fields of its own, is charged
-    under the struct's name (VBody<T>::field_ends of one entry, docs/limits.md 3)."""
-    (tmp_path / "p.fbe").write_text("package p\nstruct S0 { }\nstruct S1 : S0 { }\nstruct S2 : S0 { int32 x = 1; }\n")
-    models = cpp.generate(compile_schema(str(tmp_path / "p.fbe"), [], Diagnostics()), Options())[1].text
-    assert '{8, 0, "p.S1"},' in models
-    assert '{12, 0, "p.S2"},' in models
+def test_older_body_charge(tmp_path):
+    """An older writer's body is charged the default costs of the fields it lacks, named after the first of
+    them (docs/limits.md 3): the runtime's detail::lacking_defaults and lacking_field over VBody<T>::fields,
+    checked by g++ at every size shorter than the schema's against the rule spelled over the plan: the base's
+    fields one entry at the base's end, named after the first field of all; a struct whose fields' defaults
+    cost nothing named after itself (nullptr)."""
+    import shutil
+    import subprocess
+
+    from fbec.model import plan
+
+    assert shutil.which("g++"), "g++ not installed (make test-cpp-generator installs it)"
+    (tmp_path / "p.fbe").write_text("package p\nstruct S0 { }\nstruct S1 : S0 { }\nstruct S2 : S0 { int32 x = 1; }\n"
+                                    "struct B { int32 a; S2 s; }\nstruct D : B { int32 c; S2 t; string u; }\n"
+                                    "struct E : S0 { S2 v; }\n")
+    ir = compile_schema(str(tmp_path / "p.fbe"), [], Diagnostics())
+    for f in cpp.generate(ir, Options()):
+        (tmp_path / f.path).write_text(f.text)
+    lines = ['#include "p_models.h"', "#include <string_view>",
+             "constexpr bool named(const char* a, const char* b) {",
+             "    return a && b ? std::string_view(a) == b : a == b;", "}"]
+    for p in (plan.of(ir).struct(s.qualified) for s in ir.main_package.structs):
+        ends = [(f.end, f.default_cost, f'"{f.name}"') for f in p.own_fields]
+        if p.struct.base and p.fields:
+            ends.insert(0, (p.struct.base_size, plan.of(ir).struct(p.struct.base).older_cost, f'"{p.fields[0].name}"'))
+        if not any(cost for _, cost, _ in ends):
+            ends = [(p.struct.body_size, 0, "nullptr")]
+        t = f"::p::{p.struct.name}"
+        for size in range(8, p.struct.body_size):
+            name = next((name for end, _, name in ends[:-1] if size < end), ends[-1][2])
+            lines.append(f"static_assert(FBE::detail::lacking_defaults<{t}>({size}) == "
+                         f"{sum(cost for end, cost, _ in ends if size < end)});")
+            lines.append(f"static_assert(named(FBE::detail::lacking_field<{t}>({size}), {name}));")
+    (tmp_path / "main.cpp").write_text("\n".join(lines + ["int main() { return 0; }", ""]))
+    runtime = os.path.join(ROOT, "runtime", "cpp", "include")
+    build = subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", str(tmp_path), "-I", runtime,
+                            "-fsyntax-only", str(tmp_path / "main.cpp")],
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert build.returncode == 0, build.stderr[:4000]
+    assert sum("lacking_field<::p::D>" in line for line in lines) > 3
 
 
 def test_literals():

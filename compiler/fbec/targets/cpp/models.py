@@ -11,9 +11,10 @@ verify are FBE_INLINE for the structs `common.inlined_structs` picks.
 
 A body shorter than the schema's (an older writer's) takes the runtime's out-of-line
 `detail::read_older` or `verify_older` over `fields`, which charges the defaulted struct values
-the body lacks (`field_ends`) and checks the budget first. `verify` and `verify_older` take any
-decoder: the runtime's `Decoder`, or its `ExactDecoder`, which charges every value exactly (the
-runtime's Model uses it when the decoder's count from above exceeds the budget).
+the body lacks (each field's default cost, in `fields` when not 0) and checks the budget first.
+`verify` and `verify_older` take any decoder: the runtime's `Decoder`, or its `ExactDecoder`, which
+charges every value exactly (the runtime's Model uses it when the decoder's count from above exceeds
+the budget).
 Inherited fields are one block, handled by the base struct's functions.
 The model class `FBE::<package>::<Struct>Model<TBuffer = FBE::WriteBuffer>`
 is the runtime's `FBE::ViewModel<T, TBuffer>`.
@@ -111,32 +112,10 @@ def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
         if s.base:
             w.line(f"using base = {qualified(s.base)};")
         w.line(f'static constexpr const char* name = "{s.qualified}";')
+        # each field's default cost (when not 0): what an older writer's body that lacks it pays for
         arguments(w, "static constexpr auto fields = std::make_tuple(",
-                  [f'FBE::detail::slot(&{t}::{field_ident(f)}, {f.offset}, "{f.name}")' for f in s.fields], ";")
-        if s.base or s.fields:     # (the older writer's path: detail::read_older, verify_older)
-            _field_ends(w, m, p)
-
-
-def _field_ends(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    """`field_ends`, the table FBE::detail::charge_older charges an older writer's body by (docs/limits.md 3):
-    each own field's end and what its default costs beyond the struct, named after it (the base's fields one
-    entry at the base's end, named after the first field of all); a struct whose missing fields cost nothing
-    beyond its own cost one entry named after the struct, as where it is entered."""
-    q = p.struct.qualified
-    ends = [(f.end, f.default_cost, f"{q}.{f.name}") for f in p.own_fields]
-    if p.struct.base and p.fields:     # (a base without fields costs nothing)
-        ends.insert(0, (p.struct.base_size, m.plan.struct(p.struct.base).older_cost, f"{q}.{p.fields[0].name}"))
-    if not any(cost for _, cost, _ in ends):
-        ends = [(p.struct.body_size, 0, q)]
-    entries = [f'{{{end}, {cost}, "{name}"}},' for end, cost, name in ends]
-    with w.block("static constexpr FBE::detail::FieldEnd field_ends[] = {", "};"):
-        line = ""
-        for entry in entries:
-            if line and len(line) + len(entry) > 110:
-                w.line(line)
-                line = ""
-            line = f"{line} {entry}" if line else entry
-        w.line(line)
+                  [f'FBE::detail::slot(&{t}::{field_ident(f.field)}, {f.field.offset}, "{f.name}"'
+                   + (f", {f.default_cost})" if f.default_cost else ")") for f in p.own_fields], ";")
 
 
 class Walk:

@@ -99,9 +99,11 @@ FBE_COLD inline bool record_error(std::string* error, const char* what, std::siz
 FBE_COLD inline bool record_error(std::string* error, const char* what, std::size_t position, const char* problem) {
     return record_error(error, what, position, std::string(problem));
 }
-//! "<what> at offset <position>: decode budget exceeded (<budget> bytes)".
-FBE_COLD inline bool budget_exceeded(std::string* error, const char* what, std::size_t position, uint64_t budget) {
-    return record_error(error, what, position, "decode budget exceeded (" + std::to_string(budget) + " bytes)");
+//! "<what> at offset <position>: decode budget exceeded (<budget> bytes)", `what` "<what>.<field>" with a field.
+FBE_COLD inline bool budget_exceeded(std::string* error, const char* what, std::size_t position, uint64_t budget,
+                                     const char* field = nullptr) {
+    const std::string problem = "decode budget exceeded (" + std::to_string(budget) + " bytes)";
+    return record_error(error, field ? (std::string(what) + "." + field).c_str() : what, position, problem);
 }
 //! A set, map or hash whose buffer holds the same key twice (docs/limits.md
 //! 4): refused by deserialize() and verify() alike, so that no reader keeps

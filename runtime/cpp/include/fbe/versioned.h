@@ -51,24 +51,6 @@ struct Encoder {
 };
 
 namespace detail {
-//! A field of a struct's body, where it ends and what its default costs beyond the struct's own charge (the
-//! base's fields one entry, at the base's end): VBody<T>::field_ends, the fields an older body may lack. A
-//! struct whose missing fields cost nothing has one entry, named after the struct.
-struct FieldEnd {
-    uint32_t end;
-    uint64_t defaults;
-    const char* name;
-};
-//! The name of the first field a body of `size` bytes lacks (the last field if it holds all but the last):
-//! what the charge of an older body's defaults is named after (docs/limits.md 3).
-template <std::size_t N>
-constexpr const char* first_lacking(const FieldEnd (&fields)[N], uint32_t size) noexcept {
-    for (std::size_t i = 0; i + 1 < N; ++i)
-        if (size < fields[i].end)
-            return fields[i].name;
-    return fields[N - 1].name;
-}
-
 // Error paths of the readers (model.h: the first error wins).
 inline std::string backwards(std::size_t mark) {
     return "offset points backwards, into its own slot or at data already read (next block may start at " +
@@ -222,10 +204,12 @@ public:
     void leave() noexcept { ++depth_left; }
 
     //! Charges values the buffer does not hold (see `spent`); false (with
-    //! "<what> at offset <position>: decode budget exceeded") beyond the budget.
-    FBE_INLINE bool charge_checked(uint64_t cost, const char* what, std::size_t position) {
+    //! "<what> at offset <position>: decode budget exceeded", `what`
+    //! "<what>.<field>" with a field) beyond the budget.
+    FBE_INLINE bool charge_checked(uint64_t cost, const char* what, std::size_t position,
+                                   const char* field = nullptr) {
         spent += cost;
-        return within_budget(what, position);
+        return within_budget(what, position, field);
     }
     //! A struct value entered at `position`: its bytes pay for it, unless it
     //! costs more than its body (a struct that takes no bytes in the final
@@ -240,17 +224,19 @@ public:
     //! collections are paid by their bytes, and the codecs charge nothing.
     static constexpr bool exact = false;
     //! An older writer's body: the struct (`cost`) and the defaults of the
-    //! fields it lacks, which its few bytes do not pay for.
-    FBE_INLINE bool charge_older(uint64_t cost, uint64_t defaults, const char* what, std::size_t position) {
-        return charge_checked(cost + defaults, what, position);
+    //! fields it lacks, which its few bytes do not pay for, named after the
+    //! struct `type` and the `field` (or none) detail::lacking_field picks.
+    FBE_INLINE bool charge_older(uint64_t cost, uint64_t defaults, const char* type, const char* field,
+                                 std::size_t position) {
+        return charge_checked(cost + defaults, type, position, field);
     }
     //! False (with the error) when what was read and charged exceeds the
     //! budget. The usual case, nothing charged and a budget of at least
     //! the input size, takes one test.
-    FBE_INLINE bool within_budget(const char* what, std::size_t position) const {
+    FBE_INLINE bool within_budget(const char* what, std::size_t position, const char* field = nullptr) const {
         return FBE_LIKELY(spent == 0 && limits->budget_factor >= 1) ||
                spent + (mark - 8) <= limits->budget(size) ||
-               detail::budget_exceeded(error, what, position, limits->budget(size));
+               detail::budget_exceeded(error, what, position, limits->budget(size), field);
     }
 
     //! Takes back how far a copy of this decoder got (call_apart).
@@ -287,8 +273,10 @@ public:
         return charge_checked(cost, what, position);
     }
     //! The struct was charged when it was entered.
-    FBE_INLINE bool charge_older(uint64_t /*cost*/, uint64_t defaults, const char* what, std::size_t position) {
-        return charge_checked(defaults, what, position);
+    FBE_INLINE bool charge_older(uint64_t /*cost*/, uint64_t defaults, const char* type, const char* field,
+                                 std::size_t position) {
+        spent += defaults;
+        return FBE_LIKELY(spent <= budget) || detail::budget_exceeded(error, type, position, budget, field);
     }
 };
 
@@ -303,26 +291,12 @@ public:
 //! (out-of-line bytes of the fields), write(Encoder&, std::size_t body, const T&),
 //! read(Decoder&, std::size_t body, uint32_t size, T&),
 //! template <class D> verify(D&, std::size_t body, uint32_t size), and the
-//! constant `inlined` (read/verify are FBE_INLINE). A struct with fields also
-//! has field_ends, the table of the fields an older writer's shorter body may
-//! lack: its read and verify take detail::read_older/verify_older (below) for
-//! such a body. verify() and the codecs' verify() take any decoder D: Decoder,
-//! or ExactDecoder for the exact count.
+//! constant `inlined` (read/verify are FBE_INLINE). An older writer's shorter
+//! body takes detail::read_older/verify_older (below), charged by the fields'
+//! default costs (detail::charge_older). verify() and the codecs' verify()
+//! take any decoder D: Decoder, or ExactDecoder for the exact count.
 template <typename T>
 struct VBody;
-
-namespace detail {
-//! An older writer's body of `size` bytes (read_older, verify_older): charges the struct and the defaults of
-//! the fields it lacks (VBody<T>::field_ends) on `d`, named after the first of them, and checks the budget.
-template <typename T, class D>
-bool charge_older(D& d, std::size_t body, uint32_t size) {
-    uint64_t defaults = 0;
-    for (const FieldEnd& field : VBody<T>::field_ends)
-        if (size < field.end)
-            defaults += field.defaults;
-    return d.charge_older(VBody<T>::cost, defaults, first_lacking(VBody<T>::field_ends, size), body);
-}
-} // namespace detail
 
 //! VCodec<T>: the slot codec of a C++ type in the versioned model.
 //!   inline_size; extra(value); write(e, base, slot, value);
@@ -954,17 +928,20 @@ struct VMapping {
 
 namespace detail {
 //! A field of a struct's body (VBody<T>::fields): the data member, the slot's offset in the body, the field's
-//! name, and its slot codec. The slot ends at offset + Codec::inline_size.
+//! name, what its default costs beyond the struct's own charge (the default struct values it holds: an older
+//! writer's body that lacks it pays for them, docs/limits.md 3), and its slot codec. The slot ends at
+//! offset + Codec::inline_size.
 template <typename T, typename M>
 struct Slot {
     using Codec = VCodec<M>;
     M T::*member;
     uint32_t offset;
     const char* name;
+    uint64_t defaults;
 };
 template <typename T, typename M>
-constexpr Slot<T, M> slot(M T::*member, uint32_t offset, const char* name) noexcept {
-    return {member, offset, name};
+constexpr Slot<T, M> slot(M T::*member, uint32_t offset, const char* name, uint64_t defaults = 0) noexcept {
+    return {member, offset, name, defaults};
 }
 template <typename S>
 using CodecOfSlot = typename std::decay_t<S>::Codec;
@@ -1141,6 +1118,59 @@ private:
             return VBody<B>::extra(value);
     }
 };
+
+//! What the defaults of the fields a body of `size` bytes lacks cost beyond the struct (docs/limits.md 3): those
+//! of all the base's fields when it lacks the base's, and of each own field whose slot ends after `size`.
+template <typename T>
+constexpr uint64_t lacking_defaults(uint32_t size) noexcept {
+    uint64_t defaults = 0;
+    using B = typename BaseOf<VBody<T>>::type;
+    if constexpr (!std::is_void_v<B>)
+        if (size < VBody<B>::body_size)
+            defaults = lacking_defaults<B>(0);
+    std::apply([&](const auto&... slot) {
+        ((defaults += size < slot.offset + CodecOfSlot<decltype(slot)>::inline_size ? slot.defaults : 0), ...);
+    }, VBody<T>::fields);
+    return defaults;
+}
+
+//! The first field of a struct, inherited ones first (nullptr without fields).
+template <typename T>
+constexpr const char* first_field() noexcept {
+    using B = typename BaseOf<VBody<T>>::type;
+    if constexpr (!std::is_void_v<B>)
+        if (first_field<B>())
+            return first_field<B>();
+    if constexpr (field_count<T> != 0)
+        return std::get<0>(VBody<T>::fields).name;
+    return nullptr;
+}
+
+//! The field the charge of a body of `size` bytes is named after (docs/limits.md 3): the first it lacks (the
+//! base's fields as the first field of all), the last when it lacks none of them; none (nullptr: the struct's
+//! name alone) when the defaults of its fields cost nothing.
+template <typename T>
+constexpr const char* lacking_field(uint32_t size) noexcept {
+    if (lacking_defaults<T>(0) == 0)
+        return nullptr;
+    using B = typename BaseOf<VBody<T>>::type;
+    if constexpr (!std::is_void_v<B>)
+        if (size < VBody<B>::body_size)
+            return first_field<T>();
+    const char* name = first_field<T>();
+    bool found = false;
+    std::apply([&](const auto&... slot) {
+        ((found || (name = slot.name, found = size < slot.offset + CodecOfSlot<decltype(slot)>::inline_size)), ...);
+    }, VBody<T>::fields);
+    return name;
+}
+
+//! An older writer's body of `size` bytes (read_older, verify_older): charges the struct and the defaults of
+//! the fields it lacks on `d`, named after the struct and lacking_field, and checks the budget.
+template <typename T, class D>
+bool charge_older(D& d, std::size_t body, uint32_t size) {
+    return d.charge_older(VBody<T>::cost, lacking_defaults<T>(size), VBody<T>::name, lacking_field<T>(size), body);
+}
 
 //! The body of an older writer, shorter than this schema's (VBody<T>::read's out-of-line path): charges what it
 //! lacks (charge_older), gives `value` its schema defaults, then reads the fields the body holds: the base's

@@ -544,9 +544,10 @@ public:
     using Decoder::Decoder;
     bool older = false;
 
-    FBE_INLINE bool charge_older(uint64_t cost, uint64_t defaults, const char* what, std::size_t position) {
+    FBE_INLINE bool charge_older(uint64_t cost, uint64_t defaults, const char* type, const char* field,
+                                 std::size_t position) {
         older = true;
-        return Decoder::charge_older(cost, defaults, what, position);
+        return Decoder::charge_older(cost, defaults, type, field, position);
     }
     FBE_INLINE void take_progress(const FullBodyDecoder& copy) noexcept {
         Decoder::take_progress(copy);

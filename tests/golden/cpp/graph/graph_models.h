@@ -24,9 +24,6 @@ struct VBody<::graph::Node> : detail::VFields<::graph::Node, true>
         FBE::detail::slot(&::graph::Node::name, 12, "name"),
         FBE::detail::slot(&::graph::Node::value, 16, "value"),
         FBE::detail::slot(&::graph::Node::out_edges, 24, "out_edges"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {28, 0, "graph.Node"},
-    };
 };
 
 // graph.Edge: type 2, body 20 bytes
@@ -42,9 +39,6 @@ struct VBody<::graph::Edge> : detail::VFields<::graph::Edge, true>
         FBE::detail::slot(&::graph::Edge::source, 8, "source"),
         FBE::detail::slot(&::graph::Edge::target, 12, "target"),
         FBE::detail::slot(&::graph::Edge::weight, 16, "weight"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {20, 0, "graph.Edge"},
-    };
 };
 
 // graph.Graph: type 3, body 16 bytes
@@ -59,9 +53,6 @@ struct VBody<::graph::Graph> : detail::VFields<::graph::Graph, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::graph::Graph::nodes, 8, "nodes"),
         FBE::detail::slot(&::graph::Graph::edges, 12, "edges"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "graph.Graph"},
-    };
 };
 
 namespace graph {

@@ -26,9 +26,6 @@ struct VBody<::proto::Order> : detail::VFields<::proto::Order, true>
         FBE::detail::slot(&::proto::Order::type, 17, "type"),
         FBE::detail::slot(&::proto::Order::price, 18, "price"),
         FBE::detail::slot(&::proto::Order::volume, 26, "volume"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {34, 0, "proto.Order"},
-    };
 };
 
 // proto.Balance: type 2, body 20 bytes
@@ -43,9 +40,6 @@ struct VBody<::proto::Balance> : detail::VFields<::proto::Balance, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::proto::Balance::currency, 8, "currency"),
         FBE::detail::slot(&::proto::Balance::amount, 12, "amount"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {20, 0, "proto.Balance"},
-    };
 };
 
 // proto.Account: type 3, body 30 bytes
@@ -61,13 +55,9 @@ struct VBody<::proto::Account> : detail::VFields<::proto::Account, true>
         FBE::detail::slot(&::proto::Account::id, 8, "id"),
         FBE::detail::slot(&::proto::Account::name, 12, "name"),
         FBE::detail::slot(&::proto::Account::state, 16, "state"),
-        FBE::detail::slot(&::proto::Account::wallet, 17, "wallet"),
+        FBE::detail::slot(&::proto::Account::wallet, 17, "wallet", 12),
         FBE::detail::slot(&::proto::Account::asset, 21, "asset"),
         FBE::detail::slot(&::proto::Account::orders, 26, "orders"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "proto.Account.id"}, {16, 0, "proto.Account.name"}, {17, 0, "proto.Account.state"},
-        {21, 12, "proto.Account.wallet"}, {26, 0, "proto.Account.asset"}, {30, 0, "proto.Account.orders"},
-    };
 };
 
 // proto.OrderMessage: type 1, body 12 bytes
@@ -80,10 +70,7 @@ struct VBody<::proto::OrderMessage> : detail::VFields<::proto::OrderMessage, tru
     static constexpr uint64_t cost = 1;
     static constexpr const char* name = "proto.OrderMessage";
     static constexpr auto fields = std::make_tuple(
-        FBE::detail::slot(&::proto::OrderMessage::body, 8, "body"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 26, "proto.OrderMessage.body"},
-    };
+        FBE::detail::slot(&::proto::OrderMessage::body, 8, "body", 26));
 };
 
 // proto.BalanceMessage: type 2, body 12 bytes
@@ -96,10 +83,7 @@ struct VBody<::proto::BalanceMessage> : detail::VFields<::proto::BalanceMessage,
     static constexpr uint64_t cost = 1;
     static constexpr const char* name = "proto.BalanceMessage";
     static constexpr auto fields = std::make_tuple(
-        FBE::detail::slot(&::proto::BalanceMessage::body, 8, "body"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 12, "proto.BalanceMessage.body"},
-    };
+        FBE::detail::slot(&::proto::BalanceMessage::body, 8, "body", 12));
 };
 
 // proto.AccountMessage: type 3, body 12 bytes
@@ -112,10 +96,7 @@ struct VBody<::proto::AccountMessage> : detail::VFields<::proto::AccountMessage,
     static constexpr uint64_t cost = 1;
     static constexpr const char* name = "proto.AccountMessage";
     static constexpr auto fields = std::make_tuple(
-        FBE::detail::slot(&::proto::AccountMessage::body, 8, "body"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 26, "proto.AccountMessage.body"},
-    };
+        FBE::detail::slot(&::proto::AccountMessage::body, 8, "body", 26));
 };
 
 namespace proto {

@@ -23,9 +23,6 @@ struct VBody<::recursive::Node> : detail::VFields<::recursive::Node, false>
         FBE::detail::slot(&::recursive::Node::id, 8, "id"),
         FBE::detail::slot(&::recursive::Node::label, 12, "label"),
         FBE::detail::slot(&::recursive::Node::children, 16, "children"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {20, 0, "recursive.Node"},
-    };
 };
 
 namespace recursive {

@@ -23,9 +23,6 @@ struct VBody<::vectors::Edge> : detail::VFields<::vectors::Edge, true>
         FBE::detail::slot(&::vectors::Edge::source, 8, "source"),
         FBE::detail::slot(&::vectors::Edge::target, 12, "target"),
         FBE::detail::slot(&::vectors::Edge::weight, 16, "weight"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {20, 0, "vectors.Edge"},
-    };
 };
 
 // vectors.Point: type 2, body 19 bytes
@@ -41,9 +38,6 @@ struct VBody<::vectors::Point> : detail::VFields<::vectors::Point, true>
         FBE::detail::slot(&::vectors::Point::flag, 8, "flag"),
         FBE::detail::slot(&::vectors::Point::x, 9, "x"),
         FBE::detail::slot(&::vectors::Point::y, 17, "y"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {19, 0, "vectors.Point"},
-    };
 };
 
 // vectors.Point3: type 3, body 27 bytes
@@ -58,9 +52,6 @@ struct VBody<::vectors::Point3> : detail::VFields<::vectors::Point3, true>
     static constexpr const char* name = "vectors.Point3";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Point3::z, 19, "z"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {27, 0, "vectors.Point3"},
-    };
 };
 
 // vectors.Named: type 4, body 16 bytes
@@ -75,9 +66,6 @@ struct VBody<::vectors::Named> : detail::VFields<::vectors::Named, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors::Named::name, 8, "name"),
         FBE::detail::slot(&::vectors::Named::values, 12, "values"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "vectors.Named"},
-    };
 };
 
 // vectors.Holder: type 10, body 32 bytes
@@ -96,9 +84,6 @@ struct VBody<::vectors::Holder> : detail::VFields<::vectors::Holder, true>
         FBE::detail::slot(&::vectors::Holder::switches, 20, "switches"),
         FBE::detail::slot(&::vectors::Holder::reals, 24, "reals"),
         FBE::detail::slot(&::vectors::Holder::named, 28, "named"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {32, 0, "vectors.Holder"},
-    };
 };
 
 namespace vectors {

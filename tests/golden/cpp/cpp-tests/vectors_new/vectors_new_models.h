@@ -24,9 +24,6 @@ struct VBody<::vectors_new::Edge> : detail::VFields<::vectors_new::Edge, true>
         FBE::detail::slot(&::vectors_new::Edge::target, 12, "target"),
         FBE::detail::slot(&::vectors_new::Edge::weight, 16, "weight"),
         FBE::detail::slot(&::vectors_new::Edge::note, 20, "note"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {24, 0, "vectors_new.Edge"},
-    };
 };
 
 // vectors_new.Holder: type 10, body 12 bytes
@@ -40,9 +37,6 @@ struct VBody<::vectors_new::Holder> : detail::VFields<::vectors_new::Holder, tru
     static constexpr const char* name = "vectors_new.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_new::Holder::edges, 8, "edges"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "vectors_new.Holder"},
-    };
 };
 
 namespace vectors_new {

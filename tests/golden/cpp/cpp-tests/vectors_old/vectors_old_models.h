@@ -21,9 +21,6 @@ struct VBody<::vectors_old::Edge> : detail::VFields<::vectors_old::Edge, true>
     static constexpr const char* name = "vectors_old.Edge";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_old::Edge::source, 8, "source"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "vectors_old.Edge"},
-    };
 };
 
 // vectors_old.Holder: type 10, body 12 bytes
@@ -37,9 +34,6 @@ struct VBody<::vectors_old::Holder> : detail::VFields<::vectors_old::Holder, tru
     static constexpr const char* name = "vectors_old.Holder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::vectors_old::Holder::edges, 8, "edges"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "vectors_old.Holder"},
-    };
 };
 
 namespace vectors_old {

@@ -86,9 +86,6 @@ struct VBody<::enums::Enums> : detail::VFields<::enums::Enums, false>
         FBE::detail::slot(&::enums::Enums::uint64b3, 200, "uint64b3"),
         FBE::detail::slot(&::enums::Enums::uint64b4, 208, "uint64b4"),
         FBE::detail::slot(&::enums::Enums::uint64b5, 216, "uint64b5"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {224, 0, "enums.Enums"},
-    };
 };
 
 namespace enums {

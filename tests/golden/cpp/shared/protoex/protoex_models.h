@@ -29,9 +29,6 @@ struct VBody<::protoex::Order> : detail::VFields<::protoex::Order, true>
         FBE::detail::slot(&::protoex::Order::volume, 26, "volume"),
         FBE::detail::slot(&::protoex::Order::tp, 34, "tp"),
         FBE::detail::slot(&::protoex::Order::sl, 42, "sl"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {50, 0, "protoex.Order"},
-    };
 };
 
 // protoex.Balance: type 2, body 28 bytes
@@ -46,9 +43,6 @@ struct VBody<::protoex::Balance> : detail::VFields<::protoex::Balance, true>
     static constexpr const char* name = "protoex.Balance";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::protoex::Balance::locked, 20, "locked"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {28, 0, "protoex.Balance"},
-    };
 };
 
 // protoex.Account: type 3, body 30 bytes
@@ -64,13 +58,9 @@ struct VBody<::protoex::Account> : detail::VFields<::protoex::Account, true>
         FBE::detail::slot(&::protoex::Account::id, 8, "id"),
         FBE::detail::slot(&::protoex::Account::name, 12, "name"),
         FBE::detail::slot(&::protoex::Account::state, 16, "state"),
-        FBE::detail::slot(&::protoex::Account::wallet, 17, "wallet"),
+        FBE::detail::slot(&::protoex::Account::wallet, 17, "wallet", 20),
         FBE::detail::slot(&::protoex::Account::asset, 21, "asset"),
         FBE::detail::slot(&::protoex::Account::orders, 26, "orders"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "protoex.Account.id"}, {16, 0, "protoex.Account.name"}, {17, 0, "protoex.Account.state"},
-        {21, 20, "protoex.Account.wallet"}, {26, 0, "protoex.Account.asset"}, {30, 0, "protoex.Account.orders"},
-    };
 };
 
 // protoex.OrderMessage: type 11, body 12 bytes
@@ -83,10 +73,7 @@ struct VBody<::protoex::OrderMessage> : detail::VFields<::protoex::OrderMessage,
     static constexpr uint64_t cost = 1;
     static constexpr const char* name = "protoex.OrderMessage";
     static constexpr auto fields = std::make_tuple(
-        FBE::detail::slot(&::protoex::OrderMessage::body, 8, "body"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 42, "protoex.OrderMessage.body"},
-    };
+        FBE::detail::slot(&::protoex::OrderMessage::body, 8, "body", 42));
 };
 
 // protoex.BalanceMessage: type 12, body 12 bytes
@@ -99,10 +86,7 @@ struct VBody<::protoex::BalanceMessage> : detail::VFields<::protoex::BalanceMess
     static constexpr uint64_t cost = 1;
     static constexpr const char* name = "protoex.BalanceMessage";
     static constexpr auto fields = std::make_tuple(
-        FBE::detail::slot(&::protoex::BalanceMessage::body, 8, "body"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 20, "protoex.BalanceMessage.body"},
-    };
+        FBE::detail::slot(&::protoex::BalanceMessage::body, 8, "body", 20));
 };
 
 // protoex.AccountMessage: type 13, body 12 bytes
@@ -115,10 +99,7 @@ struct VBody<::protoex::AccountMessage> : detail::VFields<::protoex::AccountMess
     static constexpr uint64_t cost = 1;
     static constexpr const char* name = "protoex.AccountMessage";
     static constexpr auto fields = std::make_tuple(
-        FBE::detail::slot(&::protoex::AccountMessage::body, 8, "body"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 34, "protoex.AccountMessage.body"},
-    };
+        FBE::detail::slot(&::protoex::AccountMessage::body, 8, "body", 34));
 };
 
 namespace protoex {

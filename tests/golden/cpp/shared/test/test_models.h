@@ -62,27 +62,10 @@ struct VBody<::test::StructSimple> : detail::VFields<::test::StructSimple, false
         FBE::detail::slot(&::test::StructSimple::f38, 206, "f38"),
         FBE::detail::slot(&::test::StructSimple::f39, 222, "f39"),
         FBE::detail::slot(&::test::StructSimple::f40, 223, "f40"),
-        FBE::detail::slot(&::test::StructSimple::f41, 224, "f41"),
-        FBE::detail::slot(&::test::StructSimple::f42, 228, "f42"),
+        FBE::detail::slot(&::test::StructSimple::f41, 224, "f41", 26),
+        FBE::detail::slot(&::test::StructSimple::f42, 228, "f42", 12),
         FBE::detail::slot(&::test::StructSimple::f43, 232, "f43"),
-        FBE::detail::slot(&::test::StructSimple::f44, 233, "f44"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "test.StructSimple.id"}, {13, 0, "test.StructSimple.f1"}, {14, 0, "test.StructSimple.f2"},
-        {15, 0, "test.StructSimple.f3"}, {16, 0, "test.StructSimple.f4"}, {17, 0, "test.StructSimple.f5"},
-        {18, 0, "test.StructSimple.f6"}, {22, 0, "test.StructSimple.f7"}, {26, 0, "test.StructSimple.f8"},
-        {27, 0, "test.StructSimple.f9"}, {28, 0, "test.StructSimple.f10"}, {29, 0, "test.StructSimple.f11"},
-        {30, 0, "test.StructSimple.f12"}, {32, 0, "test.StructSimple.f13"}, {34, 0, "test.StructSimple.f14"},
-        {36, 0, "test.StructSimple.f15"}, {38, 0, "test.StructSimple.f16"}, {42, 0, "test.StructSimple.f17"},
-        {46, 0, "test.StructSimple.f18"}, {50, 0, "test.StructSimple.f19"}, {54, 0, "test.StructSimple.f20"},
-        {62, 0, "test.StructSimple.f21"}, {70, 0, "test.StructSimple.f22"}, {78, 0, "test.StructSimple.f23"},
-        {86, 0, "test.StructSimple.f24"}, {90, 0, "test.StructSimple.f25"}, {94, 0, "test.StructSimple.f26"},
-        {102, 0, "test.StructSimple.f27"}, {110, 0, "test.StructSimple.f28"}, {126, 0, "test.StructSimple.f29"},
-        {142, 0, "test.StructSimple.f30"}, {146, 0, "test.StructSimple.f31"}, {150, 0, "test.StructSimple.f32"},
-        {158, 0, "test.StructSimple.f33"}, {166, 0, "test.StructSimple.f34"}, {174, 0, "test.StructSimple.f35"},
-        {190, 0, "test.StructSimple.f36"}, {206, 0, "test.StructSimple.f37"}, {222, 0, "test.StructSimple.f38"},
-        {223, 0, "test.StructSimple.f39"}, {224, 0, "test.StructSimple.f40"}, {228, 26, "test.StructSimple.f41"},
-        {232, 12, "test.StructSimple.f42"}, {233, 0, "test.StructSimple.f43"}, {237, 26, "test.StructSimple.f44"},
-    };
+        FBE::detail::slot(&::test::StructSimple::f44, 233, "f44", 26));
 };
 
 // test.StructOptional: type 111, body 567 bytes
@@ -162,42 +145,6 @@ struct VBody<::test::StructOptional> : detail::VFields<::test::StructOptional, f
         FBE::detail::slot(&::test::StructOptional::f163, 552, "f163"),
         FBE::detail::slot(&::test::StructOptional::f164, 557, "f164"),
         FBE::detail::slot(&::test::StructOptional::f165, 562, "f165"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {237, 64, "test.StructOptional.id"}, {242, 0, "test.StructOptional.f100"},
-        {247, 0, "test.StructOptional.f101"}, {252, 0, "test.StructOptional.f102"},
-        {257, 0, "test.StructOptional.f103"}, {262, 0, "test.StructOptional.f104"},
-        {267, 0, "test.StructOptional.f105"}, {272, 0, "test.StructOptional.f106"},
-        {277, 0, "test.StructOptional.f107"}, {282, 0, "test.StructOptional.f108"},
-        {287, 0, "test.StructOptional.f109"}, {292, 0, "test.StructOptional.f110"},
-        {297, 0, "test.StructOptional.f111"}, {302, 0, "test.StructOptional.f112"},
-        {307, 0, "test.StructOptional.f113"}, {312, 0, "test.StructOptional.f114"},
-        {317, 0, "test.StructOptional.f115"}, {322, 0, "test.StructOptional.f116"},
-        {327, 0, "test.StructOptional.f117"}, {332, 0, "test.StructOptional.f118"},
-        {337, 0, "test.StructOptional.f119"}, {342, 0, "test.StructOptional.f120"},
-        {347, 0, "test.StructOptional.f121"}, {352, 0, "test.StructOptional.f122"},
-        {357, 0, "test.StructOptional.f123"}, {362, 0, "test.StructOptional.f124"},
-        {367, 0, "test.StructOptional.f125"}, {372, 0, "test.StructOptional.f126"},
-        {377, 0, "test.StructOptional.f127"}, {382, 0, "test.StructOptional.f128"},
-        {387, 0, "test.StructOptional.f129"}, {392, 0, "test.StructOptional.f130"},
-        {397, 0, "test.StructOptional.f131"}, {402, 0, "test.StructOptional.f132"},
-        {407, 0, "test.StructOptional.f133"}, {412, 0, "test.StructOptional.f134"},
-        {417, 0, "test.StructOptional.f135"}, {422, 0, "test.StructOptional.f136"},
-        {427, 0, "test.StructOptional.f137"}, {432, 0, "test.StructOptional.f138"},
-        {437, 0, "test.StructOptional.f139"}, {442, 0, "test.StructOptional.f140"},
-        {447, 0, "test.StructOptional.f141"}, {452, 0, "test.StructOptional.f142"},
-        {457, 0, "test.StructOptional.f143"}, {462, 0, "test.StructOptional.f144"},
-        {467, 0, "test.StructOptional.f145"}, {472, 0, "test.StructOptional.f146"},
-        {477, 0, "test.StructOptional.f147"}, {482, 0, "test.StructOptional.f148"},
-        {487, 0, "test.StructOptional.f149"}, {492, 0, "test.StructOptional.f150"},
-        {497, 0, "test.StructOptional.f151"}, {502, 0, "test.StructOptional.f152"},
-        {507, 0, "test.StructOptional.f153"}, {512, 0, "test.StructOptional.f154"},
-        {517, 0, "test.StructOptional.f155"}, {522, 0, "test.StructOptional.f156"},
-        {527, 0, "test.StructOptional.f157"}, {532, 0, "test.StructOptional.f158"},
-        {537, 0, "test.StructOptional.f159"}, {542, 0, "test.StructOptional.f160"},
-        {547, 0, "test.StructOptional.f161"}, {552, 0, "test.StructOptional.f162"},
-        {557, 0, "test.StructOptional.f163"}, {562, 0, "test.StructOptional.f164"},
-        {567, 0, "test.StructOptional.f165"},
-    };
 };
 
 // test.StructNested: type 112, body 622 bytes
@@ -219,17 +166,10 @@ struct VBody<::test::StructNested> : detail::VFields<::test::StructNested, false
         FBE::detail::slot(&::test::StructNested::f1005, 586, "f1005"),
         FBE::detail::slot(&::test::StructNested::f1006, 591, "f1006"),
         FBE::detail::slot(&::test::StructNested::f1007, 599, "f1007"),
-        FBE::detail::slot(&::test::StructNested::f1008, 604, "f1008"),
+        FBE::detail::slot(&::test::StructNested::f1008, 604, "f1008", 281),
         FBE::detail::slot(&::test::StructNested::f1009, 608, "f1009"),
-        FBE::detail::slot(&::test::StructNested::f1010, 613, "f1010"),
+        FBE::detail::slot(&::test::StructNested::f1010, 613, "f1010", 347),
         FBE::detail::slot(&::test::StructNested::f1011, 617, "f1011"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {567, 64, "test.StructNested.id"}, {571, 0, "test.StructNested.f1000"}, {576, 0, "test.StructNested.f1001"},
-        {577, 0, "test.StructNested.f1002"}, {582, 0, "test.StructNested.f1003"}, {586, 0, "test.StructNested.f1004"},
-        {591, 0, "test.StructNested.f1005"}, {599, 0, "test.StructNested.f1006"}, {604, 0, "test.StructNested.f1007"},
-        {608, 281, "test.StructNested.f1008"}, {613, 0, "test.StructNested.f1009"},
-        {617, 347, "test.StructNested.f1010"}, {622, 0, "test.StructNested.f1011"},
-    };
 };
 
 // test.StructBytes: type 120, body 22 bytes
@@ -245,9 +185,6 @@ struct VBody<::test::StructBytes> : detail::VFields<::test::StructBytes, true>
         FBE::detail::slot(&::test::StructBytes::f1, 8, "f1"),
         FBE::detail::slot(&::test::StructBytes::f2, 12, "f2"),
         FBE::detail::slot(&::test::StructBytes::f3, 17, "f3"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {22, 0, "test.StructBytes"},
-    };
 };
 
 // test.StructArray: type 125, body 92 bytes
@@ -268,14 +205,8 @@ struct VBody<::test::StructArray> : detail::VFields<::test::StructArray, false>
         FBE::detail::slot(&::test::StructArray::f6, 46, "f6"),
         FBE::detail::slot(&::test::StructArray::f7, 56, "f7"),
         FBE::detail::slot(&::test::StructArray::f8, 64, "f8"),
-        FBE::detail::slot(&::test::StructArray::f9, 74, "f9"),
+        FBE::detail::slot(&::test::StructArray::f9, 74, "f9", 562),
         FBE::detail::slot(&::test::StructArray::f10, 82, "f10"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {10, 0, "test.StructArray.f1"}, {20, 0, "test.StructArray.f2"}, {28, 0, "test.StructArray.f3"},
-        {38, 0, "test.StructArray.f4"}, {46, 0, "test.StructArray.f5"}, {56, 0, "test.StructArray.f6"},
-        {64, 0, "test.StructArray.f7"}, {74, 0, "test.StructArray.f8"}, {82, 562, "test.StructArray.f9"},
-        {92, 0, "test.StructArray.f10"},
-    };
 };
 
 // test.StructVector: type 130, body 48 bytes
@@ -298,9 +229,6 @@ struct VBody<::test::StructVector> : detail::VFields<::test::StructVector, false
         FBE::detail::slot(&::test::StructVector::f8, 36, "f8"),
         FBE::detail::slot(&::test::StructVector::f9, 40, "f9"),
         FBE::detail::slot(&::test::StructVector::f10, 44, "f10"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {48, 0, "test.StructVector"},
-    };
 };
 
 // test.StructList: type 131, body 48 bytes
@@ -323,9 +251,6 @@ struct VBody<::test::StructList> : detail::VFields<::test::StructList, false>
         FBE::detail::slot(&::test::StructList::f8, 36, "f8"),
         FBE::detail::slot(&::test::StructList::f9, 40, "f9"),
         FBE::detail::slot(&::test::StructList::f10, 44, "f10"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {48, 0, "test.StructList"},
-    };
 };
 
 // test.StructSet: type 132, body 24 bytes
@@ -342,9 +267,6 @@ struct VBody<::test::StructSet> : detail::VFields<::test::StructSet, false>
         FBE::detail::slot(&::test::StructSet::f2, 12, "f2"),
         FBE::detail::slot(&::test::StructSet::f3, 16, "f3"),
         FBE::detail::slot(&::test::StructSet::f4, 20, "f4"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {24, 0, "test.StructSet"},
-    };
 };
 
 // test.StructMap: type 140, body 48 bytes
@@ -367,9 +289,6 @@ struct VBody<::test::StructMap> : detail::VFields<::test::StructMap, false>
         FBE::detail::slot(&::test::StructMap::f8, 36, "f8"),
         FBE::detail::slot(&::test::StructMap::f9, 40, "f9"),
         FBE::detail::slot(&::test::StructMap::f10, 44, "f10"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {48, 0, "test.StructMap"},
-    };
 };
 
 // test.StructHash: type 141, body 48 bytes
@@ -392,9 +311,6 @@ struct VBody<::test::StructHash> : detail::VFields<::test::StructHash, false>
         FBE::detail::slot(&::test::StructHash::f8, 36, "f8"),
         FBE::detail::slot(&::test::StructHash::f9, 40, "f9"),
         FBE::detail::slot(&::test::StructHash::f10, 44, "f10"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {48, 0, "test.StructHash"},
-    };
 };
 
 // test.StructHashEx: type 142, body 16 bytes
@@ -409,9 +325,6 @@ struct VBody<::test::StructHashEx> : detail::VFields<::test::StructHashEx, false
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::test::StructHashEx::f1, 8, "f1"),
         FBE::detail::slot(&::test::StructHashEx::f2, 12, "f2"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "test.StructHashEx"},
-    };
 };
 
 // test.StructEmpty: type 143, body 8 bytes

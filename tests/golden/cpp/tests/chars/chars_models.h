@@ -22,9 +22,6 @@ struct VBody<::chars::CharKeys> : detail::VFields<::chars::CharKeys, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::chars::CharKeys::letters, 8, "letters"),
         FBE::detail::slot(&::chars::CharKeys::countByLetter, 12, "countByLetter"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "chars.CharKeys"},
-    };
 };
 
 // chars.GradeKeys: type 2, body 16 bytes
@@ -39,9 +36,6 @@ struct VBody<::chars::GradeKeys> : detail::VFields<::chars::GradeKeys, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::chars::GradeKeys::grades, 8, "grades"),
         FBE::detail::slot(&::chars::GradeKeys::countByGrade, 12, "countByGrade"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "chars.GradeKeys"},
-    };
 };
 
 namespace chars {

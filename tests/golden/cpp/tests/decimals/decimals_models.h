@@ -30,9 +30,6 @@ struct VBody<::decimals::Prices> : detail::VFields<::decimals::Prices, true>
         FBE::detail::slot(&::decimals::Prices::idByPrice, 77, "idByPrice"),
         FBE::detail::slot(&::decimals::Prices::priceByPrice, 81, "priceByPrice"),
         FBE::detail::slot(&::decimals::Prices::maybePrices, 85, "maybePrices"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {89, 0, "decimals.Prices"},
-    };
 };
 
 namespace decimals {

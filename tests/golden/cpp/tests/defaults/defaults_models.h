@@ -34,9 +34,6 @@ struct VBody<::defaults::Zeros> : detail::VFields<::defaults::Zeros, true>
         FBE::detail::slot(&::defaults::Zeros::u, 62, "u"),
         FBE::detail::slot(&::defaults::Zeros::n, 67, "n"),
         FBE::detail::slot(&::defaults::Zeros::absent, 72, "absent"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {77, 0, "defaults.Zeros"},
-    };
 };
 
 namespace defaults {

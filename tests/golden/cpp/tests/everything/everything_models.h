@@ -22,9 +22,6 @@ struct VBody<::everything::Counted> : detail::VFields<::everything::Counted, tru
     static constexpr const char* name = "everything.Counted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Counted::a, 8, "a"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "everything.Counted"},
-    };
 };
 
 // everything.Shifted: type 1020, body 12 bytes
@@ -38,9 +35,6 @@ struct VBody<::everything::Shifted> : detail::VFields<::everything::Shifted, tru
     static constexpr const char* name = "everything.Shifted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Shifted::a, 8, "a"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "everything.Shifted"},
-    };
 };
 
 // everything.AfterShift: type 1021, body 12 bytes
@@ -54,9 +48,6 @@ struct VBody<::everything::AfterShift> : detail::VFields<::everything::AfterShif
     static constexpr const char* name = "everything.AfterShift";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::AfterShift::a, 8, "a"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "everything.AfterShift"},
-    };
 };
 
 // everything.Fixed: type 7, body 12 bytes
@@ -70,9 +61,6 @@ struct VBody<::everything::Fixed> : detail::VFields<::everything::Fixed, true>
     static constexpr const char* name = "everything.Fixed";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Fixed::a, 8, "a"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "everything.Fixed"},
-    };
 };
 
 // everything.Derived: type 7, body 16 bytes
@@ -87,9 +75,6 @@ struct VBody<::everything::Derived> : detail::VFields<::everything::Derived, tru
     static constexpr const char* name = "everything.Derived";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Derived::b, 12, "b"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "everything.Derived"},
-    };
 };
 
 // everything.ImportedBase: type 1022, body 24 bytes
@@ -104,9 +89,6 @@ struct VBody<::everything::ImportedBase> : detail::VFields<::everything::Importe
     static constexpr const char* name = "everything.ImportedBase";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::ImportedBase::price, 16, "price"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {24, 0, "everything.ImportedBase"},
-    };
 };
 
 // everything.Note: type 1023, body 12 bytes
@@ -120,9 +102,6 @@ struct VBody<::everything::Note> : detail::VFields<::everything::Note, true>
     static constexpr const char* name = "everything.Note";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Note::text, 8, "text"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "everything.Note"},
-    };
 };
 
 // everything.Quiet: type 1024, body 16 bytes
@@ -137,9 +116,6 @@ struct VBody<::everything::Quiet> : detail::VFields<::everything::Quiet, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Quiet::password, 8, "password"),
         FBE::detail::slot(&::everything::Quiet::legacy, 12, "legacy"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "everything.Quiet"},
-    };
 };
 
 // everything.Empty: type 1025, body 8 bytes
@@ -193,8 +169,8 @@ struct VBody<::everything::Everything> : detail::VFields<::everything::Everythin
         FBE::detail::slot(&::everything::Everything::f26, 182, "f26"),
         FBE::detail::slot(&::everything::Everything::f27, 183, "f27"),
         FBE::detail::slot(&::everything::Everything::f28, 184, "f28"),
-        FBE::detail::slot(&::everything::Everything::f29, 192, "f29"),
-        FBE::detail::slot(&::everything::Everything::f30, 196, "f30"),
+        FBE::detail::slot(&::everything::Everything::f29, 192, "f29", 4),
+        FBE::detail::slot(&::everything::Everything::f30, 196, "f30", 8),
         FBE::detail::slot(&::everything::Everything::f31, 200, "f31"),
         FBE::detail::slot(&::everything::Everything::f32, 205, "f32"),
         FBE::detail::slot(&::everything::Everything::f33, 210, "f33"),
@@ -218,34 +194,6 @@ struct VBody<::everything::Everything> : detail::VFields<::everything::Everythin
         FBE::detail::slot(&::everything::Everything::f50, 298, "f50"),
         FBE::detail::slot(&::everything::Everything::f51, 302, "f51"),
         FBE::detail::slot(&::everything::Everything::f52, 306, "f52"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "everything.Everything.id"}, {13, 0, "everything.Everything.f1"}, {14, 0, "everything.Everything.f2"},
-        {15, 0, "everything.Everything.f3"}, {19, 0, "everything.Everything.f4"}, {20, 0, "everything.Everything.f5"},
-        {21, 0, "everything.Everything.f6"}, {23, 0, "everything.Everything.f7"}, {25, 0, "everything.Everything.f8"},
-        {29, 0, "everything.Everything.f9"}, {33, 0, "everything.Everything.f10"},
-        {41, 0, "everything.Everything.f11"}, {49, 0, "everything.Everything.f12"},
-        {53, 0, "everything.Everything.f13"}, {61, 0, "everything.Everything.f14"},
-        {77, 0, "everything.Everything.f15"}, {93, 0, "everything.Everything.f16"},
-        {97, 0, "everything.Everything.f17"}, {105, 0, "everything.Everything.f18"},
-        {113, 0, "everything.Everything.f19"}, {129, 0, "everything.Everything.f20"},
-        {145, 0, "everything.Everything.f21"}, {161, 0, "everything.Everything.f22"},
-        {177, 0, "everything.Everything.f23"}, {181, 0, "everything.Everything.f24"},
-        {182, 0, "everything.Everything.f25"}, {183, 0, "everything.Everything.f26"},
-        {184, 0, "everything.Everything.f27"}, {192, 0, "everything.Everything.f28"},
-        {196, 4, "everything.Everything.f29"}, {200, 8, "everything.Everything.f30"},
-        {205, 0, "everything.Everything.f31"}, {210, 0, "everything.Everything.f32"},
-        {215, 0, "everything.Everything.f33"}, {220, 0, "everything.Everything.f34"},
-        {225, 0, "everything.Everything.f35"}, {237, 0, "everything.Everything.f36"},
-        {247, 0, "everything.Everything.f37"}, {251, 0, "everything.Everything.f38"},
-        {255, 0, "everything.Everything.f39"}, {259, 0, "everything.Everything.f40"},
-        {263, 0, "everything.Everything.f41"}, {267, 0, "everything.Everything.f42"},
-        {271, 0, "everything.Everything.f43"}, {275, 0, "everything.Everything.f44"},
-        {279, 0, "everything.Everything.f45"}, {283, 0, "everything.Everything.f46"},
-        {288, 0, "everything.Everything.f47"}, {289, 0, "everything.Everything.f47Reset"},
-        {294, 0, "everything.Everything.f48"}, {298, 0, "everything.Everything.f49"},
-        {302, 0, "everything.Everything.f50"}, {306, 0, "everything.Everything.f51"},
-        {310, 0, "everything.Everything.f52"},
-    };
 };
 
 // everything.PlaceOrder: type 1027, body 28 bytes
@@ -259,10 +207,7 @@ struct VBody<::everything::PlaceOrder> : detail::VFields<::everything::PlaceOrde
     static constexpr const char* name = "everything.PlaceOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::PlaceOrder::id, 8, "id"),
-        FBE::detail::slot(&::everything::PlaceOrder::instrument, 24, "instrument"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {24, 0, "everything.PlaceOrder.id"}, {28, 8, "everything.PlaceOrder.instrument"},
-    };
+        FBE::detail::slot(&::everything::PlaceOrder::instrument, 24, "instrument", 8));
 };
 
 // everything.Accepted: type 1028, body 24 bytes
@@ -276,9 +221,6 @@ struct VBody<::everything::Accepted> : detail::VFields<::everything::Accepted, t
     static constexpr const char* name = "everything.Accepted";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Accepted::id, 8, "id"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {24, 0, "everything.Accepted"},
-    };
 };
 
 // everything.Rejected: type 1029, body 28 bytes
@@ -293,9 +235,6 @@ struct VBody<::everything::Rejected> : detail::VFields<::everything::Rejected, t
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Rejected::id, 8, "id"),
         FBE::detail::slot(&::everything::Rejected::reason, 24, "reason"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {28, 0, "everything.Rejected"},
-    };
 };
 
 // everything.Ping: type 1030, body 16 bytes
@@ -309,9 +248,6 @@ struct VBody<::everything::Ping> : detail::VFields<::everything::Ping, true>
     static constexpr const char* name = "everything.Ping";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::everything::Ping::sequence, 8, "sequence"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "everything.Ping"},
-    };
 };
 
 // everything.FixedKeywords: type 1031, body 17 bytes
@@ -327,9 +263,6 @@ struct VBody<::everything::FixedKeywords> : detail::VFields<::everything::FixedK
         FBE::detail::slot(&::everything::FixedKeywords::new_, 8, "new"),
         FBE::detail::slot(&::everything::FixedKeywords::swap_, 12, "swap"),
         FBE::detail::slot(&::everything::FixedKeywords::default_, 13, "default"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {17, 0, "everything.FixedKeywords"},
-    };
 };
 
 // everything.Keywords: type 1032, body 42 bytes
@@ -351,9 +284,6 @@ struct VBody<::everything::Keywords> : detail::VFields<::everything::Keywords, t
         FBE::detail::slot(&::everything::Keywords::NULL_, 29, "NULL"),
         FBE::detail::slot(&::everything::Keywords::operator_, 33, "operator"),
         FBE::detail::slot(&::everything::Keywords::this_, 38, "this"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {42, 0, "everything.Keywords"},
-    };
 };
 
 // everything.Route: type 1033, body 24 bytes
@@ -369,9 +299,6 @@ struct VBody<::everything::Route> : detail::VFields<::everything::Route, true>
         FBE::detail::slot(&::everything::Route::venue, 8, "venue"),
         FBE::detail::slot(&::everything::Route::weight, 12, "weight"),
         FBE::detail::slot(&::everything::Route::leg, 20, "leg"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {24, 0, "everything.Route"},
-    };
 };
 
 // everything.Routes: type 1034, body 20 bytes
@@ -387,9 +314,6 @@ struct VBody<::everything::Routes> : detail::VFields<::everything::Routes, true>
         FBE::detail::slot(&::everything::Routes::routes, 8, "routes"),
         FBE::detail::slot(&::everything::Routes::ranks, 12, "ranks"),
         FBE::detail::slot(&::everything::Routes::names, 16, "names"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {20, 0, "everything.Routes"},
-    };
 };
 
 namespace everything {

@@ -33,9 +33,6 @@ struct VBody<::hostile::Empties> : detail::VFields<::hostile::Empties, true>
     static constexpr const char* name = "hostile.Empties";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Empties::items, 8, "items"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "hostile.Empties"},
-    };
 };
 
 // hostile.Wide: type 3, body 4000008 bytes
@@ -49,9 +46,6 @@ struct VBody<::hostile::Wide> : detail::VFields<::hostile::Wide, true>
     static constexpr const char* name = "hostile.Wide";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Wide::values, 8, "values"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {4000008, 0, "hostile.Wide"},
-    };
 };
 
 // hostile.Wides: type 4, body 12 bytes
@@ -65,9 +59,6 @@ struct VBody<::hostile::Wides> : detail::VFields<::hostile::Wides, true>
     static constexpr const char* name = "hostile.Wides";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::hostile::Wides::items, 8, "items"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "hostile.Wides"},
-    };
 };
 
 // hostile.Holder: type 5, body 21 bytes
@@ -80,12 +71,9 @@ struct VBody<::hostile::Holder> : detail::VFields<::hostile::Holder, true>
     static constexpr uint64_t cost = 5;
     static constexpr const char* name = "hostile.Holder";
     static constexpr auto fields = std::make_tuple(
-        FBE::detail::slot(&::hostile::Holder::wide, 8, "wide"),
+        FBE::detail::slot(&::hostile::Holder::wide, 8, "wide", 4000000),
         FBE::detail::slot(&::hostile::Holder::maybe, 12, "maybe"),
         FBE::detail::slot(&::hostile::Holder::byId, 17, "byId"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 4000000, "hostile.Holder.wide"}, {17, 0, "hostile.Holder.maybe"}, {21, 0, "hostile.Holder.byId"},
-    };
 };
 
 namespace hostile {

@@ -24,9 +24,6 @@ struct VBody<::import::Order> : detail::VFields<::import::Order, true>
         FBE::detail::slot(&::import::Order::side, 8, "side"),
         FBE::detail::slot(&::import::Order::s, 12, "s"),
         FBE::detail::slot(&::import::Order::range, 16, "range"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {20, 0, "import.Order"},
-    };
 };
 
 // import.CppWords: type 2, body 703 bytes
@@ -154,9 +151,6 @@ struct VBody<::import::CppWords> : detail::VFields<::import::CppWords, false>
         FBE::detail::slot(&::import::CppWords::INT32_MAX_, 683, "INT32_MAX"),
         FBE::detail::slot(&::import::CppWords::CHAR_BIT, 691, "CHAR_BIT"),
         FBE::detail::slot(&::import::CppWords::EINVAL_, 699, "EINVAL"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {703, 0, "import.CppWords"},
-    };
 };
 
 // import.PythonWords: type 3, body 275 bytes
@@ -214,9 +208,6 @@ struct VBody<::import::PythonWords> : detail::VFields<::import::PythonWords, fal
         FBE::detail::slot(&::import::PythonWords::IntFlag, 259, "IntFlag"),
         FBE::detail::slot(&::import::PythonWords::PACKAGE, 263, "PACKAGE"),
         FBE::detail::slot(&::import::PythonWords::VERSION, 271, "VERSION"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {275, 0, "import.PythonWords"},
-    };
 };
 
 // import.GoWords: type 4, body 234 bytes
@@ -267,9 +258,6 @@ struct VBody<::import::GoWords> : detail::VFields<::import::GoWords, true>
         FBE::detail::slot(&::import::GoWords::complex64, 223, "complex64"),
         FBE::detail::slot(&::import::GoWords::complex128, 228, "complex128"),
         FBE::detail::slot(&::import::GoWords::comparable, 230, "comparable"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {234, 0, "import.GoWords"},
-    };
 };
 
 // import.JavaWords: type 5, body 210 bytes
@@ -314,9 +302,6 @@ struct VBody<::import::JavaWords> : detail::VFields<::import::JavaWords, true>
         FBE::detail::slot(&::import::JavaWords::List, 174, "List"),
         FBE::detail::slot(&::import::JavaWords::Map, 178, "Map"),
         FBE::detail::slot(&::import::JavaWords::Set, 194, "Set"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {210, 0, "import.JavaWords"},
-    };
 };
 
 // import.KotlinWords: type 6, body 243 bytes
@@ -369,9 +354,6 @@ struct VBody<::import::KotlinWords> : detail::VFields<::import::KotlinWords, fal
         FBE::detail::slot(&::import::KotlinWords::Nothing, 230, "Nothing"),
         FBE::detail::slot(&::import::KotlinWords::Int, 234, "Int"),
         FBE::detail::slot(&::import::KotlinWords::Array, 238, "Array"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {243, 0, "import.KotlinWords"},
-    };
 };
 
 // import.JsWords: type 7, body 259 bytes
@@ -426,9 +408,6 @@ struct VBody<::import::JsWords> : detail::VFields<::import::JsWords, false>
         FBE::detail::slot(&::import::JsWords::asserts, 238, "asserts"),
         FBE::detail::slot(&::import::JsWords::satisfies, 243, "satisfies"),
         FBE::detail::slot(&::import::JsWords::accessor, 251, "accessor"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {259, 0, "import.JsWords"},
-    };
 };
 
 // import.RustWords: type 8, body 223 bytes
@@ -476,9 +455,6 @@ struct VBody<::import::RustWords> : detail::VFields<::import::RustWords, true>
         FBE::detail::slot(&::import::RustWords::Send, 210, "Send"),
         FBE::detail::slot(&::import::RustWords::Sync, 218, "Sync"),
         FBE::detail::slot(&::import::RustWords::Sized, 222, "Sized"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {223, 0, "import.RustWords"},
-    };
 };
 
 // import.CSharpWords: type 9, body 178 bytes
@@ -521,9 +497,6 @@ struct VBody<::import::CSharpWords> : detail::VFields<::import::CSharpWords, tru
         FBE::detail::slot(&::import::CSharpWords::scoped, 165, "scoped"),
         FBE::detail::slot(&::import::CSharpWords::managed, 170, "managed"),
         FBE::detail::slot(&::import::CSharpWords::notnull, 174, "notnull"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {178, 0, "import.CSharpWords"},
-    };
 };
 
 // import.RubyWords: type 10, body 118 bytes
@@ -554,9 +527,6 @@ struct VBody<::import::RubyWords> : detail::VFields<::import::RubyWords, true>
         FBE::detail::slot(&::import::RubyWords::__LINE___, 108, "__LINE__"),
         FBE::detail::slot(&::import::RubyWords::__ENCODING___, 112, "__ENCODING__"),
         FBE::detail::slot(&::import::RubyWords::initialize, 113, "initialize"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {118, 0, "import.RubyWords"},
-    };
 };
 
 // import.CppMembers: type 11, body 64 bytes
@@ -580,9 +550,6 @@ struct VBody<::import::CppMembers> : detail::VFields<::import::CppMembers, true>
         FBE::detail::slot(&::import::CppMembers::offset, 51, "offset"),
         FBE::detail::slot(&::import::CppMembers::model, 55, "model"),
         FBE::detail::slot(&::import::CppMembers::reset, 60, "reset"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {64, 0, "import.CppMembers"},
-    };
 };
 
 // import.PythonMembers: type 12, body 112 bytes
@@ -611,9 +578,6 @@ struct VBody<::import::PythonMembers> : detail::VFields<::import::PythonMembers,
         FBE::detail::slot(&::import::PythonMembers::__hash___, 84, "__hash__"),
         FBE::detail::slot(&::import::PythonMembers::__eq___, 100, "__eq__"),
         FBE::detail::slot(&::import::PythonMembers::__private_, 108, "__private"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {112, 0, "import.PythonMembers"},
-    };
 };
 
 // import.GoMembers: type 13, body 153 bytes
@@ -651,9 +615,6 @@ struct VBody<::import::GoMembers> : detail::VFields<::import::GoMembers, true>
         FBE::detail::slot(&::import::GoMembers::TypeID, 133, "TypeID"),
         FBE::detail::slot(&::import::GoMembers::Verify, 141, "Verify"),
         FBE::detail::slot(&::import::GoMembers::VerifyFinal, 149, "VerifyFinal"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {153, 0, "import.GoMembers"},
-    };
 };
 
 // import.JvmMembers: type 14, body 161 bytes
@@ -692,9 +653,6 @@ struct VBody<::import::JvmMembers> : detail::VFields<::import::JvmMembers, true>
         FBE::detail::slot(&::import::JvmMembers::javaClass, 141, "javaClass"),
         FBE::detail::slot(&::import::JvmMembers::component1, 149, "component1"),
         FBE::detail::slot(&::import::JvmMembers::fbeLevels, 153, "fbeLevels"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {161, 0, "import.JvmMembers"},
-    };
 };
 
 // import.JsMembers: type 15, body 23 bytes
@@ -711,9 +669,6 @@ struct VBody<::import::JsMembers> : detail::VFields<::import::JsMembers, true>
         FBE::detail::slot(&::import::JsMembers::toJSON, 10, "toJSON"),
         FBE::detail::slot(&::import::JsMembers::toText, 14, "toText"),
         FBE::detail::slot(&::import::JsMembers::verify, 18, "verify"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {23, 0, "import.JsMembers"},
-    };
 };
 
 // import.RuntimeNames: type 16, body 170 bytes
@@ -754,9 +709,6 @@ struct VBody<::import::RuntimeNames> : detail::VFields<::import::RuntimeNames, t
         FBE::detail::slot(&::import::RuntimeNames::Timestamps, 153, "Timestamps"),
         FBE::detail::slot(&::import::RuntimeNames::Utf8, 161, "Utf8"),
         FBE::detail::slot(&::import::RuntimeNames::Requests, 165, "Requests"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {170, 0, "import.RuntimeNames"},
-    };
 };
 
 // import.class: type 17, body 12 bytes
@@ -770,9 +722,6 @@ struct VBody<::import::class_> : detail::VFields<::import::class_, true>
     static constexpr const char* name = "import.class";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::class_::class__, 8, "class"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.class"},
-    };
 };
 
 // import.Object: type 18, body 12 bytes
@@ -786,9 +735,6 @@ struct VBody<::import::Object> : detail::VFields<::import::Object, true>
     static constexpr const char* name = "import.Object";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Object::Object_, 8, "Object"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Object"},
-    };
 };
 
 // import.String: type 19, body 12 bytes
@@ -802,9 +748,6 @@ struct VBody<::import::String> : detail::VFields<::import::String, true>
     static constexpr const char* name = "import.String";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::String::String_, 8, "String"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.String"},
-    };
 };
 
 // import.List: type 20, body 12 bytes
@@ -818,9 +761,6 @@ struct VBody<::import::List> : detail::VFields<::import::List, true>
     static constexpr const char* name = "import.List";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::List::List_, 8, "List"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.List"},
-    };
 };
 
 // import.Map: type 21, body 12 bytes
@@ -834,9 +774,6 @@ struct VBody<::import::Map> : detail::VFields<::import::Map, true>
     static constexpr const char* name = "import.Map";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Map::Map_, 8, "Map"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Map"},
-    };
 };
 
 // import.Model: type 22, body 12 bytes
@@ -850,9 +787,6 @@ struct VBody<::import::Model> : detail::VFields<::import::Model, true>
     static constexpr const char* name = "import.Model";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Model::Model_, 8, "Model"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Model"},
-    };
 };
 
 // import.FinalModel: type 23, body 12 bytes
@@ -866,9 +800,6 @@ struct VBody<::import::FinalModel> : detail::VFields<::import::FinalModel, true>
     static constexpr const char* name = "import.FinalModel";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FinalModel::FinalModel_, 8, "FinalModel"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.FinalModel"},
-    };
 };
 
 // import.Buffer: type 24, body 12 bytes
@@ -882,9 +813,6 @@ struct VBody<::import::Buffer> : detail::VFields<::import::Buffer, true>
     static constexpr const char* name = "import.Buffer";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Buffer::Buffer_, 8, "Buffer"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Buffer"},
-    };
 };
 
 // import.Reader: type 25, body 12 bytes
@@ -898,9 +826,6 @@ struct VBody<::import::Reader> : detail::VFields<::import::Reader, true>
     static constexpr const char* name = "import.Reader";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Reader::Reader_, 8, "Reader"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Reader"},
-    };
 };
 
 // import.Writer: type 26, body 12 bytes
@@ -914,9 +839,6 @@ struct VBody<::import::Writer> : detail::VFields<::import::Writer, true>
     static constexpr const char* name = "import.Writer";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Writer::Writer_, 8, "Writer"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Writer"},
-    };
 };
 
 // import.Limits: type 27, body 12 bytes
@@ -930,9 +852,6 @@ struct VBody<::import::Limits> : detail::VFields<::import::Limits, true>
     static constexpr const char* name = "import.Limits";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Limits::Limits_, 8, "Limits"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Limits"},
-    };
 };
 
 // import.DecodeError: type 28, body 12 bytes
@@ -946,9 +865,6 @@ struct VBody<::import::DecodeError> : detail::VFields<::import::DecodeError, tru
     static constexpr const char* name = "import.DecodeError";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DecodeError::DecodeError_, 8, "DecodeError"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.DecodeError"},
-    };
 };
 
 // import.DecodeException: type 29, body 12 bytes
@@ -962,9 +878,6 @@ struct VBody<::import::DecodeException> : detail::VFields<::import::DecodeExcept
     static constexpr const char* name = "import.DecodeException";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DecodeException::DecodeException_, 8, "DecodeException"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.DecodeException"},
-    };
 };
 
 // import.Decimal: type 30, body 12 bytes
@@ -978,9 +891,6 @@ struct VBody<::import::Decimal> : detail::VFields<::import::Decimal, true>
     static constexpr const char* name = "import.Decimal";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Decimal::Decimal_, 8, "Decimal"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Decimal"},
-    };
 };
 
 // import.Uuid: type 31, body 12 bytes
@@ -994,9 +904,6 @@ struct VBody<::import::Uuid> : detail::VFields<::import::Uuid, true>
     static constexpr const char* name = "import.Uuid";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Uuid::Uuid_, 8, "Uuid"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Uuid"},
-    };
 };
 
 // import.UUID: type 32, body 12 bytes
@@ -1010,9 +917,6 @@ struct VBody<::import::UUID> : detail::VFields<::import::UUID, true>
     static constexpr const char* name = "import.UUID";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::UUID::UUID_, 8, "UUID"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.UUID"},
-    };
 };
 
 // import.Timestamp: type 33, body 12 bytes
@@ -1026,9 +930,6 @@ struct VBody<::import::Timestamp> : detail::VFields<::import::Timestamp, true>
     static constexpr const char* name = "import.Timestamp";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Timestamp::Timestamp_, 8, "Timestamp"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Timestamp"},
-    };
 };
 
 // import.Sender: type 34, body 12 bytes
@@ -1042,9 +943,6 @@ struct VBody<::import::Sender> : detail::VFields<::import::Sender, true>
     static constexpr const char* name = "import.Sender";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Sender::Sender_, 8, "Sender"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Sender"},
-    };
 };
 
 // import.Receiver: type 35, body 12 bytes
@@ -1058,9 +956,6 @@ struct VBody<::import::Receiver> : detail::VFields<::import::Receiver, true>
     static constexpr const char* name = "import.Receiver";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Receiver::Receiver_, 8, "Receiver"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Receiver"},
-    };
 };
 
 // import.Client: type 36, body 12 bytes
@@ -1074,9 +969,6 @@ struct VBody<::import::Client> : detail::VFields<::import::Client, true>
     static constexpr const char* name = "import.Client";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Client::Client_, 8, "Client"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Client"},
-    };
 };
 
 // import.Proxy: type 37, body 12 bytes
@@ -1090,9 +982,6 @@ struct VBody<::import::Proxy> : detail::VFields<::import::Proxy, true>
     static constexpr const char* name = "import.Proxy";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Proxy::Proxy_, 8, "Proxy"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Proxy"},
-    };
 };
 
 // import.Handler: type 38, body 12 bytes
@@ -1106,9 +995,6 @@ struct VBody<::import::Handler> : detail::VFields<::import::Handler, true>
     static constexpr const char* name = "import.Handler";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Handler::Handler_, 8, "Handler"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Handler"},
-    };
 };
 
 // import.fbe: type 39, body 12 bytes
@@ -1122,9 +1008,6 @@ struct VBody<::import::fbe> : detail::VFields<::import::fbe, true>
     static constexpr const char* name = "import.fbe";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::fbe::fbe_, 8, "fbe"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.fbe"},
-    };
 };
 
 // import.FBE: type 40, body 12 bytes
@@ -1138,9 +1021,6 @@ struct VBody<::import::FBE_> : detail::VFields<::import::FBE_, true>
     static constexpr const char* name = "import.FBE";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBE_::FBE__, 8, "FBE"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.FBE"},
-    };
 };
 
 // import.std: type 41, body 12 bytes
@@ -1154,9 +1034,6 @@ struct VBody<::import::std_> : detail::VFields<::import::std_, true>
     static constexpr const char* name = "import.std";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::std_::std__, 8, "std"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.std"},
-    };
 };
 
 // import.Companion: type 42, body 12 bytes
@@ -1170,9 +1047,6 @@ struct VBody<::import::Companion> : detail::VFields<::import::Companion, true>
     static constexpr const char* name = "import.Companion";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Companion::Companion_, 8, "Companion"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Companion"},
-    };
 };
 
 // import.Any: type 43, body 12 bytes
@@ -1186,9 +1060,6 @@ struct VBody<::import::Any> : detail::VFields<::import::Any, true>
     static constexpr const char* name = "import.Any";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Any::Any_, 8, "Any"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Any"},
-    };
 };
 
 // import.Self: type 44, body 12 bytes
@@ -1202,9 +1073,6 @@ struct VBody<::import::Self> : detail::VFields<::import::Self, true>
     static constexpr const char* name = "import.Self";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Self::Self_, 8, "Self"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Self"},
-    };
 };
 
 // import.self: type 45, body 12 bytes
@@ -1218,9 +1086,6 @@ struct VBody<::import::self> : detail::VFields<::import::self, true>
     static constexpr const char* name = "import.self";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::self::self_, 8, "self"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.self"},
-    };
 };
 
 // import.None: type 46, body 12 bytes
@@ -1234,9 +1099,6 @@ struct VBody<::import::None> : detail::VFields<::import::None, true>
     static constexpr const char* name = "import.None";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::None::None_, 8, "None"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.None"},
-    };
 };
 
 // import.Option: type 47, body 12 bytes
@@ -1250,9 +1112,6 @@ struct VBody<::import::Option> : detail::VFields<::import::Option, true>
     static constexpr const char* name = "import.Option";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Option::Option_, 8, "Option"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Option"},
-    };
 };
 
 // import.Result: type 48, body 12 bytes
@@ -1266,9 +1125,6 @@ struct VBody<::import::Result> : detail::VFields<::import::Result, true>
     static constexpr const char* name = "import.Result";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Result::Result_, 8, "Result"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Result"},
-    };
 };
 
 // import.Vec: type 49, body 12 bytes
@@ -1282,9 +1138,6 @@ struct VBody<::import::Vec> : detail::VFields<::import::Vec, true>
     static constexpr const char* name = "import.Vec";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Vec::Vec_, 8, "Vec"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Vec"},
-    };
 };
 
 // import.Box: type 50, body 12 bytes
@@ -1298,9 +1151,6 @@ struct VBody<::import::Box> : detail::VFields<::import::Box, true>
     static constexpr const char* name = "import.Box";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Box::Box_, 8, "Box"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Box"},
-    };
 };
 
 // import.Error: type 51, body 12 bytes
@@ -1314,9 +1164,6 @@ struct VBody<::import::Error> : detail::VFields<::import::Error, true>
     static constexpr const char* name = "import.Error";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Error::Error_, 8, "Error"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Error"},
-    };
 };
 
 // import.Exception: type 52, body 12 bytes
@@ -1330,9 +1177,6 @@ struct VBody<::import::Exception> : detail::VFields<::import::Exception, true>
     static constexpr const char* name = "import.Exception";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Exception::Exception_, 8, "Exception"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Exception"},
-    };
 };
 
 // import.Text: type 53, body 12 bytes
@@ -1346,9 +1190,6 @@ struct VBody<::import::Text> : detail::VFields<::import::Text, true>
     static constexpr const char* name = "import.Text";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Text::Text_, 8, "Text"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Text"},
-    };
 };
 
 // import.JsonWriter: type 54, body 12 bytes
@@ -1362,9 +1203,6 @@ struct VBody<::import::JsonWriter> : detail::VFields<::import::JsonWriter, true>
     static constexpr const char* name = "import.JsonWriter";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::JsonWriter::JsonWriter_, 8, "JsonWriter"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.JsonWriter"},
-    };
 };
 
 // import.int32_t: type 55, body 12 bytes
@@ -1378,9 +1216,6 @@ struct VBody<::import::int32_t_> : detail::VFields<::import::int32_t_, true>
     static constexpr const char* name = "import.int32_t";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::int32_t_::int32_t__, 8, "int32_t"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.int32_t"},
-    };
 };
 
 // import.size_t: type 56, body 12 bytes
@@ -1394,9 +1229,6 @@ struct VBody<::import::size_t_> : detail::VFields<::import::size_t_, true>
     static constexpr const char* name = "import.size_t";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::size_t_::size_t__, 8, "size_t"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.size_t"},
-    };
 };
 
 // import.list: type 57, body 12 bytes
@@ -1410,9 +1242,6 @@ struct VBody<::import::list> : detail::VFields<::import::list, true>
     static constexpr const char* name = "import.list";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::list::list_, 8, "list"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.list"},
-    };
 };
 
 // import.object: type 58, body 12 bytes
@@ -1426,9 +1255,6 @@ struct VBody<::import::object> : detail::VFields<::import::object, true>
     static constexpr const char* name = "import.object";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::object::object_, 8, "object"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.object"},
-    };
 };
 
 // import.v: type 59, body 12 bytes
@@ -1442,9 +1268,6 @@ struct VBody<::import::v> : detail::VFields<::import::v, true>
     static constexpr const char* name = "import.v";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::v::v_, 8, "v"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.v"},
-    };
 };
 
 // import.r: type 60, body 12 bytes
@@ -1458,9 +1281,6 @@ struct VBody<::import::r> : detail::VFields<::import::r, true>
     static constexpr const char* name = "import.r";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::r::r_, 8, "r"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.r"},
-    };
 };
 
 // import.w: type 61, body 12 bytes
@@ -1474,9 +1294,6 @@ struct VBody<::import::w> : detail::VFields<::import::w, true>
     static constexpr const char* name = "import.w";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::w::w_, 8, "w"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.w"},
-    };
 };
 
 // import.SideBuy: type 62, body 12 bytes
@@ -1490,9 +1307,6 @@ struct VBody<::import::SideBuy> : detail::VFields<::import::SideBuy, true>
     static constexpr const char* name = "import.SideBuy";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::SideBuy::SideBuy_, 8, "SideBuy"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.SideBuy"},
-    };
 };
 
 // import.OrderKey: type 63, body 12 bytes
@@ -1506,9 +1320,6 @@ struct VBody<::import::OrderKey> : detail::VFields<::import::OrderKey, true>
     static constexpr const char* name = "import.OrderKey";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderKey::OrderKey_, 8, "OrderKey"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.OrderKey"},
-    };
 };
 
 // import.textOfside: type 64, body 12 bytes
@@ -1522,9 +1333,6 @@ struct VBody<::import::textOfside> : detail::VFields<::import::textOfside, true>
     static constexpr const char* name = "import.textOfside";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::textOfside::textOfside_, 8, "textOfside"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.textOfside"},
-    };
 };
 
 // import.DECIMAL_1: type 65, body 12 bytes
@@ -1538,9 +1346,6 @@ struct VBody<::import::DECIMAL_1> : detail::VFields<::import::DECIMAL_1, true>
     static constexpr const char* name = "import.DECIMAL_1";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::DECIMAL_1::DECIMAL_1_, 8, "DECIMAL_1"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.DECIMAL_1"},
-    };
 };
 
 // import.OrderModel: type 66, body 12 bytes
@@ -1554,9 +1359,6 @@ struct VBody<::import::OrderModel> : detail::VFields<::import::OrderModel, true>
     static constexpr const char* name = "import.OrderModel";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderModel::OrderModel_, 8, "OrderModel"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.OrderModel"},
-    };
 };
 
 // import.OrderFinal: type 67, body 12 bytes
@@ -1570,9 +1372,6 @@ struct VBody<::import::OrderFinal> : detail::VFields<::import::OrderFinal, true>
     static constexpr const char* name = "import.OrderFinal";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::OrderFinal::OrderFinal_, 8, "OrderFinal"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.OrderFinal"},
-    };
 };
 
 // import.NewOrder: type 68, body 12 bytes
@@ -1586,9 +1385,6 @@ struct VBody<::import::NewOrder> : detail::VFields<::import::NewOrder, true>
     static constexpr const char* name = "import.NewOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::NewOrder::NewOrder_, 8, "NewOrder"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.NewOrder"},
-    };
 };
 
 // import.VerifyFBEOrder: type 69, body 12 bytes
@@ -1602,9 +1398,6 @@ struct VBody<::import::VerifyFBEOrder> : detail::VFields<::import::VerifyFBEOrde
     static constexpr const char* name = "import.VerifyFBEOrder";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::VerifyFBEOrder::VerifyFBEOrder_, 8, "VerifyFBEOrder"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.VerifyFBEOrder"},
-    };
 };
 
 // import.fbe_vr_Order: type 70, body 12 bytes
@@ -1618,9 +1411,6 @@ struct VBody<::import::fbe_vr_Order> : detail::VFields<::import::fbe_vr_Order, t
     static constexpr const char* name = "import.fbe_vr_Order";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::fbe_vr_Order::fbe_vr_Order_, 8, "fbe_vr_Order"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.fbe_vr_Order"},
-    };
 };
 
 // import.e1: type 71, body 12 bytes
@@ -1634,9 +1424,6 @@ struct VBody<::import::e1> : detail::VFields<::import::e1, true>
     static constexpr const char* name = "import.e1";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::e1::e1_, 8, "e1"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.e1"},
-    };
 };
 
 // import.i2: type 72, body 12 bytes
@@ -1650,9 +1437,6 @@ struct VBody<::import::i2> : detail::VFields<::import::i2, true>
     static constexpr const char* name = "import.i2";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::i2::i2_, 8, "i2"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.i2"},
-    };
 };
 
 // import.o3: type 73, body 12 bytes
@@ -1666,9 +1450,6 @@ struct VBody<::import::o3> : detail::VFields<::import::o3, true>
     static constexpr const char* name = "import.o3";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::o3::o3_, 8, "o3"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.o3"},
-    };
 };
 
 // import.Fbe: type 74, body 12 bytes
@@ -1682,9 +1463,6 @@ struct VBody<::import::Fbe> : detail::VFields<::import::Fbe, true>
     static constexpr const char* name = "import.Fbe";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Fbe::Fbe_, 8, "Fbe"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.Fbe"},
-    };
 };
 
 // import.FINGERPRINT: type 75, body 12 bytes
@@ -1698,9 +1476,6 @@ struct VBody<::import::FINGERPRINT> : detail::VFields<::import::FINGERPRINT, tru
     static constexpr const char* name = "import.FINGERPRINT";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FINGERPRINT::FINGERPRINT_, 8, "FINGERPRINT"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.FINGERPRINT"},
-    };
 };
 
 // import.FBE_FINGERPRINT: type 76, body 12 bytes
@@ -1714,9 +1489,6 @@ struct VBody<::import::FBE_FINGERPRINT> : detail::VFields<::import::FBE_FINGERPR
     static constexpr const char* name = "import.FBE_FINGERPRINT";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBE_FINGERPRINT::FBE_FINGERPRINT_, 8, "FBE_FINGERPRINT"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.FBE_FINGERPRINT"},
-    };
 };
 
 // import.FBEFingerprint: type 77, body 12 bytes
@@ -1730,9 +1502,6 @@ struct VBody<::import::FBEFingerprint> : detail::VFields<::import::FBEFingerprin
     static constexpr const char* name = "import.FBEFingerprint";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::FBEFingerprint::FBEFingerprint_, 8, "FBEFingerprint"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.FBEFingerprint"},
-    };
 };
 
 // import.Case: type 78, body 40 bytes
@@ -1753,9 +1522,6 @@ struct VBody<::import::Case> : detail::VFields<::import::Case, true>
         FBE::detail::slot(&::import::Case::class__, 28, "class__"),
         FBE::detail::slot(&::import::Case::String, 32, "String"),
         FBE::detail::slot(&::import::Case::String_, 36, "String_"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {40, 0, "import.Case"},
-    };
 };
 
 // import.Imported: type 79, body 14 bytes
@@ -1769,11 +1535,8 @@ struct VBody<::import::Imported> : detail::VFields<::import::Imported, true>
     static constexpr const char* name = "import.Imported";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Imported::market, 8, "market"),
-        FBE::detail::slot(&::import::Imported::org, 9, "org"),
+        FBE::detail::slot(&::import::Imported::org, 9, "org", 8),
         FBE::detail::slot(&::import::Imported::example, 13, "example"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {9, 0, "import.Imported.market"}, {13, 8, "import.Imported.org"}, {14, 0, "import.Imported.example"},
-    };
 };
 
 // import.symbol: type 80, body 12 bytes
@@ -1787,9 +1550,6 @@ struct VBody<::import::symbol> : detail::VFields<::import::symbol, true>
     static constexpr const char* name = "import.symbol";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::symbol::digits, 8, "digits"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 0, "import.symbol"},
-    };
 };
 
 // import.Listed: type 81, body 24 bytes
@@ -1804,10 +1564,7 @@ struct VBody<::import::Listed> : detail::VFields<::import::Listed, true>
     static constexpr const char* name = "import.Listed";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Listed::precision, 16, "precision"),
-        FBE::detail::slot(&::import::Listed::ticker, 20, "ticker"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "import.Listed.symbol"}, {20, 0, "import.Listed.precision"}, {24, 4, "import.Listed.ticker"},
-    };
+        FBE::detail::slot(&::import::Listed::ticker, 20, "ticker", 4));
 };
 
 // import.Derived: type 82, body 26 bytes
@@ -1823,9 +1580,6 @@ struct VBody<::import::Derived> : detail::VFields<::import::Derived, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Derived::Word, 20, "Word"),
         FBE::detail::slot(&::import::Derived::side_, 22, "side_"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {26, 0, "import.Derived"},
-    };
 };
 
 // import.Shadows: type 83, body 635 bytes
@@ -1839,7 +1593,7 @@ struct VBody<::import::Shadows> : detail::VFields<::import::Shadows, false>
     static constexpr const char* name = "import.Shadows";
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::import::Shadows::ints, 8, "ints"),
-        FBE::detail::slot(&::import::Shadows::orders, 20, "orders"),
+        FBE::detail::slot(&::import::Shadows::orders, 20, "orders", 24),
         FBE::detail::slot(&::import::Shadows::strings, 28, "strings"),
         FBE::detail::slot(&::import::Shadows::decimals, 36, "decimals"),
         FBE::detail::slot(&::import::Shadows::uuids, 68, "uuids"),
@@ -1934,42 +1688,6 @@ struct VBody<::import::Shadows> : detail::VFields<::import::Shadows, false>
         FBE::detail::slot(&::import::Shadows::send, 623, "send"),
         FBE::detail::slot(&::import::Shadows::format, 627, "format"),
         FBE::detail::slot(&::import::Shadows::to_s, 631, "to_s"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {20, 0, "import.Shadows.ints"}, {28, 24, "import.Shadows.orders"}, {36, 0, "import.Shadows.strings"},
-        {68, 0, "import.Shadows.decimals"}, {100, 0, "import.Shadows.uuids"}, {116, 0, "import.Shadows.times"},
-        {120, 0, "import.Shadows.words"}, {136, 0, "import.Shadows.modifiers"}, {144, 0, "import.Shadows.blobs"},
-        {146, 0, "import.Shadows.bools"}, {148, 0, "import.Shadows.chars"}, {164, 0, "import.Shadows.doubles"},
-        {168, 0, "import.Shadows.vector"}, {172, 0, "import.Shadows.orderVector"}, {176, 0, "import.Shadows.listed"},
-        {180, 0, "import.Shadows.hashed"}, {184, 0, "import.Shadows.mapped"}, {188, 0, "import.Shadows.setted"},
-        {193, 0, "import.Shadows.order"}, {209, 0, "import.Shadows.price"}, {213, 0, "import.Shadows.text"},
-        {229, 0, "import.Shadows.made"}, {245, 0, "import.Shadows.random"}, {261, 0, "import.Shadows.nil"},
-        {269, 0, "import.Shadows.now"}, {277, 0, "import.Shadows.start"}, {279, 0, "import.Shadows.word"},
-        {287, 0, "import.Shadows.modifier"}, {291, 0, "import.Shadows.range"}, {295, 0, "import.Shadows.len"},
-        {299, 0, "import.Shadows.sorted"}, {303, 0, "import.Shadows.enumerate"}, {307, 0, "import.Shadows.tuple"},
-        {311, 0, "import.Shadows.frozenset"}, {315, 0, "import.Shadows.bytearray"}, {319, 0, "import.Shadows.int"},
-        {323, 0, "import.Shadows.str"}, {327, 0, "import.Shadows.dict"}, {331, 0, "import.Shadows.set"},
-        {347, 0, "import.Shadows.Decimal"}, {363, 0, "import.Shadows.UUID"}, {367, 0, "import.Shadows.fbe"},
-        {371, 0, "import.Shadows.type"}, {375, 0, "import.Shadows.Array"}, {379, 0, "import.Shadows.Map"},
-        {387, 0, "import.Shadows.BigInt"}, {395, 0, "import.Shadows.Number"}, {399, 0, "import.Shadows.String"},
-        {403, 0, "import.Shadows.Uint8Array"}, {407, 0, "import.Shadows.Object"}, {411, 0, "import.Shadows.Math"},
-        {415, 0, "import.Shadows.JSON"}, {423, 0, "import.Shadows.Date"}, {427, 0, "import.Shadows.Arrays"},
-        {431, 0, "import.Shadows.ArrayList"}, {435, 0, "import.Shadows.HashMap"}, {439, 0, "import.Shadows.TreeMap"},
-        {443, 0, "import.Shadows.LinkedList"}, {447, 0, "import.Shadows.HashSet"}, {451, 0, "import.Shadows.TreeSet"},
-        {455, 0, "import.Shadows.Optional"}, {471, 0, "import.Shadows.BigDecimal"}, {479, 0, "import.Shadows.Instant"},
-        {483, 0, "import.Shadows.IntArray"}, {487, 0, "import.Shadows.LongArray"},
-        {491, 0, "import.Shadows.ByteArray"}, {495, 0, "import.Shadows.arrayOf"}, {499, 0, "import.Shadows.listOf"},
-        {503, 0, "import.Shadows.mutableListOf"}, {507, 0, "import.Shadows.emptyList"},
-        {511, 0, "import.Shadows.mutableMapOf"}, {515, 0, "import.Shadows.Collections"},
-        {519, 0, "import.Shadows.make"}, {523, 0, "import.Shadows.append"}, {527, 0, "import.Shadows.copy"},
-        {531, 0, "import.Shadows.time"}, {535, 0, "import.Shadows.std"}, {539, 0, "import.Shadows.FBE"},
-        {543, 0, "import.Shadows.Vec"}, {547, 0, "import.Shadows.Default"}, {551, 0, "import.Shadows.Some"},
-        {555, 0, "import.Shadows.Box"}, {571, 0, "import.Shadows.Uuid"}, {587, 0, "import.Shadows.Guid"},
-        {591, 0, "import.Shadows.Dictionary"}, {595, 0, "import.Shadows.SortedDictionary"},
-        {599, 0, "import.Shadows.System"}, {603, 0, "import.Shadows.Fbe"}, {607, 0, "import.Shadows.Hash"},
-        {611, 0, "import.Shadows.hash"}, {615, 0, "import.Shadows.freeze"}, {619, 0, "import.Shadows.dup"},
-        {623, 0, "import.Shadows.clone"}, {627, 0, "import.Shadows.send"}, {631, 0, "import.Shadows.format"},
-        {635, 0, "import.Shadows.to_s"},
-    };
 };
 
 // import.Hostile: type 84, body 340 bytes
@@ -1982,123 +1700,89 @@ struct VBody<::import::Hostile> : detail::VFields<::import::Hostile, false>
     static constexpr uint64_t cost = 4;
     static constexpr const char* name = "import.Hostile";
     static constexpr auto fields = std::make_tuple(
-        FBE::detail::slot(&::import::Hostile::Order, 8, "Order"),
-        FBE::detail::slot(&::import::Hostile::CppWords, 12, "CppWords"),
-        FBE::detail::slot(&::import::Hostile::PythonWords, 16, "PythonWords"),
-        FBE::detail::slot(&::import::Hostile::GoWords, 20, "GoWords"),
-        FBE::detail::slot(&::import::Hostile::JavaWords, 24, "JavaWords"),
-        FBE::detail::slot(&::import::Hostile::KotlinWords, 28, "KotlinWords"),
-        FBE::detail::slot(&::import::Hostile::JsWords, 32, "JsWords"),
-        FBE::detail::slot(&::import::Hostile::RustWords, 36, "RustWords"),
-        FBE::detail::slot(&::import::Hostile::CSharpWords, 40, "CSharpWords"),
-        FBE::detail::slot(&::import::Hostile::RubyWords, 44, "RubyWords"),
-        FBE::detail::slot(&::import::Hostile::CppMembers, 48, "CppMembers"),
-        FBE::detail::slot(&::import::Hostile::PythonMembers, 52, "PythonMembers"),
-        FBE::detail::slot(&::import::Hostile::GoMembers, 56, "GoMembers"),
-        FBE::detail::slot(&::import::Hostile::JvmMembers, 60, "JvmMembers"),
-        FBE::detail::slot(&::import::Hostile::JsMembers, 64, "JsMembers"),
-        FBE::detail::slot(&::import::Hostile::RuntimeNames, 68, "RuntimeNames"),
-        FBE::detail::slot(&::import::Hostile::class_, 72, "class"),
-        FBE::detail::slot(&::import::Hostile::Object, 76, "Object"),
-        FBE::detail::slot(&::import::Hostile::String, 80, "String"),
-        FBE::detail::slot(&::import::Hostile::List, 84, "List"),
-        FBE::detail::slot(&::import::Hostile::Map, 88, "Map"),
-        FBE::detail::slot(&::import::Hostile::Model, 92, "Model"),
-        FBE::detail::slot(&::import::Hostile::FinalModel, 96, "FinalModel"),
-        FBE::detail::slot(&::import::Hostile::Buffer, 100, "Buffer"),
-        FBE::detail::slot(&::import::Hostile::Reader, 104, "Reader"),
-        FBE::detail::slot(&::import::Hostile::Writer, 108, "Writer"),
-        FBE::detail::slot(&::import::Hostile::Limits, 112, "Limits"),
-        FBE::detail::slot(&::import::Hostile::DecodeError, 116, "DecodeError"),
-        FBE::detail::slot(&::import::Hostile::DecodeException, 120, "DecodeException"),
-        FBE::detail::slot(&::import::Hostile::Decimal, 124, "Decimal"),
-        FBE::detail::slot(&::import::Hostile::Uuid, 128, "Uuid"),
-        FBE::detail::slot(&::import::Hostile::UUID, 132, "UUID"),
-        FBE::detail::slot(&::import::Hostile::Timestamp, 136, "Timestamp"),
-        FBE::detail::slot(&::import::Hostile::Sender, 140, "Sender"),
-        FBE::detail::slot(&::import::Hostile::Receiver, 144, "Receiver"),
-        FBE::detail::slot(&::import::Hostile::Client, 148, "Client"),
-        FBE::detail::slot(&::import::Hostile::Proxy, 152, "Proxy"),
-        FBE::detail::slot(&::import::Hostile::Handler, 156, "Handler"),
-        FBE::detail::slot(&::import::Hostile::fbe, 160, "fbe"),
-        FBE::detail::slot(&::import::Hostile::FBE_, 164, "FBE"),
-        FBE::detail::slot(&::import::Hostile::std_, 168, "std"),
-        FBE::detail::slot(&::import::Hostile::Companion, 172, "Companion"),
-        FBE::detail::slot(&::import::Hostile::Any, 176, "Any"),
-        FBE::detail::slot(&::import::Hostile::Self, 180, "Self"),
-        FBE::detail::slot(&::import::Hostile::self, 184, "self"),
-        FBE::detail::slot(&::import::Hostile::None, 188, "None"),
-        FBE::detail::slot(&::import::Hostile::Option, 192, "Option"),
-        FBE::detail::slot(&::import::Hostile::Result, 196, "Result"),
-        FBE::detail::slot(&::import::Hostile::Vec, 200, "Vec"),
-        FBE::detail::slot(&::import::Hostile::Box, 204, "Box"),
-        FBE::detail::slot(&::import::Hostile::Error, 208, "Error"),
-        FBE::detail::slot(&::import::Hostile::Exception, 212, "Exception"),
-        FBE::detail::slot(&::import::Hostile::Text, 216, "Text"),
-        FBE::detail::slot(&::import::Hostile::JsonWriter, 220, "JsonWriter"),
-        FBE::detail::slot(&::import::Hostile::int32_t_, 224, "int32_t"),
-        FBE::detail::slot(&::import::Hostile::size_t_, 228, "size_t"),
-        FBE::detail::slot(&::import::Hostile::list, 232, "list"),
-        FBE::detail::slot(&::import::Hostile::object, 236, "object"),
-        FBE::detail::slot(&::import::Hostile::v, 240, "v"),
-        FBE::detail::slot(&::import::Hostile::r, 244, "r"),
-        FBE::detail::slot(&::import::Hostile::w, 248, "w"),
-        FBE::detail::slot(&::import::Hostile::SideBuy, 252, "SideBuy"),
-        FBE::detail::slot(&::import::Hostile::OrderKey, 256, "OrderKey"),
-        FBE::detail::slot(&::import::Hostile::textOfside, 260, "textOfside"),
-        FBE::detail::slot(&::import::Hostile::DECIMAL_1, 264, "DECIMAL_1"),
-        FBE::detail::slot(&::import::Hostile::OrderModel, 268, "OrderModel"),
-        FBE::detail::slot(&::import::Hostile::OrderFinal, 272, "OrderFinal"),
-        FBE::detail::slot(&::import::Hostile::NewOrder, 276, "NewOrder"),
-        FBE::detail::slot(&::import::Hostile::VerifyFBEOrder, 280, "VerifyFBEOrder"),
-        FBE::detail::slot(&::import::Hostile::fbe_vr_Order, 284, "fbe_vr_Order"),
-        FBE::detail::slot(&::import::Hostile::e1, 288, "e1"),
-        FBE::detail::slot(&::import::Hostile::i2, 292, "i2"),
-        FBE::detail::slot(&::import::Hostile::o3, 296, "o3"),
-        FBE::detail::slot(&::import::Hostile::Fbe, 300, "Fbe"),
-        FBE::detail::slot(&::import::Hostile::FINGERPRINT, 304, "FINGERPRINT"),
-        FBE::detail::slot(&::import::Hostile::FBE_FINGERPRINT, 308, "FBE_FINGERPRINT"),
-        FBE::detail::slot(&::import::Hostile::FBEFingerprint, 312, "FBEFingerprint"),
-        FBE::detail::slot(&::import::Hostile::Case, 316, "Case"),
-        FBE::detail::slot(&::import::Hostile::Imported, 320, "Imported"),
-        FBE::detail::slot(&::import::Hostile::Derived, 324, "Derived"),
-        FBE::detail::slot(&::import::Hostile::Listed, 328, "Listed"),
+        FBE::detail::slot(&::import::Hostile::Order, 8, "Order", 12),
+        FBE::detail::slot(&::import::Hostile::CppWords, 12, "CppWords", 619),
+        FBE::detail::slot(&::import::Hostile::PythonWords, 16, "PythonWords", 239),
+        FBE::detail::slot(&::import::Hostile::GoWords, 20, "GoWords", 202),
+        FBE::detail::slot(&::import::Hostile::JavaWords, 24, "JavaWords", 182),
+        FBE::detail::slot(&::import::Hostile::KotlinWords, 28, "KotlinWords", 207),
+        FBE::detail::slot(&::import::Hostile::JsWords, 32, "JsWords", 223),
+        FBE::detail::slot(&::import::Hostile::RustWords, 36, "RustWords", 195),
+        FBE::detail::slot(&::import::Hostile::CSharpWords, 40, "CSharpWords", 150),
+        FBE::detail::slot(&::import::Hostile::RubyWords, 44, "RubyWords", 98),
+        FBE::detail::slot(&::import::Hostile::CppMembers, 48, "CppMembers", 48),
+        FBE::detail::slot(&::import::Hostile::PythonMembers, 52, "PythonMembers", 96),
+        FBE::detail::slot(&::import::Hostile::GoMembers, 56, "GoMembers", 129),
+        FBE::detail::slot(&::import::Hostile::JvmMembers, 60, "JvmMembers", 137),
+        FBE::detail::slot(&::import::Hostile::JsMembers, 64, "JsMembers", 11),
+        FBE::detail::slot(&::import::Hostile::RuntimeNames, 68, "RuntimeNames", 142),
+        FBE::detail::slot(&::import::Hostile::class_, 72, "class", 4),
+        FBE::detail::slot(&::import::Hostile::Object, 76, "Object", 4),
+        FBE::detail::slot(&::import::Hostile::String, 80, "String", 4),
+        FBE::detail::slot(&::import::Hostile::List, 84, "List", 4),
+        FBE::detail::slot(&::import::Hostile::Map, 88, "Map", 4),
+        FBE::detail::slot(&::import::Hostile::Model, 92, "Model", 4),
+        FBE::detail::slot(&::import::Hostile::FinalModel, 96, "FinalModel", 4),
+        FBE::detail::slot(&::import::Hostile::Buffer, 100, "Buffer", 4),
+        FBE::detail::slot(&::import::Hostile::Reader, 104, "Reader", 4),
+        FBE::detail::slot(&::import::Hostile::Writer, 108, "Writer", 4),
+        FBE::detail::slot(&::import::Hostile::Limits, 112, "Limits", 4),
+        FBE::detail::slot(&::import::Hostile::DecodeError, 116, "DecodeError", 4),
+        FBE::detail::slot(&::import::Hostile::DecodeException, 120, "DecodeException", 4),
+        FBE::detail::slot(&::import::Hostile::Decimal, 124, "Decimal", 4),
+        FBE::detail::slot(&::import::Hostile::Uuid, 128, "Uuid", 4),
+        FBE::detail::slot(&::import::Hostile::UUID, 132, "UUID", 4),
+        FBE::detail::slot(&::import::Hostile::Timestamp, 136, "Timestamp", 4),
+        FBE::detail::slot(&::import::Hostile::Sender, 140, "Sender", 4),
+        FBE::detail::slot(&::import::Hostile::Receiver, 144, "Receiver", 4),
+        FBE::detail::slot(&::import::Hostile::Client, 148, "Client", 4),
+        FBE::detail::slot(&::import::Hostile::Proxy, 152, "Proxy", 4),
+        FBE::detail::slot(&::import::Hostile::Handler, 156, "Handler", 4),
+        FBE::detail::slot(&::import::Hostile::fbe, 160, "fbe", 4),
+        FBE::detail::slot(&::import::Hostile::FBE_, 164, "FBE", 4),
+        FBE::detail::slot(&::import::Hostile::std_, 168, "std", 4),
+        FBE::detail::slot(&::import::Hostile::Companion, 172, "Companion", 4),
+        FBE::detail::slot(&::import::Hostile::Any, 176, "Any", 4),
+        FBE::detail::slot(&::import::Hostile::Self, 180, "Self", 4),
+        FBE::detail::slot(&::import::Hostile::self, 184, "self", 4),
+        FBE::detail::slot(&::import::Hostile::None, 188, "None", 4),
+        FBE::detail::slot(&::import::Hostile::Option, 192, "Option", 4),
+        FBE::detail::slot(&::import::Hostile::Result, 196, "Result", 4),
+        FBE::detail::slot(&::import::Hostile::Vec, 200, "Vec", 4),
+        FBE::detail::slot(&::import::Hostile::Box, 204, "Box", 4),
+        FBE::detail::slot(&::import::Hostile::Error, 208, "Error", 4),
+        FBE::detail::slot(&::import::Hostile::Exception, 212, "Exception", 4),
+        FBE::detail::slot(&::import::Hostile::Text, 216, "Text", 4),
+        FBE::detail::slot(&::import::Hostile::JsonWriter, 220, "JsonWriter", 4),
+        FBE::detail::slot(&::import::Hostile::int32_t_, 224, "int32_t", 4),
+        FBE::detail::slot(&::import::Hostile::size_t_, 228, "size_t", 4),
+        FBE::detail::slot(&::import::Hostile::list, 232, "list", 4),
+        FBE::detail::slot(&::import::Hostile::object, 236, "object", 4),
+        FBE::detail::slot(&::import::Hostile::v, 240, "v", 4),
+        FBE::detail::slot(&::import::Hostile::r, 244, "r", 4),
+        FBE::detail::slot(&::import::Hostile::w, 248, "w", 4),
+        FBE::detail::slot(&::import::Hostile::SideBuy, 252, "SideBuy", 4),
+        FBE::detail::slot(&::import::Hostile::OrderKey, 256, "OrderKey", 4),
+        FBE::detail::slot(&::import::Hostile::textOfside, 260, "textOfside", 4),
+        FBE::detail::slot(&::import::Hostile::DECIMAL_1, 264, "DECIMAL_1", 4),
+        FBE::detail::slot(&::import::Hostile::OrderModel, 268, "OrderModel", 4),
+        FBE::detail::slot(&::import::Hostile::OrderFinal, 272, "OrderFinal", 4),
+        FBE::detail::slot(&::import::Hostile::NewOrder, 276, "NewOrder", 4),
+        FBE::detail::slot(&::import::Hostile::VerifyFBEOrder, 280, "VerifyFBEOrder", 4),
+        FBE::detail::slot(&::import::Hostile::fbe_vr_Order, 284, "fbe_vr_Order", 4),
+        FBE::detail::slot(&::import::Hostile::e1, 288, "e1", 4),
+        FBE::detail::slot(&::import::Hostile::i2, 292, "i2", 4),
+        FBE::detail::slot(&::import::Hostile::o3, 296, "o3", 4),
+        FBE::detail::slot(&::import::Hostile::Fbe, 300, "Fbe", 4),
+        FBE::detail::slot(&::import::Hostile::FINGERPRINT, 304, "FINGERPRINT", 4),
+        FBE::detail::slot(&::import::Hostile::FBE_FINGERPRINT, 308, "FBE_FINGERPRINT", 4),
+        FBE::detail::slot(&::import::Hostile::FBEFingerprint, 312, "FBEFingerprint", 4),
+        FBE::detail::slot(&::import::Hostile::Case, 316, "Case", 32),
+        FBE::detail::slot(&::import::Hostile::Imported, 320, "Imported", 10),
+        FBE::detail::slot(&::import::Hostile::Derived, 324, "Derived", 18),
+        FBE::detail::slot(&::import::Hostile::Listed, 328, "Listed", 16),
         FBE::detail::slot(&::import::Hostile::Letters, 332, "Letters"),
-        FBE::detail::slot(&::import::Hostile::Shadows, 336, "Shadows"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {12, 12, "import.Hostile.Order"}, {16, 619, "import.Hostile.CppWords"},
-        {20, 239, "import.Hostile.PythonWords"}, {24, 202, "import.Hostile.GoWords"},
-        {28, 182, "import.Hostile.JavaWords"}, {32, 207, "import.Hostile.KotlinWords"},
-        {36, 223, "import.Hostile.JsWords"}, {40, 195, "import.Hostile.RustWords"},
-        {44, 150, "import.Hostile.CSharpWords"}, {48, 98, "import.Hostile.RubyWords"},
-        {52, 48, "import.Hostile.CppMembers"}, {56, 96, "import.Hostile.PythonMembers"},
-        {60, 129, "import.Hostile.GoMembers"}, {64, 137, "import.Hostile.JvmMembers"},
-        {68, 11, "import.Hostile.JsMembers"}, {72, 142, "import.Hostile.RuntimeNames"},
-        {76, 4, "import.Hostile.class"}, {80, 4, "import.Hostile.Object"}, {84, 4, "import.Hostile.String"},
-        {88, 4, "import.Hostile.List"}, {92, 4, "import.Hostile.Map"}, {96, 4, "import.Hostile.Model"},
-        {100, 4, "import.Hostile.FinalModel"}, {104, 4, "import.Hostile.Buffer"}, {108, 4, "import.Hostile.Reader"},
-        {112, 4, "import.Hostile.Writer"}, {116, 4, "import.Hostile.Limits"}, {120, 4, "import.Hostile.DecodeError"},
-        {124, 4, "import.Hostile.DecodeException"}, {128, 4, "import.Hostile.Decimal"},
-        {132, 4, "import.Hostile.Uuid"}, {136, 4, "import.Hostile.UUID"}, {140, 4, "import.Hostile.Timestamp"},
-        {144, 4, "import.Hostile.Sender"}, {148, 4, "import.Hostile.Receiver"}, {152, 4, "import.Hostile.Client"},
-        {156, 4, "import.Hostile.Proxy"}, {160, 4, "import.Hostile.Handler"}, {164, 4, "import.Hostile.fbe"},
-        {168, 4, "import.Hostile.FBE"}, {172, 4, "import.Hostile.std"}, {176, 4, "import.Hostile.Companion"},
-        {180, 4, "import.Hostile.Any"}, {184, 4, "import.Hostile.Self"}, {188, 4, "import.Hostile.self"},
-        {192, 4, "import.Hostile.None"}, {196, 4, "import.Hostile.Option"}, {200, 4, "import.Hostile.Result"},
-        {204, 4, "import.Hostile.Vec"}, {208, 4, "import.Hostile.Box"}, {212, 4, "import.Hostile.Error"},
-        {216, 4, "import.Hostile.Exception"}, {220, 4, "import.Hostile.Text"}, {224, 4, "import.Hostile.JsonWriter"},
-        {228, 4, "import.Hostile.int32_t"}, {232, 4, "import.Hostile.size_t"}, {236, 4, "import.Hostile.list"},
-        {240, 4, "import.Hostile.object"}, {244, 4, "import.Hostile.v"}, {248, 4, "import.Hostile.r"},
-        {252, 4, "import.Hostile.w"}, {256, 4, "import.Hostile.SideBuy"}, {260, 4, "import.Hostile.OrderKey"},
-        {264, 4, "import.Hostile.textOfside"}, {268, 4, "import.Hostile.DECIMAL_1"},
-        {272, 4, "import.Hostile.OrderModel"}, {276, 4, "import.Hostile.OrderFinal"},
-        {280, 4, "import.Hostile.NewOrder"}, {284, 4, "import.Hostile.VerifyFBEOrder"},
-        {288, 4, "import.Hostile.fbe_vr_Order"}, {292, 4, "import.Hostile.e1"}, {296, 4, "import.Hostile.i2"},
-        {300, 4, "import.Hostile.o3"}, {304, 4, "import.Hostile.Fbe"}, {308, 4, "import.Hostile.FINGERPRINT"},
-        {312, 4, "import.Hostile.FBE_FINGERPRINT"}, {316, 4, "import.Hostile.FBEFingerprint"},
-        {320, 32, "import.Hostile.Case"}, {324, 10, "import.Hostile.Imported"}, {328, 18, "import.Hostile.Derived"},
-        {332, 16, "import.Hostile.Listed"}, {336, 0, "import.Hostile.Letters"}, {340, 639, "import.Hostile.Shadows"},
-    };
+        FBE::detail::slot(&::import::Hostile::Shadows, 336, "Shadows", 639));
 };
 
 namespace import {

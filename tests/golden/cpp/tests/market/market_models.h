@@ -22,9 +22,6 @@ struct VBody<::market::Instrument> : detail::VFields<::market::Instrument, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::market::Instrument::symbol, 8, "symbol"),
         FBE::detail::slot(&::market::Instrument::digits, 12, "digits"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {16, 0, "market.Instrument"},
-    };
 };
 
 // market.Failure: type 502, body 28 bytes
@@ -39,9 +36,6 @@ struct VBody<::market::Failure> : detail::VFields<::market::Failure, true>
     static constexpr auto fields = std::make_tuple(
         FBE::detail::slot(&::market::Failure::id, 8, "id"),
         FBE::detail::slot(&::market::Failure::reason, 24, "reason"));
-    static constexpr FBE::detail::FieldEnd field_ends[] = {
-        {28, 0, "market.Failure"},
-    };
 };
 
 namespace market {
