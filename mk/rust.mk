@@ -64,8 +64,8 @@ example-rust-test: rust-toolchain example-python-gen
 
 # Fuzzing the Rust readers (fuzz/rust, docs/rust.md): libFuzzer through the libfuzzer-sys crate,
 # built by the stable toolchain with libFuzzer's coverage instrumentation (fuzz/rust/build.py
-# --rustflags; no sanitizer: -Zsanitizer is a nightly flag, and the crates fuzzed forbid unsafe
-# code). The target `models` reads every struct of every schema in both models (verify gives the
+# --rustflags; no sanitizer: -Zsanitizer is a nightly flag, and the crates fuzzed are safe Rust
+# but for the runtime's one checked 16-byte store, docs/rust.md). The target `models` reads every struct of every schema in both models (verify gives the
 # read's verdict and error, the heap stays within docs/limits.md 9, what reads writes and reads
 # back), seeded from the golden vectors of $(SHARED) and each type's default value; `receiver`
 # feeds a protocol Receiver any stream whole and in chunks (the same events, the heap bounded),

@@ -32,7 +32,8 @@ from fbec.targets.rust.names import Idents
 from gen_crate import SHARED, generate_modules, groups, sync
 
 # libFuzzer's instrumentation, as cargo fuzz passes it, minus the sanitizer (-Zsanitizer is a
-# nightly flag; the crates fuzzed forbid unsafe code, so an out-of-bounds read is a panic).
+# nightly flag; the crates fuzzed are safe Rust but for the runtime's one 16-byte store into a
+# string's buffer, bounded by its own capacity check, so an out-of-bounds read is a panic).
 RUSTFLAGS = ("-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 "
              "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table "
              "-Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing")

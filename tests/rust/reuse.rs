@@ -195,3 +195,48 @@ fn reading_into_a_value_fails_as_reading_anew() {
         assert_eq!(got, want, "final cut at {cut}");
     }
 }
+
+#[test]
+fn a_short_string_is_read_over_one_of_its_length_at_every_length() {
+    // a string of at most 16 bytes read over one of its length is one 16-byte move from the root
+    // when the value's buffer has room for 16 (a short string read into a value that does not
+    // hold one of its length gets that room) and the root holds 16 bytes from the string's
+    // first; else it is copied in parts. A symbol has 18 bytes after it; a `Balance` root ends
+    // 8 bytes after its currency.
+    let text: String = ('a'..='z').collect();
+    for n in 0..=16 {
+        let (first, second) = (&text[..n], &text[26 - n..]);
+        let mut read = Account::default();
+        for symbol in [first, second, first] {
+            let want = Account {
+                orders: vec![order(1, symbol), order(2, symbol)],
+                ..small()
+            };
+            read.read_final(&want.to_final().unwrap()).unwrap();
+            assert_eq!(read, want, "a symbol of {n} bytes");
+            if n > 0 {
+                assert!(read.orders[0].symbol.capacity() >= 16, "{n} bytes");
+            }
+        }
+        let mut balance = Balance::default();
+        for currency in [first, second, first] {
+            let want = Balance {
+                currency: currency.into(),
+                amount: 4.0,
+            };
+            balance.read_final(&want.to_final().unwrap()).unwrap();
+            assert_eq!(balance, want, "a currency of {n} bytes at the root's end");
+        }
+        let mut held = Balance {
+            currency: second.into(), // of its length, with no room beyond it
+            amount: 0.0,
+        };
+        held.currency.shrink_to_fit();
+        let want = Balance {
+            currency: first.into(),
+            amount: 5.0,
+        };
+        held.read_final(&want.to_final().unwrap()).unwrap();
+        assert_eq!(held, want, "into a currency of {n} bytes without room");
+    }
+}

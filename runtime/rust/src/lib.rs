@@ -38,7 +38,7 @@
 //! assert_eq!(fbe::get_f64(r.fixed(8, "amount").unwrap(), 0), 1000.0);
 //! r.end_final().unwrap();
 //! ```
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod collections;

@@ -395,16 +395,60 @@ fn refill<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], make: im
     }
 }
 
-/// [`refill`] into a value that does not hold a short string of the same length.
+/// [`refill`] of a final value, `from_b` the bytes of the root from the first of `b`: a short
+/// string over one of its length is one 16-byte move of them when they are 16 or more
+/// ([`copy_same_length`]).
+#[inline(always)]
+fn refill_final<T: std::ops::DerefMut<Target = Vec<u8>>>(
+    v: &mut T,
+    b: &[u8],
+    from_b: &[u8],
+    make: impl FnOnce(&[u8]) -> T,
+) {
+    let n = b.len();
+    if n == v.len() && n <= 16 {
+        copy_same_length(v, b, from_b.first_chunk());
+    } else {
+        // laid out after the loops that read it: final deserialize 311 -> 303 (the versioned
+        // model's `refill` counted 557 -> 559 so, and keeps its layout)
+        std::hint::cold_path();
+        refill_resized(v, b, make);
+    }
+}
+
+/// Copies `b`, at most 16 bytes, over the bytes of `v`, of its length: as one 16-byte move of
+/// `window` (the 16 bytes of the root from the first of `b`) when `v`'s buffer has room for 16,
+/// as C++ copies a short string; else in fixed-size parts ([`copy_short`]).
+#[inline(always)]
+#[allow(unsafe_code)]
+fn copy_same_length(v: &mut Vec<u8>, b: &[u8], window: Option<&[u8; 16]>) {
+    debug_assert!(b.len() <= 16 && b.len() == v.len() && window.is_none_or(|w| w.starts_with(b)));
+    match window {
+        Some(window) if v.capacity() >= 16 => {
+            // SAFETY: the buffer of `v` holds `v.capacity()` bytes, at least 16 (just compared):
+            // the 16 bytes stored lie in it. Its first `v.len()` bytes stay initialized (written
+            // over), the rest is spare capacity, which `Vec` lets a caller write through
+            // `as_mut_ptr`; the length is not changed. Nothing but this check bounds the store.
+            unsafe { v.as_mut_ptr().cast::<[u8; 16]>().write_unaligned(*window) }
+        }
+        _ => copy_short(v, b),
+    }
+}
+
+/// [`refill`] into a value that does not hold a short string of the same length. A short
+/// string (16 bytes or fewer) gets a buffer of room for 16, so that the next one of its length
+/// is a 16-byte move ([`copy_same_length`]).
 #[inline(never)]
 fn refill_resized<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], make: impl FnOnce(&[u8]) -> T) {
     let n = b.len();
-    if v.capacity() < n {
-        *v = make(b);
-    } else if n <= 16 {
+    if n <= 16 {
         // resized in place, then filled without a call to memcpy
+        v.clear();
+        v.reserve_exact(16);
         v.resize(n, 0);
         copy_short(v, b);
+    } else if v.capacity() < n {
+        *v = make(b);
     } else {
         v.clear();
         v.extend_from_slice(b);
@@ -412,7 +456,7 @@ fn refill_resized<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], 
 }
 
 macro_rules! texts {
-    ($($t:ty, $get:ident, $get_off:ident, $final_get:ident, $make:expr;)*) => {$(
+    ($($t:ty, $get:ident, $get_off:ident, $final_get:ident, $final_window:ident, $make:expr;)*) => {$(
         impl Value for $t {
             const SLOT: usize = 4;
             const FINAL_MIN: usize = 4;
@@ -459,8 +503,8 @@ macro_rules! texts {
 
             #[inline(always)]
             fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-                let b = r.$final_get("")?;
-                refill(self, b, $make);
+                let (b, from_b) = r.$final_window("")?;
+                refill_final(self, b, from_b, $make);
                 Ok(())
             }
 
@@ -497,8 +541,8 @@ macro_rules! texts {
 }
 
 texts! {
-    bstr::BString, string, string_off, final_string, |b: &[u8]| bstr::BString::from(b);
-    Bytes, blob, blob_off, final_blob, |b: &[u8]| Bytes(b.to_vec());
+    bstr::BString, string, string_off, final_string, final_string_window, |b: &[u8]| bstr::BString::from(b);
+    Bytes, blob, blob_off, final_blob, final_blob_window, |b: &[u8]| Bytes(b.to_vec());
 }
 
 impl<T: Value> Value for Option<T> {
