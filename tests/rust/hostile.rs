@@ -150,3 +150,46 @@ fn a_final_root_paid_by_its_bytes_is_charged_exactly_below_its_size() {
         e.to_string()
     );
 }
+
+/// A fixed-size field and the string after it (an account's id and name, an order's id and
+/// symbol) are claimed with one compare (`Reader::final_fixed_text_into`); a root that ends
+/// inside either is read field by field and refused as verify refuses it, naming the field.
+#[test]
+fn a_final_root_cut_anywhere_is_refused_as_verify_refuses_it() {
+    let account = Account {
+        id: 1,
+        name: "a name".into(),
+        orders: vec![Order {
+            id: 2,
+            symbol: "EURUSD".into(),
+            ..Order::default()
+        }],
+        ..Account::default()
+    };
+    let whole = account.to_final().unwrap();
+    for n in 8..whole.len() {
+        let mut cut = whole[..n].to_vec();
+        cut[..4].copy_from_slice(&(n as u32).to_le_bytes());
+        let verified = Account::verify_final(&cut, &Limits::DEFAULT).map_err(|e| e.to_string());
+        assert!(verified.is_err(), "{n} bytes");
+        let read = Account::from_final(&cut)
+            .map(drop)
+            .map_err(|e| e.to_string());
+        assert_eq!(read, verified, "{n} bytes");
+        let mut into = account.clone();
+        let read_into = into.read_final(&cut).map_err(|e| e.to_string());
+        assert_eq!(read_into, verified, "{n} bytes, read into a value");
+    }
+    let error = |n: usize| {
+        let mut cut = whole[..n].to_vec();
+        cut[..4].copy_from_slice(&(n as u32).to_le_bytes());
+        Account::from_final(&cut).unwrap_err().to_string()
+    };
+    assert!(error(8 + 3).contains("id"), "{}", error(8 + 3));
+    assert!(error(8 + 4 + 3).contains("name"), "{}", error(8 + 4 + 3));
+    assert!(
+        error(8 + 4 + 4 + 5).contains("name"),
+        "{}",
+        error(8 + 4 + 4 + 5)
+    );
+}

@@ -662,6 +662,12 @@ impl<'a> Reader<'a> {
         DecodeError::new(format!("final root covers {pos} bytes, its size says {size}"), "", Some(0))
     }
 
+    /// Whether the bytes after the final cursor are `n` or more.
+    #[inline(always)]
+    pub(crate) fn final_holds(&self, n: usize) -> bool {
+        self.rest.len() >= n
+    }
+
     /// Claims the next `n` bytes of a final root for one fixed-size value of `field` and
     /// returns them.
     #[inline]

@@ -1818,6 +1818,27 @@ impl Reader<'_> {
         v.take_into(self).map_err(|e| e.in_field(field))
     }
 
+    /// [`Reader::final_field_into`] of a fixed-size value `f` (of the field `first`), then of the
+    /// string or bytes value `s` after it (of `second`): generated for such a pair of fields (an
+    /// `Order`'s id and symbol). Where it is inlined, both claims fold into one compare of the
+    /// bytes left with the value's size and the length's 4 bytes; with fewer bytes left, the two
+    /// are read one by one as well, failing as they fail (the same verdict and error).
+    #[inline(always)]
+    pub fn final_fixed_text_into<F: Fixed, S: Value>(
+        &mut self,
+        f: &mut F,
+        s: &mut S,
+        first: &str,
+        second: &str,
+    ) -> Result<(), DecodeError> {
+        if self.final_holds(F::SLOT + 4) {
+            self.final_field_into(f, first)?;
+            return self.final_field_into(s, second);
+        }
+        self.final_field_into(f, first)?;
+        self.final_field_into(s, second)
+    }
+
     /// Reads the value at the cursor (final model); an error names `field`.
     #[inline]
     pub fn final_field<T: Value>(&mut self, field: &str) -> Result<T, DecodeError> {

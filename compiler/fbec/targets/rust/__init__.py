@@ -646,6 +646,17 @@ def write_final_steps(w: CodeWriter, c: Context, s: ir.Struct, steps: Iterable[t
             call(w, "w.final_field", [f"&self.{c.ident.field(s.qualified, step.name)}", f'"{step.name}"'], "?;")
 
 
+def text_after_fixed(steps: tuple[plan.Step, ...], k: int) -> plan.FieldPlan | None:
+    """Final step k + 1 when it is a string or bytes and step k a fixed-size field read without a check
+    of its own: the two are read as a pair, with one compare of the bytes left for the value and the
+    length (`Reader::final_fixed_text_into`)."""
+    if k + 1 >= len(steps):
+        return None
+    step, text = steps[k], steps[k + 1]
+    fixed = isinstance(step, plan.FieldPlan) and ir.reads_unchecked(step.type)
+    return text if fixed and isinstance(text, plan.FieldPlan) and ir.is_text(text.type) else None
+
+
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     """write_fields, claiming the bytes of each of the plan's final claims of several steps at once
     (`w.part`: one bounds check, none for the stores into it), then the rest of write_final's codecs."""
@@ -678,14 +689,22 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
     with w.block("fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {", "}"):
         guard(w, s, "Self::verify_fields(&mut r.clone())?;")
         w.line(f"r.enter({s.decode_cost})?;")
-        for k, step in enumerate(p.final_steps):
+        k = 0
+        while k < len(p.final_steps):
+            step, text = p.final_steps[k], text_after_fixed(p.final_steps, k)
             if isinstance(step, plan.Run):
                 call(w, f"let run{k} = r.run", [str(step.size), f'"{step.description}"'], "?;")
                 for fp, at in zip(step.fields, step.at):
                     w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(run{k}, {at});")
+            elif text is not None:
+                call(w, "r.final_fixed_text_into", [f"&mut self.{c.ident.field(s.qualified, step.name)}",
+                                                    f"&mut self.{c.ident.field(s.qualified, text.name)}",
+                                                    f'"{step.name}"', f'"{text.name}"'], "?;")
+                k += 1
             else:
                 call(w, "r.final_field_into", [f"&mut self.{c.ident.field(s.qualified, step.name)}",
                                                f'"{step.name}"'], "?;")
+            k += 1
         w.line("r.leave();")
         w.line("Ok(())")
     w.blank()

@@ -113,8 +113,7 @@ impl fbe::Struct for Node {
     #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
-        r.final_field_into(&mut self.id, "id")?;
-        r.final_field_into(&mut self.name, "name")?;
+        r.final_fixed_text_into(&mut self.id, &mut self.name, "id", "name")?;
         r.final_field_into(&mut self.value, "value")?;
         r.final_field_into(&mut self.out_edges, "out_edges")?;
         r.leave();

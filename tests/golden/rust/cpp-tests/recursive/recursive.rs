@@ -109,8 +109,7 @@ impl fbe::Struct for Node {
     #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(12)?;
-        r.final_field_into(&mut self.id, "id")?;
-        r.final_field_into(&mut self.label, "label")?;
+        r.final_fixed_text_into(&mut self.id, &mut self.label, "id", "label")?;
         r.final_field_into(&mut self.children, "children")?;
         r.leave();
         Ok(())

@@ -331,8 +331,7 @@ impl fbe::Struct for Order {
     #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(26)?;
-        r.final_field_into(&mut self.id, "id")?;
-        r.final_field_into(&mut self.symbol, "symbol")?;
+        r.final_fixed_text_into(&mut self.id, &mut self.symbol, "id", "symbol")?;
         let run2 = r.run(18, "side=1,type=1,price=8,volume=8")?;
         self.side = fbe::Fixed::at(run2, 0);
         self.type_ = fbe::Fixed::at(run2, 1);
@@ -760,8 +759,7 @@ impl fbe::Struct for Account {
     #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(14)?;
-        r.final_field_into(&mut self.id, "id")?;
-        r.final_field_into(&mut self.name, "name")?;
+        r.final_fixed_text_into(&mut self.id, &mut self.name, "id", "name")?;
         r.final_field_into(&mut self.state, "state")?;
         r.final_field_into(&mut self.wallet, "wallet")?;
         r.final_field_into(&mut self.asset, "asset")?;

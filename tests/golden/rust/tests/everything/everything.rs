@@ -4326,8 +4326,7 @@ impl fbe::Struct for Rejected {
     #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
-        r.final_field_into(&mut self.id, "id")?;
-        r.final_field_into(&mut self.reason, "reason")?;
+        r.final_fixed_text_into(&mut self.id, &mut self.reason, "id", "reason")?;
         r.leave();
         Ok(())
     }
@@ -4859,8 +4858,7 @@ impl fbe::Struct for Keywords {
     #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(30)?;
-        r.final_field_into(&mut self.new, "new")?;
-        r.final_field_into(&mut self.class, "class")?;
+        r.final_fixed_text_into(&mut self.new, &mut self.class, "new", "class")?;
         let run2 = r.run(17, "default=4,swap=1,from=4,None=4,NULL=4")?;
         self.default = fbe::Fixed::at(run2, 0);
         self.swap = fbe::Fixed::at(run2, 4);

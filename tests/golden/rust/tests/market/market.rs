@@ -357,8 +357,7 @@ impl fbe::Struct for Failure {
     #[inline(always)]
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(20)?;
-        r.final_field_into(&mut self.id, "id")?;
-        r.final_field_into(&mut self.reason, "reason")?;
+        r.final_fixed_text_into(&mut self.id, &mut self.reason, "id", "reason")?;
         r.leave();
         Ok(())
     }
