@@ -192,6 +192,37 @@ TEST(Hostile, ErrorsNameTypeAndField) {
         << nested.verify_error;
 }
 
+// The final model's read is best effort (FinalModel::deserialize): a root cut after `id`, its size field patched
+// to the cut, reads `id`, and every field it cannot read takes its schema default whatever the value held
+// (FFields::read_each, each field through detail::read_or_default).
+TEST(Hostile, FinalReadGivesWhatItCannotReadItsDefault) {
+    proto::Account account;
+    account.id = 42;
+    account.name = "name";
+    account.state = proto::State::good;
+    account.wallet = proto::Balance("USD", 5.0);
+    account.asset = account.wallet;
+    account.orders.resize(2);
+    FBE::proto::AccountFinalModel<> writer;
+    writer.serialize(account);
+    Bytes cut(writer.buffer().data(), writer.buffer().data() + 12); // the size, the type id and `id`
+    FBE::store<uint32_t>(cut.data(), 12);
+    FBE::proto::AccountFinalModel<FBE::ReadBuffer> reader;
+    reader.attach(cut.data(), cut.size());
+    proto::Account back = account;
+    back.id = 0;
+    reader.deserialize(back);
+    EXPECT_FALSE(reader.error().empty());
+    EXPECT_EQ(back.id, 42);
+    EXPECT_EQ(back.name, "");
+    const proto::State state = proto::State::initialized | proto::State::bad;
+    EXPECT_EQ(back.state, state);
+    EXPECT_EQ(back.wallet.currency, "");
+    EXPECT_EQ(back.wallet.amount, 0.0);
+    EXPECT_FALSE(back.asset.has_value());
+    EXPECT_TRUE(back.orders.empty());
+}
+
 // One error policy for both models (model.h): the first error recorded
 // wins, and the structs it unwinds through name themselves in front of it.
 TEST(Hostile, FirstErrorWinsInBothModels) {

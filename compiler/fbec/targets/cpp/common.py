@@ -172,16 +172,6 @@ def assign_default(target: str, f: Field) -> str:
 
 # ---------------------------------------------------------------- declarations
 
-def read_scalars(w: CppWriter, reads: list[tuple[Field, str]]) -> None:
-    """Scalar fields, each read by `Scalar<T>::get` at its address, loaded into locals before any is
-    stored: `value` may alias the bytes as far as the compiler knows, so only then may it merge
-    neighbouring loads and stores (two enums in one 16-bit move, two doubles in one 16-byte move)."""
-    for f, at in reads:
-        w.line(f"const auto fbe_{field_ident(f)} = Scalar<{cpp_type(f.type)}>::get({at});")
-    for f, _ in reads:
-        w.line(f"value.{field_ident(f)} = fbe_{field_ident(f)};")
-
-
 # Readers of a struct whose whole read (its fields, its base and the structs
 # it contains, all the way down) weighs at most this much are forced inline:
 # a small root's read is then one function whose decoder state lives in

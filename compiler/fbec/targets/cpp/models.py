@@ -22,7 +22,8 @@ is the runtime's `FBE::ViewModel<T, TBuffer>`.
 The final model: per struct, a specialisation of the runtime's `FBE::FBody<T>`, whose base
 `detail::FFields<T, the data members...>` gives `size` and `write`, and whose functions walk the
 plan's final steps, inherited fields first, in place: `read` (best effort: a field that cannot be read takes its
-schema default) and `verify` (of any decoder: the runtime's FinalDecoder, or
+schema default, the runtime's `detail::read_or_default`; the whole struct again out of line through
+`detail::FFields::read_each` where its fast path fails) and `verify` (of any decoder: the runtime's FinalDecoder, or
 its ExactFinalDecoder, which charges every value exactly), with `cost`, what
 a value costs the decode budget; a run of fixed-size fields (the plan's `Run`)
 is claimed with one bounds check and read at its offsets. A struct of fixed
@@ -46,7 +47,6 @@ from .common import (
     CppWriter,
     apart,
     arguments,
-    assign_default,
     cpp_type,
     fail_in,
     field_ident,
@@ -57,7 +57,6 @@ from .common import (
     model_ident,
     namespace,
     qualified,
-    read_scalars,
     reader_inline,
     specialisation,
 )
@@ -199,7 +198,7 @@ def _declaration_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
     # size, write and (fixed_size not 0) read_fixed: the runtime's detail::FFields over the data members
-    members = "".join(f", &{qualified(f.field.owner)}::{field_ident(f.field)}" for f in p.fields)
+    members = "".join(f", {_member(f)}" for f in p.fields)
     with specialisation(w, f"FBody<{t}> : detail::FFields<{t}{members}>", f"{s.qualified}: type {s.type_id}", [
             ("uint32_t type_id", s.type_id), ("bool inlined", s.qualified in m.inlined),
             ("std::size_t fixed_size", m.fixed_size(p)), ("std::size_t min_size", s.final_min_size),
@@ -207,20 +206,18 @@ def _declaration_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
         for name, _ in _fast_readers(p, m):
             w.line(f"static bool {name}(const uint8_t*& p, const uint8_t* end, std::size_t rest, {t}& value);")
-        if m.struct_fast(s.qualified):
-            w.line(f"static bool read_fields(FinalDecoder& d, {t}& value);")
         w.line("template <class D>")
         w.line("static bool verify(D& d);")
 
 
 def _read_run(w: CppWriter, run: Run) -> None:
-    """The fields of a run, read without checks at their offsets from p (its scalars: read_scalars)."""
-    for f, at in zip(run.fields, run.at):
-        if not ir.is_scalar(f.type):
-            w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p{f' + {at}' if at else ''}, "
-                   f"value.{field_ident(f.field)});")
-    read_scalars(w, [(f.field, f"p + {at}" if at else "p")
-                     for f, at in zip(run.fields, run.at) if ir.is_scalar(f.type)])
+    """The fields of a run, read without checks one after the other from p (the runtime's detail::read_run)."""
+    w.line(f"detail::read_run<{', '.join(_member(f) for f in run.fields)}>(p, value);")
+
+
+def _member(f: FieldPlan) -> str:
+    """A field's data member as a pointer, in the struct that declares it (`&::proto::Order::id`)."""
+    return f"&{qualified(f.field.owner)}::{field_ident(f.field)}"
 
 
 def _fast_reader(w: CppWriter, m: Walk, p: StructPlan, name: str, steps: list[Step]) -> None:
@@ -255,10 +252,8 @@ def _read_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
     for reader, steps in readers:
         _fast_reader(w, m, p, reader, steps)
 
-    def one(f: FieldPlan) -> None:
-        with w.block(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.field)})) {{", "}"):
-            w.line(assign_default(f"value.{field_ident(f.field)}", f.field))
-            w.line("ok = false;")
+    def one(f: FieldPlan) -> None:     # (the field's default when it cannot be read)
+        w.line(f"ok &= detail::read_or_default<{_member(f)}>(d, value);")
 
     def fast_condition(name: str, steps: list[Step], declare: bool) -> str:
         """Writes what the fast reader's condition needs; returns the if that opens its branch."""
@@ -279,7 +274,7 @@ def _read_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
             with w.block(fast_condition("read_fast", readers[0][1], True), "}"):
                 w.line("d.pos = std::size_t(p - d.data);")
                 w.line("return true;")
-            w.line(apart("FinalDecoder", "read_fields(c, value)"))
+            w.line(apart("FinalDecoder", "read_each(c, value)"))
         else:
             w.line("bool ok = true;")
             declared = False
@@ -303,12 +298,6 @@ def _read_final(w: CppWriter, m: Walk, p: StructPlan) -> None:
                         _read_run(w, step)
                         w.line(f"d.pos += {step.size};")
                     _else_each(w, step.fields, one)
-            w.line("return ok;")
-    if readers and readers[0][0] == "read_fast":
-        with w.function(f"FBE_NOINLINE inline bool FBody<{t}>::read_fields(FinalDecoder& d, {t}& value)"):
-            w.line("bool ok = true;")
-            for f in p.fields:
-                one(f)
             w.line("return ok;")
 
 

@@ -816,18 +816,62 @@ struct FMapping {
 };
 
 namespace detail {
-//! The type of the data member a member pointer points to.
+//! The type of the data member a member pointer points to, and the struct that declares it.
 template <typename P>
 struct MemberOf;
 template <typename C, typename M>
 struct MemberOf<M C::*> {
     using type = M;
+    using owner = C;
 };
 template <typename P>
 using FCodecOfMember = FCodec<typename MemberOf<std::decay_t<P>>::type>;
 
+//! The fields of a run (the plan's: consecutive fields of fixed size whose readers check nothing) from the I-th of
+//! `Members` on, at `p`, one after the other, without checks: the arrays read in place, the scalars each loaded
+//! before any is stored, as `value` may alias the bytes as far as the compiler knows (only then may it merge
+//! neighbouring loads and stores).
+template <std::size_t I, auto... Members, typename T>
+FBE_INLINE void read_run_from(const uint8_t* p, T& value) noexcept {
+    if constexpr (I < sizeof...(Members)) {
+        constexpr auto member = std::get<I>(std::make_tuple(Members...));
+        using M = typename MemberOf<std::decay_t<decltype(member)>>::type;
+        if constexpr (is_scalar_v<M>) {
+            const M loaded = Scalar<M>::get(p);
+            read_run_from<I + 1, Members...>(p + Scalar<M>::size, value);
+            value.*member = loaded;
+        } else {
+            FCodec<M>::read_fixed(p, value.*member);
+            read_run_from<I + 1, Members...>(p + FCodec<M>::fixed_size, value);
+        }
+    }
+}
+//! The fields of a run at `p` (read_run_from); the caller has checked that their bytes are in the buffer.
+template <auto... Members, typename T>
+FBE_INLINE void read_run(const uint8_t* p, T& value) noexcept {
+    read_run_from<0, Members...>(p, value);
+}
+
+//! Gives the data member `Member` of `value` its schema default: that member of a value the default constructor of
+//! the struct that declares it makes (on the heap, as a struct may be large). Out of line: a read's failure path.
+template <auto Member, typename T>
+FBE_COLD void assign_member_default(T& value) {
+    value.*Member = std::move(std::make_unique<typename MemberOf<decltype(Member)>::owner>().get()->*Member);
+}
+
+//! Reads the field of the data member `Member` of `value` best effort (FBody<T>::read's way, docs/cpp.md): when it
+//! cannot be read, it takes its schema default (assign_member_default) and the result is false.
+template <auto Member, typename T>
+FBE_INLINE bool read_or_default(FinalDecoder& d, T& value) {
+    if (FBE_LIKELY(FCodecOfMember<decltype(Member)>::read(d, value.*Member)))
+        return true;
+    assign_member_default<Member>(value);
+    return false;
+}
+
 //! The writer of a struct's final value over its data members `Members`, inherited ones first (the generated
-//! FBody<T> derives from it): the fields one after the other (docs/format.md 4.2).
+//! FBody<T> derives from it): the fields one after the other (docs/format.md 4.2), and the out-of-line path of
+//! FBody<T>::read, which reads each again best effort.
 template <typename T, auto... Members>
 struct FFields {
     static std::size_t size(const T& value) noexcept {
@@ -842,6 +886,13 @@ struct FFields {
     FBE_INLINE static void read_fixed(const uint8_t* p, T& value) noexcept {
         static_assert(FBody<T>::fixed_size != 0, "read_fixed of a struct without a fixed size");
         ((read_member<Members>(p, value), p += FCodecOfMember<decltype(Members)>::fixed_size), ...);
+    }
+    //! Every field read again, best effort, after FBody<T>::read's fast path found something that did not fit: a
+    //! field that cannot be read takes its schema default (read_or_default); false if any could not.
+    FBE_NOINLINE static bool read_each(FinalDecoder& d, T& value) {
+        bool ok = true;
+        ((ok &= read_or_default<Members>(d, value)), ...);
+        return ok;
     }
 
 private:

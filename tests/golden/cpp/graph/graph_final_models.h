@@ -20,7 +20,6 @@ struct FBody<::graph::Node> : detail::FFields<::graph::Node, &::graph::Node::id,
     static constexpr uint64_t cost = 20;
     static bool read(FinalDecoder& d, ::graph::Node& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Node& value);
-    static bool read_fields(FinalDecoder& d, ::graph::Node& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -36,7 +35,6 @@ struct FBody<::graph::Edge> : detail::FFields<::graph::Edge, &::graph::Edge::sou
     static constexpr uint64_t cost = 12;
     static bool read(FinalDecoder& d, ::graph::Edge& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Edge& value);
-    static bool read_fields(FinalDecoder& d, ::graph::Edge& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -52,7 +50,6 @@ struct FBody<::graph::Graph> : detail::FFields<::graph::Graph, &::graph::Graph::
     static constexpr uint64_t cost = 8;
     static bool read(FinalDecoder& d, ::graph::Graph& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Graph& value);
-    static bool read_fields(FinalDecoder& d, ::graph::Graph& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -78,29 +75,7 @@ FBE_INLINE bool FBody<::graph::Node>::read(FinalDecoder& d, ::graph::Node& value
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::graph::Node>::read_fields(FinalDecoder& d, ::graph::Node& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.name)) {
-        value.name = {};
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.value)) {
-        value.value = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<int32_t>>::read(d, value.out_edges)) {
-        value.out_edges = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -119,12 +94,7 @@ FBE_INLINE bool FBody<::graph::Node>::verify(D& d)
 
 FBE_INLINE bool FBody<::graph::Edge>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::graph::Edge& value)
 {
-    const auto fbe_source = Scalar<int32_t>::get(p);
-    const auto fbe_target = Scalar<int32_t>::get(p + 4);
-    const auto fbe_weight = Scalar<int32_t>::get(p + 8);
-    value.source = fbe_source;
-    value.target = fbe_target;
-    value.weight = fbe_weight;
+    detail::read_run<&::graph::Edge::source, &::graph::Edge::target, &::graph::Edge::weight>(p, value);
     p += 12;
     return true;
 }
@@ -137,25 +107,7 @@ FBE_INLINE bool FBody<::graph::Edge>::read(FinalDecoder& d, ::graph::Edge& value
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::graph::Edge>::read_fields(FinalDecoder& d, ::graph::Edge& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.source)) {
-        value.source = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.target)) {
-        value.target = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.weight)) {
-        value.weight = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -192,21 +144,7 @@ FBE_INLINE bool FBody<::graph::Graph>::read(FinalDecoder& d, ::graph::Graph& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::graph::Graph>::read_fields(FinalDecoder& d, ::graph::Graph& value)
-{
-    bool ok = true;
-    if (!FCodec<std::vector<::graph::Node>>::read(d, value.nodes)) {
-        value.nodes = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::graph::Edge>>::read(d, value.edges)) {
-        value.edges = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>

@@ -41,19 +41,10 @@ inline bool FBody<::recursive::Node>::read(FinalDecoder& d, ::recursive::Node& v
     if (FBE_LIKELY(d.remaining() >= 12 && read_fast_id_to_label(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<int32_t>::read(d, value.id)) {
-            value.id = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.label)) {
-            value.label = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::recursive::Node::id>(d, value);
+        ok &= detail::read_or_default<&::recursive::Node::label>(d, value);
     }
-    if (!FCodec<std::vector<::recursive::Node>>::read(d, value.children)) {
-        value.children = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::recursive::Node::children>(d, value);
     return ok;
 }
 

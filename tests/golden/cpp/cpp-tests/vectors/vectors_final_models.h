@@ -20,7 +20,6 @@ struct FBody<::vectors::Edge> : detail::FFields<::vectors::Edge, &::vectors::Edg
     static constexpr uint64_t cost = 12;
     static bool read(FinalDecoder& d, ::vectors::Edge& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Edge& value);
-    static bool read_fields(FinalDecoder& d, ::vectors::Edge& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -36,7 +35,6 @@ struct FBody<::vectors::Point> : detail::FFields<::vectors::Point, &::vectors::P
     static constexpr uint64_t cost = 11;
     static bool read(FinalDecoder& d, ::vectors::Point& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point& value);
-    static bool read_fields(FinalDecoder& d, ::vectors::Point& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -52,7 +50,6 @@ struct FBody<::vectors::Point3> : detail::FFields<::vectors::Point3, &::vectors:
     static constexpr uint64_t cost = 19;
     static bool read(FinalDecoder& d, ::vectors::Point3& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point3& value);
-    static bool read_fields(FinalDecoder& d, ::vectors::Point3& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -68,7 +65,6 @@ struct FBody<::vectors::Named> : detail::FFields<::vectors::Named, &::vectors::N
     static constexpr uint64_t cost = 8;
     static bool read(FinalDecoder& d, ::vectors::Named& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Named& value);
-    static bool read_fields(FinalDecoder& d, ::vectors::Named& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -91,12 +87,7 @@ struct FBody<::vectors::Holder> : detail::FFields<::vectors::Holder, &::vectors:
 
 FBE_INLINE bool FBody<::vectors::Edge>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Edge& value)
 {
-    const auto fbe_source = Scalar<int32_t>::get(p);
-    const auto fbe_target = Scalar<int32_t>::get(p + 4);
-    const auto fbe_weight = Scalar<int32_t>::get(p + 8);
-    value.source = fbe_source;
-    value.target = fbe_target;
-    value.weight = fbe_weight;
+    detail::read_run<&::vectors::Edge::source, &::vectors::Edge::target, &::vectors::Edge::weight>(p, value);
     p += 12;
     return true;
 }
@@ -109,25 +100,7 @@ FBE_INLINE bool FBody<::vectors::Edge>::read(FinalDecoder& d, ::vectors::Edge& v
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::vectors::Edge>::read_fields(FinalDecoder& d, ::vectors::Edge& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.source)) {
-        value.source = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.target)) {
-        value.target = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.weight)) {
-        value.weight = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -148,12 +121,7 @@ FBE_INLINE bool FBody<::vectors::Edge>::verify(D& d)
 
 FBE_INLINE bool FBody<::vectors::Point>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Point& value)
 {
-    const auto fbe_flag = Scalar<bool>::get(p);
-    const auto fbe_x = Scalar<int64_t>::get(p + 1);
-    const auto fbe_y = Scalar<int16_t>::get(p + 9);
-    value.flag = fbe_flag;
-    value.x = fbe_x;
-    value.y = fbe_y;
+    detail::read_run<&::vectors::Point::flag, &::vectors::Point::x, &::vectors::Point::y>(p, value);
     p += 11;
     return true;
 }
@@ -166,25 +134,7 @@ FBE_INLINE bool FBody<::vectors::Point>::read(FinalDecoder& d, ::vectors::Point&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::vectors::Point>::read_fields(FinalDecoder& d, ::vectors::Point& value)
-{
-    bool ok = true;
-    if (!FCodec<bool>::read(d, value.flag)) {
-        value.flag = {};
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.x)) {
-        value.x = {};
-        ok = false;
-    }
-    if (!FCodec<int16_t>::read(d, value.y)) {
-        value.y = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -205,14 +155,7 @@ FBE_INLINE bool FBody<::vectors::Point>::verify(D& d)
 
 FBE_INLINE bool FBody<::vectors::Point3>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Point3& value)
 {
-    const auto fbe_flag = Scalar<bool>::get(p);
-    const auto fbe_x = Scalar<int64_t>::get(p + 1);
-    const auto fbe_y = Scalar<int16_t>::get(p + 9);
-    const auto fbe_z = Scalar<double>::get(p + 11);
-    value.flag = fbe_flag;
-    value.x = fbe_x;
-    value.y = fbe_y;
-    value.z = fbe_z;
+    detail::read_run<&::vectors::Point::flag, &::vectors::Point::x, &::vectors::Point::y, &::vectors::Point3::z>(p, value);
     p += 19;
     return true;
 }
@@ -225,29 +168,7 @@ FBE_INLINE bool FBody<::vectors::Point3>::read(FinalDecoder& d, ::vectors::Point
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::vectors::Point3>::read_fields(FinalDecoder& d, ::vectors::Point3& value)
-{
-    bool ok = true;
-    if (!FCodec<bool>::read(d, value.flag)) {
-        value.flag = {};
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.x)) {
-        value.x = {};
-        ok = false;
-    }
-    if (!FCodec<int16_t>::read(d, value.y)) {
-        value.y = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.z)) {
-        value.z = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -285,21 +206,7 @@ FBE_INLINE bool FBody<::vectors::Named>::read(FinalDecoder& d, ::vectors::Named&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::vectors::Named>::read_fields(FinalDecoder& d, ::vectors::Named& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.name)) {
-        value.name = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<int32_t>>::read(d, value.values)) {
-        value.values = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -341,37 +248,19 @@ FBE_INLINE bool FBody<::vectors::Holder>::read(FinalDecoder& d, ::vectors::Holde
     if (FBE_LIKELY(d.remaining() >= 24 && d.depth_left >= 1u && read_fast_edges_to_ints(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<std::vector<::vectors::Edge>>::read(d, value.edges)) {
-            value.edges = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::vectors::Point3>>::read(d, value.points)) {
-            value.points = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<int32_t>>::read(d, value.ints)) {
-            value.ints = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::vectors::Holder::edges>(d, value);
+        ok &= detail::read_or_default<&::vectors::Holder::points>(d, value);
+        ok &= detail::read_or_default<&::vectors::Holder::ints>(d, value);
     }
-    if (!FCodec<std::vector<bool>>::read(d, value.switches)) {
-        value.switches = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::vectors::Holder::switches>(d, value);
     // reals, named: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 8 && d.depth_left >= 1u && read_fast_reals_to_named(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<std::vector<double>>::read(d, value.reals)) {
-            value.reals = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::vectors::Named>>::read(d, value.named)) {
-            value.named = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::vectors::Holder::reals>(d, value);
+        ok &= detail::read_or_default<&::vectors::Holder::named>(d, value);
     }
     return ok;
 }

@@ -20,7 +20,6 @@ struct FBody<::vectors_new::Edge> : detail::FFields<::vectors_new::Edge, &::vect
     static constexpr uint64_t cost = 16;
     static bool read(FinalDecoder& d, ::vectors_new::Edge& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Edge& value);
-    static bool read_fields(FinalDecoder& d, ::vectors_new::Edge& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -36,19 +35,13 @@ struct FBody<::vectors_new::Holder> : detail::FFields<::vectors_new::Holder, &::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::vectors_new::Holder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Holder& value);
-    static bool read_fields(FinalDecoder& d, ::vectors_new::Holder& value);
     template <class D>
     static bool verify(D& d);
 };
 
 FBE_INLINE bool FBody<::vectors_new::Edge>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Edge& value)
 {
-    const auto fbe_source = Scalar<int32_t>::get(p);
-    const auto fbe_target = Scalar<int32_t>::get(p + 4);
-    const auto fbe_weight = Scalar<int32_t>::get(p + 8);
-    value.source = fbe_source;
-    value.target = fbe_target;
-    value.weight = fbe_weight;
+    detail::read_run<&::vectors_new::Edge::source, &::vectors_new::Edge::target, &::vectors_new::Edge::weight>(p, value);
     p += 12;
     if (!FCodec<std::string>::read_fast(p, end, rest, value.note))
         return false;
@@ -63,29 +56,7 @@ FBE_INLINE bool FBody<::vectors_new::Edge>::read(FinalDecoder& d, ::vectors_new:
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::vectors_new::Edge>::read_fields(FinalDecoder& d, ::vectors_new::Edge& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.source)) {
-        value.source = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.target)) {
-        value.target = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.weight)) {
-        value.weight = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.note)) {
-        value.note = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -122,17 +93,7 @@ FBE_INLINE bool FBody<::vectors_new::Holder>::read(FinalDecoder& d, ::vectors_ne
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::vectors_new::Holder>::read_fields(FinalDecoder& d, ::vectors_new::Holder& value)
-{
-    bool ok = true;
-    if (!FCodec<std::vector<::vectors_new::Edge>>::read(d, value.edges)) {
-        value.edges = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>

@@ -20,7 +20,6 @@ struct FBody<::vectors_old::Edge> : detail::FFields<::vectors_old::Edge, &::vect
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::vectors_old::Edge& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Edge& value);
-    static bool read_fields(FinalDecoder& d, ::vectors_old::Edge& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -36,7 +35,6 @@ struct FBody<::vectors_old::Holder> : detail::FFields<::vectors_old::Holder, &::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::vectors_old::Holder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Holder& value);
-    static bool read_fields(FinalDecoder& d, ::vectors_old::Holder& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -56,17 +54,7 @@ FBE_INLINE bool FBody<::vectors_old::Edge>::read(FinalDecoder& d, ::vectors_old:
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::vectors_old::Edge>::read_fields(FinalDecoder& d, ::vectors_old::Edge& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.source)) {
-        value.source = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -93,17 +81,7 @@ FBE_INLINE bool FBody<::vectors_old::Holder>::read(FinalDecoder& d, ::vectors_ol
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::vectors_old::Holder>::read_fields(FinalDecoder& d, ::vectors_old::Holder& value)
-{
-    bool ok = true;
-    if (!FCodec<std::vector<::vectors_old::Edge>>::read(d, value.edges)) {
-        value.edges = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>

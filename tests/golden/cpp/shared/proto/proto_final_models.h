@@ -20,7 +20,6 @@ struct FBody<::proto::Order> : detail::FFields<::proto::Order, &::proto::Order::
     static constexpr uint64_t cost = 26;
     static bool read(FinalDecoder& d, ::proto::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Order& value);
-    static bool read_fields(FinalDecoder& d, ::proto::Order& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -36,7 +35,6 @@ struct FBody<::proto::Balance> : detail::FFields<::proto::Balance, &::proto::Bal
     static constexpr uint64_t cost = 12;
     static bool read(FinalDecoder& d, ::proto::Balance& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Balance& value);
-    static bool read_fields(FinalDecoder& d, ::proto::Balance& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -52,7 +50,6 @@ struct FBody<::proto::Account> : detail::FFields<::proto::Account, &::proto::Acc
     static constexpr uint64_t cost = 14;
     static bool read(FinalDecoder& d, ::proto::Account& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Account& value);
-    static bool read_fields(FinalDecoder& d, ::proto::Account& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -68,7 +65,6 @@ struct FBody<::proto::OrderMessage> : detail::FFields<::proto::OrderMessage, &::
     static constexpr uint64_t cost = 1;
     static bool read(FinalDecoder& d, ::proto::OrderMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::OrderMessage& value);
-    static bool read_fields(FinalDecoder& d, ::proto::OrderMessage& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -84,7 +80,6 @@ struct FBody<::proto::BalanceMessage> : detail::FFields<::proto::BalanceMessage,
     static constexpr uint64_t cost = 1;
     static bool read(FinalDecoder& d, ::proto::BalanceMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::BalanceMessage& value);
-    static bool read_fields(FinalDecoder& d, ::proto::BalanceMessage& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -100,7 +95,6 @@ struct FBody<::proto::AccountMessage> : detail::FFields<::proto::AccountMessage,
     static constexpr uint64_t cost = 1;
     static bool read(FinalDecoder& d, ::proto::AccountMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::AccountMessage& value);
-    static bool read_fields(FinalDecoder& d, ::proto::AccountMessage& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -111,14 +105,7 @@ FBE_INLINE bool FBody<::proto::Order>::read_fast(const uint8_t*& p, const uint8_
     p += 4;
     if (!FCodec<std::string>::read_fast(p, end, rest + 18, value.symbol))
         return false;
-    const auto fbe_side = Scalar<::proto::OrderSide>::get(p);
-    const auto fbe_type = Scalar<::proto::OrderType>::get(p + 1);
-    const auto fbe_price = Scalar<double>::get(p + 2);
-    const auto fbe_volume = Scalar<double>::get(p + 10);
-    value.side = fbe_side;
-    value.type = fbe_type;
-    value.price = fbe_price;
-    value.volume = fbe_volume;
+    detail::read_run<&::proto::Order::side, &::proto::Order::type, &::proto::Order::price, &::proto::Order::volume>(p, value);
     p += 18;
     return true;
 }
@@ -131,37 +118,7 @@ FBE_INLINE bool FBody<::proto::Order>::read(FinalDecoder& d, ::proto::Order& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::proto::Order>::read_fields(FinalDecoder& d, ::proto::Order& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.symbol)) {
-        value.symbol = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::OrderSide>::read(d, value.side)) {
-        value.side = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::OrderType>::read(d, value.type)) {
-        value.type = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.price)) {
-        value.price = 0.0;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.volume)) {
-        value.volume = 0.0;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -203,21 +160,7 @@ FBE_INLINE bool FBody<::proto::Balance>::read(FinalDecoder& d, ::proto::Balance&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::proto::Balance>::read_fields(FinalDecoder& d, ::proto::Balance& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.currency)) {
-        value.currency = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.amount)) {
-        value.amount = 0.0;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -256,37 +199,7 @@ FBE_INLINE bool FBody<::proto::Account>::read(FinalDecoder& d, ::proto::Account&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::proto::Account>::read_fields(FinalDecoder& d, ::proto::Account& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.name)) {
-        value.name = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::State>::read(d, value.state)) {
-        value.state = ::proto::State::initialized | ::proto::State::bad;
-        ok = false;
-    }
-    if (!FCodec<::proto::Balance>::read(d, value.wallet)) {
-        FBE::detail::assign_default(value.wallet);
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.asset)) {
-        value.asset = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::proto::Order>>::read(d, value.orders)) {
-        value.orders = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -323,17 +236,7 @@ FBE_INLINE bool FBody<::proto::OrderMessage>::read(FinalDecoder& d, ::proto::Ord
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::proto::OrderMessage>::read_fields(FinalDecoder& d, ::proto::OrderMessage& value)
-{
-    bool ok = true;
-    if (!FCodec<::proto::Order>::read(d, value.body)) {
-        FBE::detail::assign_default(value.body);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -360,17 +263,7 @@ FBE_INLINE bool FBody<::proto::BalanceMessage>::read(FinalDecoder& d, ::proto::B
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::proto::BalanceMessage>::read_fields(FinalDecoder& d, ::proto::BalanceMessage& value)
-{
-    bool ok = true;
-    if (!FCodec<::proto::Balance>::read(d, value.body)) {
-        FBE::detail::assign_default(value.body);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -397,17 +290,7 @@ FBE_INLINE bool FBody<::proto::AccountMessage>::read(FinalDecoder& d, ::proto::A
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::proto::AccountMessage>::read_fields(FinalDecoder& d, ::proto::AccountMessage& value)
-{
-    bool ok = true;
-    if (!FCodec<::proto::Account>::read(d, value.body)) {
-        FBE::detail::assign_default(value.body);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>

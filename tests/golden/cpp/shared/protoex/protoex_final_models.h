@@ -21,7 +21,6 @@ struct FBody<::protoex::Order> : detail::FFields<::protoex::Order, &::protoex::O
     static constexpr uint64_t cost = 42;
     static bool read(FinalDecoder& d, ::protoex::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Order& value);
-    static bool read_fields(FinalDecoder& d, ::protoex::Order& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -37,7 +36,6 @@ struct FBody<::protoex::Balance> : detail::FFields<::protoex::Balance, &::proto:
     static constexpr uint64_t cost = 20;
     static bool read(FinalDecoder& d, ::protoex::Balance& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Balance& value);
-    static bool read_fields(FinalDecoder& d, ::protoex::Balance& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -53,7 +51,6 @@ struct FBody<::protoex::Account> : detail::FFields<::protoex::Account, &::protoe
     static constexpr uint64_t cost = 14;
     static bool read(FinalDecoder& d, ::protoex::Account& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Account& value);
-    static bool read_fields(FinalDecoder& d, ::protoex::Account& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -69,7 +66,6 @@ struct FBody<::protoex::OrderMessage> : detail::FFields<::protoex::OrderMessage,
     static constexpr uint64_t cost = 1;
     static bool read(FinalDecoder& d, ::protoex::OrderMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::OrderMessage& value);
-    static bool read_fields(FinalDecoder& d, ::protoex::OrderMessage& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -85,7 +81,6 @@ struct FBody<::protoex::BalanceMessage> : detail::FFields<::protoex::BalanceMess
     static constexpr uint64_t cost = 1;
     static bool read(FinalDecoder& d, ::protoex::BalanceMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::BalanceMessage& value);
-    static bool read_fields(FinalDecoder& d, ::protoex::BalanceMessage& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -101,7 +96,6 @@ struct FBody<::protoex::AccountMessage> : detail::FFields<::protoex::AccountMess
     static constexpr uint64_t cost = 1;
     static bool read(FinalDecoder& d, ::protoex::AccountMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::AccountMessage& value);
-    static bool read_fields(FinalDecoder& d, ::protoex::AccountMessage& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -112,18 +106,7 @@ FBE_INLINE bool FBody<::protoex::Order>::read_fast(const uint8_t*& p, const uint
     p += 4;
     if (!FCodec<std::string>::read_fast(p, end, rest + 34, value.symbol))
         return false;
-    const auto fbe_side = Scalar<::protoex::OrderSide>::get(p);
-    const auto fbe_type = Scalar<::protoex::OrderType>::get(p + 1);
-    const auto fbe_price = Scalar<double>::get(p + 2);
-    const auto fbe_volume = Scalar<double>::get(p + 10);
-    const auto fbe_tp = Scalar<double>::get(p + 18);
-    const auto fbe_sl = Scalar<double>::get(p + 26);
-    value.side = fbe_side;
-    value.type = fbe_type;
-    value.price = fbe_price;
-    value.volume = fbe_volume;
-    value.tp = fbe_tp;
-    value.sl = fbe_sl;
+    detail::read_run<&::protoex::Order::side, &::protoex::Order::type, &::protoex::Order::price, &::protoex::Order::volume, &::protoex::Order::tp, &::protoex::Order::sl>(p, value);
     p += 34;
     return true;
 }
@@ -136,45 +119,7 @@ FBE_INLINE bool FBody<::protoex::Order>::read(FinalDecoder& d, ::protoex::Order&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::protoex::Order>::read_fields(FinalDecoder& d, ::protoex::Order& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.symbol)) {
-        value.symbol = {};
-        ok = false;
-    }
-    if (!FCodec<::protoex::OrderSide>::read(d, value.side)) {
-        value.side = {};
-        ok = false;
-    }
-    if (!FCodec<::protoex::OrderType>::read(d, value.type)) {
-        value.type = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.price)) {
-        value.price = 0.0;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.volume)) {
-        value.volume = 0.0;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.tp)) {
-        value.tp = 10.0;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.sl)) {
-        value.sl = -10.0;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -207,10 +152,7 @@ FBE_INLINE bool FBody<::protoex::Balance>::read_fast(const uint8_t*& p, const ui
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 16, value.currency))
         return false;
-    const auto fbe_amount = Scalar<double>::get(p);
-    const auto fbe_locked = Scalar<double>::get(p + 8);
-    value.amount = fbe_amount;
-    value.locked = fbe_locked;
+    detail::read_run<&::proto::Balance::amount, &::protoex::Balance::locked>(p, value);
     p += 16;
     return true;
 }
@@ -223,25 +165,7 @@ FBE_INLINE bool FBody<::protoex::Balance>::read(FinalDecoder& d, ::protoex::Bala
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::protoex::Balance>::read_fields(FinalDecoder& d, ::protoex::Balance& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.currency)) {
-        value.currency = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.amount)) {
-        value.amount = 0.0;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.locked)) {
-        value.locked = 0.0;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -286,37 +210,7 @@ FBE_INLINE bool FBody<::protoex::Account>::read(FinalDecoder& d, ::protoex::Acco
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::protoex::Account>::read_fields(FinalDecoder& d, ::protoex::Account& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.name)) {
-        value.name = {};
-        ok = false;
-    }
-    if (!FCodec<::protoex::StateEx>::read(d, value.state)) {
-        value.state = ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad;
-        ok = false;
-    }
-    if (!FCodec<::protoex::Balance>::read(d, value.wallet)) {
-        FBE::detail::assign_default(value.wallet);
-        ok = false;
-    }
-    if (!FCodec<std::optional<::protoex::Balance>>::read(d, value.asset)) {
-        value.asset = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::protoex::Order>>::read(d, value.orders)) {
-        value.orders = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -353,17 +247,7 @@ FBE_INLINE bool FBody<::protoex::OrderMessage>::read(FinalDecoder& d, ::protoex:
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::protoex::OrderMessage>::read_fields(FinalDecoder& d, ::protoex::OrderMessage& value)
-{
-    bool ok = true;
-    if (!FCodec<::protoex::Order>::read(d, value.body)) {
-        FBE::detail::assign_default(value.body);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -390,17 +274,7 @@ FBE_INLINE bool FBody<::protoex::BalanceMessage>::read(FinalDecoder& d, ::protoe
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::protoex::BalanceMessage>::read_fields(FinalDecoder& d, ::protoex::BalanceMessage& value)
-{
-    bool ok = true;
-    if (!FCodec<::protoex::Balance>::read(d, value.body)) {
-        FBE::detail::assign_default(value.body);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -427,17 +301,7 @@ FBE_INLINE bool FBody<::protoex::AccountMessage>::read(FinalDecoder& d, ::protoe
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::protoex::AccountMessage>::read_fields(FinalDecoder& d, ::protoex::AccountMessage& value)
-{
-    bool ok = true;
-    if (!FCodec<::protoex::Account>::read(d, value.body)) {
-        FBE::detail::assign_default(value.body);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>

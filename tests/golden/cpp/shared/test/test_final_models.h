@@ -21,7 +21,6 @@ struct FBody<::test::StructSimple> : detail::FFields<::test::StructSimple, &::te
     static constexpr uint64_t cost = 217;
     static bool read(FinalDecoder& d, ::test::StructSimple& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value);
-    static bool read_fields(FinalDecoder& d, ::test::StructSimple& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -37,7 +36,6 @@ struct FBody<::test::StructOptional> : detail::FFields<::test::StructOptional, &
     static constexpr uint64_t cost = 283;
     static bool read(FinalDecoder& d, ::test::StructOptional& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value);
-    static bool read_fields(FinalDecoder& d, ::test::StructOptional& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -53,7 +51,6 @@ struct FBody<::test::StructNested> : detail::FFields<::test::StructNested, &::te
     static constexpr uint64_t cost = 306;
     static bool read(FinalDecoder& d, ::test::StructNested& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
-    static bool read_fields(FinalDecoder& d, ::test::StructNested& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -69,7 +66,6 @@ struct FBody<::test::StructBytes> : detail::FFields<::test::StructBytes, &::test
     static constexpr uint64_t cost = 6;
     static bool read(FinalDecoder& d, ::test::StructBytes& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructBytes& value);
-    static bool read_fields(FinalDecoder& d, ::test::StructBytes& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -99,7 +95,6 @@ struct FBody<::test::StructVector> : detail::FFields<::test::StructVector, &::te
     static constexpr uint64_t cost = 40;
     static bool read(FinalDecoder& d, ::test::StructVector& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructVector& value);
-    static bool read_fields(FinalDecoder& d, ::test::StructVector& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -190,64 +185,7 @@ struct FBody<::test::StructEmpty> : detail::FFields<::test::StructEmpty>
 
 inline bool FBody<::test::StructSimple>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value)
 {
-    const auto fbe_id = Scalar<int32_t>::get(p);
-    const auto fbe_f1 = Scalar<bool>::get(p + 4);
-    const auto fbe_f2 = Scalar<bool>::get(p + 5);
-    const auto fbe_f3 = Scalar<uint8_t>::get(p + 6);
-    const auto fbe_f4 = Scalar<uint8_t>::get(p + 7);
-    const auto fbe_f5 = Scalar<char>::get(p + 8);
-    const auto fbe_f6 = Scalar<char>::get(p + 9);
-    const auto fbe_f7 = Scalar<wchar_t>::get(p + 10);
-    const auto fbe_f8 = Scalar<wchar_t>::get(p + 14);
-    const auto fbe_f9 = Scalar<int8_t>::get(p + 18);
-    const auto fbe_f10 = Scalar<int8_t>::get(p + 19);
-    const auto fbe_f11 = Scalar<uint8_t>::get(p + 20);
-    const auto fbe_f12 = Scalar<uint8_t>::get(p + 21);
-    const auto fbe_f13 = Scalar<int16_t>::get(p + 22);
-    const auto fbe_f14 = Scalar<int16_t>::get(p + 24);
-    const auto fbe_f15 = Scalar<uint16_t>::get(p + 26);
-    const auto fbe_f16 = Scalar<uint16_t>::get(p + 28);
-    const auto fbe_f17 = Scalar<int32_t>::get(p + 30);
-    const auto fbe_f18 = Scalar<int32_t>::get(p + 34);
-    const auto fbe_f19 = Scalar<uint32_t>::get(p + 38);
-    const auto fbe_f20 = Scalar<uint32_t>::get(p + 42);
-    const auto fbe_f21 = Scalar<int64_t>::get(p + 46);
-    const auto fbe_f22 = Scalar<int64_t>::get(p + 54);
-    const auto fbe_f23 = Scalar<uint64_t>::get(p + 62);
-    const auto fbe_f24 = Scalar<uint64_t>::get(p + 70);
-    const auto fbe_f25 = Scalar<float>::get(p + 78);
-    const auto fbe_f26 = Scalar<float>::get(p + 82);
-    const auto fbe_f27 = Scalar<double>::get(p + 86);
-    const auto fbe_f28 = Scalar<double>::get(p + 94);
-    value.id = fbe_id;
-    value.f1 = fbe_f1;
-    value.f2 = fbe_f2;
-    value.f3 = fbe_f3;
-    value.f4 = fbe_f4;
-    value.f5 = fbe_f5;
-    value.f6 = fbe_f6;
-    value.f7 = fbe_f7;
-    value.f8 = fbe_f8;
-    value.f9 = fbe_f9;
-    value.f10 = fbe_f10;
-    value.f11 = fbe_f11;
-    value.f12 = fbe_f12;
-    value.f13 = fbe_f13;
-    value.f14 = fbe_f14;
-    value.f15 = fbe_f15;
-    value.f16 = fbe_f16;
-    value.f17 = fbe_f17;
-    value.f18 = fbe_f18;
-    value.f19 = fbe_f19;
-    value.f20 = fbe_f20;
-    value.f21 = fbe_f21;
-    value.f22 = fbe_f22;
-    value.f23 = fbe_f23;
-    value.f24 = fbe_f24;
-    value.f25 = fbe_f25;
-    value.f26 = fbe_f26;
-    value.f27 = fbe_f27;
-    value.f28 = fbe_f28;
+    detail::read_run<&::test::StructSimple::id, &::test::StructSimple::f1, &::test::StructSimple::f2, &::test::StructSimple::f3, &::test::StructSimple::f4, &::test::StructSimple::f5, &::test::StructSimple::f6, &::test::StructSimple::f7, &::test::StructSimple::f8, &::test::StructSimple::f9, &::test::StructSimple::f10, &::test::StructSimple::f11, &::test::StructSimple::f12, &::test::StructSimple::f13, &::test::StructSimple::f14, &::test::StructSimple::f15, &::test::StructSimple::f16, &::test::StructSimple::f17, &::test::StructSimple::f18, &::test::StructSimple::f19, &::test::StructSimple::f20, &::test::StructSimple::f21, &::test::StructSimple::f22, &::test::StructSimple::f23, &::test::StructSimple::f24, &::test::StructSimple::f25, &::test::StructSimple::f26, &::test::StructSimple::f27, &::test::StructSimple::f28>(p, value);
     p += 102;
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 163, value.f29))
         return false;
@@ -257,22 +195,7 @@ inline bool FBody<::test::StructSimple>::read_fast(const uint8_t*& p, const uint
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 139, value.f32))
         return false;
-    const auto fbe_f33 = Scalar<uint64_t>::get(p);
-    const auto fbe_f34 = Scalar<uint64_t>::get(p + 8);
-    const auto fbe_f35 = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_f36 = Scalar<FBE::uuid_t>::get(p + 24);
-    const auto fbe_f37 = Scalar<FBE::uuid_t>::get(p + 40);
-    const auto fbe_f38 = Scalar<FBE::uuid_t>::get(p + 56);
-    const auto fbe_f39 = Scalar<::proto::OrderSide>::get(p + 72);
-    const auto fbe_f40 = Scalar<::proto::OrderType>::get(p + 73);
-    value.f33 = fbe_f33;
-    value.f34 = fbe_f34;
-    value.f35 = fbe_f35;
-    value.f36 = fbe_f36;
-    value.f37 = fbe_f37;
-    value.f38 = fbe_f38;
-    value.f39 = fbe_f39;
-    value.f40 = fbe_f40;
+    detail::read_run<&::test::StructSimple::f33, &::test::StructSimple::f34, &::test::StructSimple::f35, &::test::StructSimple::f36, &::test::StructSimple::f37, &::test::StructSimple::f38, &::test::StructSimple::f39, &::test::StructSimple::f40>(p, value);
     p += 74;
     if (!FBody<::proto::Order>::read_fast(p, end, rest + 39, value.f41))
         return false;
@@ -294,193 +217,7 @@ inline bool FBody<::test::StructSimple>::read(FinalDecoder& d, ::test::StructSim
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::test::StructSimple>::read_fields(FinalDecoder& d, ::test::StructSimple& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<bool>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<bool>::read(d, value.f2)) {
-        value.f2 = true;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f3)) {
-        value.f3 = {};
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f4)) {
-        value.f4 = 255;
-        ok = false;
-    }
-    if (!FCodec<char>::read(d, value.f5)) {
-        value.f5 = {};
-        ok = false;
-    }
-    if (!FCodec<char>::read(d, value.f6)) {
-        value.f6 = '!';
-        ok = false;
-    }
-    if (!FCodec<wchar_t>::read(d, value.f7)) {
-        value.f7 = {};
-        ok = false;
-    }
-    if (!FCodec<wchar_t>::read(d, value.f8)) {
-        value.f8 = static_cast<wchar_t>(0x444);
-        ok = false;
-    }
-    if (!FCodec<int8_t>::read(d, value.f9)) {
-        value.f9 = {};
-        ok = false;
-    }
-    if (!FCodec<int8_t>::read(d, value.f10)) {
-        value.f10 = 127;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f11)) {
-        value.f11 = 0;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f12)) {
-        value.f12 = 255;
-        ok = false;
-    }
-    if (!FCodec<int16_t>::read(d, value.f13)) {
-        value.f13 = {};
-        ok = false;
-    }
-    if (!FCodec<int16_t>::read(d, value.f14)) {
-        value.f14 = 32767;
-        ok = false;
-    }
-    if (!FCodec<uint16_t>::read(d, value.f15)) {
-        value.f15 = 0;
-        ok = false;
-    }
-    if (!FCodec<uint16_t>::read(d, value.f16)) {
-        value.f16 = 65535;
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.f17)) {
-        value.f17 = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.f18)) {
-        value.f18 = 2147483647;
-        ok = false;
-    }
-    if (!FCodec<uint32_t>::read(d, value.f19)) {
-        value.f19 = 0u;
-        ok = false;
-    }
-    if (!FCodec<uint32_t>::read(d, value.f20)) {
-        value.f20 = 4294967295u;
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.f21)) {
-        value.f21 = {};
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.f22)) {
-        value.f22 = INT64_C(9223372036854775807);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f23)) {
-        value.f23 = UINT64_C(0);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f24)) {
-        value.f24 = UINT64_C(18446744073709551615);
-        ok = false;
-    }
-    if (!FCodec<float>::read(d, value.f25)) {
-        value.f25 = {};
-        ok = false;
-    }
-    if (!FCodec<float>::read(d, value.f26)) {
-        value.f26 = 123.456f;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.f27)) {
-        value.f27 = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.f28)) {
-        value.f28 = -123.456e+123;
-        ok = false;
-    }
-    if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
-        value.f29 = {};
-        ok = false;
-    }
-    if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
-        value.f30 = FBE::decimal_t("123456.123456");
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.f31)) {
-        value.f31 = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.f32)) {
-        value.f32 = "Initial string!";
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f33)) {
-        value.f33 = {};
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f34)) {
-        value.f34 = UINT64_C(0);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f35)) {
-        value.f35 = FBE::utc();
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
-        value.f36 = {};
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
-        value.f37 = FBE::uuid_t::sequential();
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
-        value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-        ok = false;
-    }
-    if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
-        value.f39 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
-        value.f40 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::Order>::read(d, value.f41)) {
-        FBE::detail::assign_default(value.f41);
-        ok = false;
-    }
-    if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-        FBE::detail::assign_default(value.f42);
-        ok = false;
-    }
-    if (!FCodec<::proto::State>::read(d, value.f43)) {
-        value.f43 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::Account>::read(d, value.f44)) {
-        FBE::detail::assign_default(value.f44);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -589,64 +326,7 @@ inline bool FBody<::test::StructSimple>::verify(D& d)
 
 inline bool FBody<::test::StructOptional>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value)
 {
-    const auto fbe_id = Scalar<int32_t>::get(p);
-    const auto fbe_f1 = Scalar<bool>::get(p + 4);
-    const auto fbe_f2 = Scalar<bool>::get(p + 5);
-    const auto fbe_f3 = Scalar<uint8_t>::get(p + 6);
-    const auto fbe_f4 = Scalar<uint8_t>::get(p + 7);
-    const auto fbe_f5 = Scalar<char>::get(p + 8);
-    const auto fbe_f6 = Scalar<char>::get(p + 9);
-    const auto fbe_f7 = Scalar<wchar_t>::get(p + 10);
-    const auto fbe_f8 = Scalar<wchar_t>::get(p + 14);
-    const auto fbe_f9 = Scalar<int8_t>::get(p + 18);
-    const auto fbe_f10 = Scalar<int8_t>::get(p + 19);
-    const auto fbe_f11 = Scalar<uint8_t>::get(p + 20);
-    const auto fbe_f12 = Scalar<uint8_t>::get(p + 21);
-    const auto fbe_f13 = Scalar<int16_t>::get(p + 22);
-    const auto fbe_f14 = Scalar<int16_t>::get(p + 24);
-    const auto fbe_f15 = Scalar<uint16_t>::get(p + 26);
-    const auto fbe_f16 = Scalar<uint16_t>::get(p + 28);
-    const auto fbe_f17 = Scalar<int32_t>::get(p + 30);
-    const auto fbe_f18 = Scalar<int32_t>::get(p + 34);
-    const auto fbe_f19 = Scalar<uint32_t>::get(p + 38);
-    const auto fbe_f20 = Scalar<uint32_t>::get(p + 42);
-    const auto fbe_f21 = Scalar<int64_t>::get(p + 46);
-    const auto fbe_f22 = Scalar<int64_t>::get(p + 54);
-    const auto fbe_f23 = Scalar<uint64_t>::get(p + 62);
-    const auto fbe_f24 = Scalar<uint64_t>::get(p + 70);
-    const auto fbe_f25 = Scalar<float>::get(p + 78);
-    const auto fbe_f26 = Scalar<float>::get(p + 82);
-    const auto fbe_f27 = Scalar<double>::get(p + 86);
-    const auto fbe_f28 = Scalar<double>::get(p + 94);
-    value.id = fbe_id;
-    value.f1 = fbe_f1;
-    value.f2 = fbe_f2;
-    value.f3 = fbe_f3;
-    value.f4 = fbe_f4;
-    value.f5 = fbe_f5;
-    value.f6 = fbe_f6;
-    value.f7 = fbe_f7;
-    value.f8 = fbe_f8;
-    value.f9 = fbe_f9;
-    value.f10 = fbe_f10;
-    value.f11 = fbe_f11;
-    value.f12 = fbe_f12;
-    value.f13 = fbe_f13;
-    value.f14 = fbe_f14;
-    value.f15 = fbe_f15;
-    value.f16 = fbe_f16;
-    value.f17 = fbe_f17;
-    value.f18 = fbe_f18;
-    value.f19 = fbe_f19;
-    value.f20 = fbe_f20;
-    value.f21 = fbe_f21;
-    value.f22 = fbe_f22;
-    value.f23 = fbe_f23;
-    value.f24 = fbe_f24;
-    value.f25 = fbe_f25;
-    value.f26 = fbe_f26;
-    value.f27 = fbe_f27;
-    value.f28 = fbe_f28;
+    detail::read_run<&::test::StructSimple::id, &::test::StructSimple::f1, &::test::StructSimple::f2, &::test::StructSimple::f3, &::test::StructSimple::f4, &::test::StructSimple::f5, &::test::StructSimple::f6, &::test::StructSimple::f7, &::test::StructSimple::f8, &::test::StructSimple::f9, &::test::StructSimple::f10, &::test::StructSimple::f11, &::test::StructSimple::f12, &::test::StructSimple::f13, &::test::StructSimple::f14, &::test::StructSimple::f15, &::test::StructSimple::f16, &::test::StructSimple::f17, &::test::StructSimple::f18, &::test::StructSimple::f19, &::test::StructSimple::f20, &::test::StructSimple::f21, &::test::StructSimple::f22, &::test::StructSimple::f23, &::test::StructSimple::f24, &::test::StructSimple::f25, &::test::StructSimple::f26, &::test::StructSimple::f27, &::test::StructSimple::f28>(p, value);
     p += 102;
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 229, value.f29))
         return false;
@@ -656,22 +336,7 @@ inline bool FBody<::test::StructOptional>::read_fast(const uint8_t*& p, const ui
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 205, value.f32))
         return false;
-    const auto fbe_f33 = Scalar<uint64_t>::get(p);
-    const auto fbe_f34 = Scalar<uint64_t>::get(p + 8);
-    const auto fbe_f35 = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_f36 = Scalar<FBE::uuid_t>::get(p + 24);
-    const auto fbe_f37 = Scalar<FBE::uuid_t>::get(p + 40);
-    const auto fbe_f38 = Scalar<FBE::uuid_t>::get(p + 56);
-    const auto fbe_f39 = Scalar<::proto::OrderSide>::get(p + 72);
-    const auto fbe_f40 = Scalar<::proto::OrderType>::get(p + 73);
-    value.f33 = fbe_f33;
-    value.f34 = fbe_f34;
-    value.f35 = fbe_f35;
-    value.f36 = fbe_f36;
-    value.f37 = fbe_f37;
-    value.f38 = fbe_f38;
-    value.f39 = fbe_f39;
-    value.f40 = fbe_f40;
+    detail::read_run<&::test::StructSimple::f33, &::test::StructSimple::f34, &::test::StructSimple::f35, &::test::StructSimple::f36, &::test::StructSimple::f37, &::test::StructSimple::f38, &::test::StructSimple::f39, &::test::StructSimple::f40>(p, value);
     p += 74;
     if (!FBody<::proto::Order>::read_fast(p, end, rest + 105, value.f41))
         return false;
@@ -825,457 +490,7 @@ inline bool FBody<::test::StructOptional>::read(FinalDecoder& d, ::test::StructO
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::test::StructOptional>::read_fields(FinalDecoder& d, ::test::StructOptional& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<bool>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<bool>::read(d, value.f2)) {
-        value.f2 = true;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f3)) {
-        value.f3 = {};
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f4)) {
-        value.f4 = 255;
-        ok = false;
-    }
-    if (!FCodec<char>::read(d, value.f5)) {
-        value.f5 = {};
-        ok = false;
-    }
-    if (!FCodec<char>::read(d, value.f6)) {
-        value.f6 = '!';
-        ok = false;
-    }
-    if (!FCodec<wchar_t>::read(d, value.f7)) {
-        value.f7 = {};
-        ok = false;
-    }
-    if (!FCodec<wchar_t>::read(d, value.f8)) {
-        value.f8 = static_cast<wchar_t>(0x444);
-        ok = false;
-    }
-    if (!FCodec<int8_t>::read(d, value.f9)) {
-        value.f9 = {};
-        ok = false;
-    }
-    if (!FCodec<int8_t>::read(d, value.f10)) {
-        value.f10 = 127;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f11)) {
-        value.f11 = 0;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f12)) {
-        value.f12 = 255;
-        ok = false;
-    }
-    if (!FCodec<int16_t>::read(d, value.f13)) {
-        value.f13 = {};
-        ok = false;
-    }
-    if (!FCodec<int16_t>::read(d, value.f14)) {
-        value.f14 = 32767;
-        ok = false;
-    }
-    if (!FCodec<uint16_t>::read(d, value.f15)) {
-        value.f15 = 0;
-        ok = false;
-    }
-    if (!FCodec<uint16_t>::read(d, value.f16)) {
-        value.f16 = 65535;
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.f17)) {
-        value.f17 = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.f18)) {
-        value.f18 = 2147483647;
-        ok = false;
-    }
-    if (!FCodec<uint32_t>::read(d, value.f19)) {
-        value.f19 = 0u;
-        ok = false;
-    }
-    if (!FCodec<uint32_t>::read(d, value.f20)) {
-        value.f20 = 4294967295u;
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.f21)) {
-        value.f21 = {};
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.f22)) {
-        value.f22 = INT64_C(9223372036854775807);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f23)) {
-        value.f23 = UINT64_C(0);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f24)) {
-        value.f24 = UINT64_C(18446744073709551615);
-        ok = false;
-    }
-    if (!FCodec<float>::read(d, value.f25)) {
-        value.f25 = {};
-        ok = false;
-    }
-    if (!FCodec<float>::read(d, value.f26)) {
-        value.f26 = 123.456f;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.f27)) {
-        value.f27 = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.f28)) {
-        value.f28 = -123.456e+123;
-        ok = false;
-    }
-    if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
-        value.f29 = {};
-        ok = false;
-    }
-    if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
-        value.f30 = FBE::decimal_t("123456.123456");
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.f31)) {
-        value.f31 = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.f32)) {
-        value.f32 = "Initial string!";
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f33)) {
-        value.f33 = {};
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f34)) {
-        value.f34 = UINT64_C(0);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f35)) {
-        value.f35 = FBE::utc();
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
-        value.f36 = {};
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
-        value.f37 = FBE::uuid_t::sequential();
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
-        value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-        ok = false;
-    }
-    if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
-        value.f39 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
-        value.f40 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::Order>::read(d, value.f41)) {
-        FBE::detail::assign_default(value.f41);
-        ok = false;
-    }
-    if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-        FBE::detail::assign_default(value.f42);
-        ok = false;
-    }
-    if (!FCodec<::proto::State>::read(d, value.f43)) {
-        value.f43 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::Account>::read(d, value.f44)) {
-        FBE::detail::assign_default(value.f44);
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.f100)) {
-        value.f100 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.f101)) {
-        value.f101 = true;
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.f102)) {
-        value.f102 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f103)) {
-        value.f103 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f104)) {
-        value.f104 = 255;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f105)) {
-        value.f105 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<char>>::read(d, value.f106)) {
-        value.f106 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<char>>::read(d, value.f107)) {
-        value.f107 = '!';
-        ok = false;
-    }
-    if (!FCodec<std::optional<char>>::read(d, value.f108)) {
-        value.f108 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<wchar_t>>::read(d, value.f109)) {
-        value.f109 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<wchar_t>>::read(d, value.f110)) {
-        value.f110 = static_cast<wchar_t>(0x444);
-        ok = false;
-    }
-    if (!FCodec<std::optional<wchar_t>>::read(d, value.f111)) {
-        value.f111 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int8_t>>::read(d, value.f112)) {
-        value.f112 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<int8_t>>::read(d, value.f113)) {
-        value.f113 = 127;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int8_t>>::read(d, value.f114)) {
-        value.f114 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f115)) {
-        value.f115 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f116)) {
-        value.f116 = 255;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f117)) {
-        value.f117 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int16_t>>::read(d, value.f118)) {
-        value.f118 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<int16_t>>::read(d, value.f119)) {
-        value.f119 = 32767;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int16_t>>::read(d, value.f120)) {
-        value.f120 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint16_t>>::read(d, value.f121)) {
-        value.f121 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint16_t>>::read(d, value.f122)) {
-        value.f122 = 65535;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint16_t>>::read(d, value.f123)) {
-        value.f123 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.f124)) {
-        value.f124 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.f125)) {
-        value.f125 = 2147483647;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.f126)) {
-        value.f126 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint32_t>>::read(d, value.f127)) {
-        value.f127 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint32_t>>::read(d, value.f128)) {
-        value.f128 = 4294967295u;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint32_t>>::read(d, value.f129)) {
-        value.f129 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int64_t>>::read(d, value.f130)) {
-        value.f130 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<int64_t>>::read(d, value.f131)) {
-        value.f131 = INT64_C(9223372036854775807);
-        ok = false;
-    }
-    if (!FCodec<std::optional<int64_t>>::read(d, value.f132)) {
-        value.f132 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f133)) {
-        value.f133 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f134)) {
-        value.f134 = UINT64_C(18446744073709551615);
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f135)) {
-        value.f135 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<float>>::read(d, value.f136)) {
-        value.f136 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<float>>::read(d, value.f137)) {
-        value.f137 = 123.456f;
-        ok = false;
-    }
-    if (!FCodec<std::optional<float>>::read(d, value.f138)) {
-        value.f138 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<double>>::read(d, value.f139)) {
-        value.f139 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<double>>::read(d, value.f140)) {
-        value.f140 = -123.456e+123;
-        ok = false;
-    }
-    if (!FCodec<std::optional<double>>::read(d, value.f141)) {
-        value.f141 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f142)) {
-        value.f142 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f143)) {
-        value.f143 = FBE::decimal_t("123456.123456");
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f144)) {
-        value.f144 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.f145)) {
-        value.f145 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.f146)) {
-        value.f146 = "Initial string!";
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.f147)) {
-        value.f147 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f148)) {
-        value.f148 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f149)) {
-        value.f149 = FBE::utc();
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f150)) {
-        value.f150 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f151)) {
-        value.f151 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f152)) {
-        value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f153)) {
-        value.f153 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f154)) {
-        value.f154 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f155)) {
-        value.f155 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f156)) {
-        value.f156 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f157)) {
-        value.f157 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Order>>::read(d, value.f158)) {
-        value.f158 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Order>>::read(d, value.f159)) {
-        value.f159 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f160)) {
-        value.f160 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f161)) {
-        value.f161 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::State>>::read(d, value.f162)) {
-        value.f162 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::State>>::read(d, value.f163)) {
-        value.f163 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Account>>::read(d, value.f164)) {
-        value.f164 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Account>>::read(d, value.f165)) {
-        value.f165 = std::nullopt;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1516,64 +731,7 @@ inline bool FBody<::test::StructOptional>::verify(D& d)
 
 inline bool FBody<::test::StructNested>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
 {
-    const auto fbe_id = Scalar<int32_t>::get(p);
-    const auto fbe_f1 = Scalar<bool>::get(p + 4);
-    const auto fbe_f2 = Scalar<bool>::get(p + 5);
-    const auto fbe_f3 = Scalar<uint8_t>::get(p + 6);
-    const auto fbe_f4 = Scalar<uint8_t>::get(p + 7);
-    const auto fbe_f5 = Scalar<char>::get(p + 8);
-    const auto fbe_f6 = Scalar<char>::get(p + 9);
-    const auto fbe_f7 = Scalar<wchar_t>::get(p + 10);
-    const auto fbe_f8 = Scalar<wchar_t>::get(p + 14);
-    const auto fbe_f9 = Scalar<int8_t>::get(p + 18);
-    const auto fbe_f10 = Scalar<int8_t>::get(p + 19);
-    const auto fbe_f11 = Scalar<uint8_t>::get(p + 20);
-    const auto fbe_f12 = Scalar<uint8_t>::get(p + 21);
-    const auto fbe_f13 = Scalar<int16_t>::get(p + 22);
-    const auto fbe_f14 = Scalar<int16_t>::get(p + 24);
-    const auto fbe_f15 = Scalar<uint16_t>::get(p + 26);
-    const auto fbe_f16 = Scalar<uint16_t>::get(p + 28);
-    const auto fbe_f17 = Scalar<int32_t>::get(p + 30);
-    const auto fbe_f18 = Scalar<int32_t>::get(p + 34);
-    const auto fbe_f19 = Scalar<uint32_t>::get(p + 38);
-    const auto fbe_f20 = Scalar<uint32_t>::get(p + 42);
-    const auto fbe_f21 = Scalar<int64_t>::get(p + 46);
-    const auto fbe_f22 = Scalar<int64_t>::get(p + 54);
-    const auto fbe_f23 = Scalar<uint64_t>::get(p + 62);
-    const auto fbe_f24 = Scalar<uint64_t>::get(p + 70);
-    const auto fbe_f25 = Scalar<float>::get(p + 78);
-    const auto fbe_f26 = Scalar<float>::get(p + 82);
-    const auto fbe_f27 = Scalar<double>::get(p + 86);
-    const auto fbe_f28 = Scalar<double>::get(p + 94);
-    value.id = fbe_id;
-    value.f1 = fbe_f1;
-    value.f2 = fbe_f2;
-    value.f3 = fbe_f3;
-    value.f4 = fbe_f4;
-    value.f5 = fbe_f5;
-    value.f6 = fbe_f6;
-    value.f7 = fbe_f7;
-    value.f8 = fbe_f8;
-    value.f9 = fbe_f9;
-    value.f10 = fbe_f10;
-    value.f11 = fbe_f11;
-    value.f12 = fbe_f12;
-    value.f13 = fbe_f13;
-    value.f14 = fbe_f14;
-    value.f15 = fbe_f15;
-    value.f16 = fbe_f16;
-    value.f17 = fbe_f17;
-    value.f18 = fbe_f18;
-    value.f19 = fbe_f19;
-    value.f20 = fbe_f20;
-    value.f21 = fbe_f21;
-    value.f22 = fbe_f22;
-    value.f23 = fbe_f23;
-    value.f24 = fbe_f24;
-    value.f25 = fbe_f25;
-    value.f26 = fbe_f26;
-    value.f27 = fbe_f27;
-    value.f28 = fbe_f28;
+    detail::read_run<&::test::StructSimple::id, &::test::StructSimple::f1, &::test::StructSimple::f2, &::test::StructSimple::f3, &::test::StructSimple::f4, &::test::StructSimple::f5, &::test::StructSimple::f6, &::test::StructSimple::f7, &::test::StructSimple::f8, &::test::StructSimple::f9, &::test::StructSimple::f10, &::test::StructSimple::f11, &::test::StructSimple::f12, &::test::StructSimple::f13, &::test::StructSimple::f14, &::test::StructSimple::f15, &::test::StructSimple::f16, &::test::StructSimple::f17, &::test::StructSimple::f18, &::test::StructSimple::f19, &::test::StructSimple::f20, &::test::StructSimple::f21, &::test::StructSimple::f22, &::test::StructSimple::f23, &::test::StructSimple::f24, &::test::StructSimple::f25, &::test::StructSimple::f26, &::test::StructSimple::f27, &::test::StructSimple::f28>(p, value);
     p += 102;
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 880, value.f29))
         return false;
@@ -1583,22 +741,7 @@ inline bool FBody<::test::StructNested>::read_fast(const uint8_t*& p, const uint
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 856, value.f32))
         return false;
-    const auto fbe_f33 = Scalar<uint64_t>::get(p);
-    const auto fbe_f34 = Scalar<uint64_t>::get(p + 8);
-    const auto fbe_f35 = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_f36 = Scalar<FBE::uuid_t>::get(p + 24);
-    const auto fbe_f37 = Scalar<FBE::uuid_t>::get(p + 40);
-    const auto fbe_f38 = Scalar<FBE::uuid_t>::get(p + 56);
-    const auto fbe_f39 = Scalar<::proto::OrderSide>::get(p + 72);
-    const auto fbe_f40 = Scalar<::proto::OrderType>::get(p + 73);
-    value.f33 = fbe_f33;
-    value.f34 = fbe_f34;
-    value.f35 = fbe_f35;
-    value.f36 = fbe_f36;
-    value.f37 = fbe_f37;
-    value.f38 = fbe_f38;
-    value.f39 = fbe_f39;
-    value.f40 = fbe_f40;
+    detail::read_run<&::test::StructSimple::f33, &::test::StructSimple::f34, &::test::StructSimple::f35, &::test::StructSimple::f36, &::test::StructSimple::f37, &::test::StructSimple::f38, &::test::StructSimple::f39, &::test::StructSimple::f40>(p, value);
     p += 74;
     if (!FBody<::proto::Order>::read_fast(p, end, rest + 756, value.f41))
         return false;
@@ -1776,505 +919,7 @@ inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNes
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::test::StructNested>::read_fields(FinalDecoder& d, ::test::StructNested& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<bool>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<bool>::read(d, value.f2)) {
-        value.f2 = true;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f3)) {
-        value.f3 = {};
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f4)) {
-        value.f4 = 255;
-        ok = false;
-    }
-    if (!FCodec<char>::read(d, value.f5)) {
-        value.f5 = {};
-        ok = false;
-    }
-    if (!FCodec<char>::read(d, value.f6)) {
-        value.f6 = '!';
-        ok = false;
-    }
-    if (!FCodec<wchar_t>::read(d, value.f7)) {
-        value.f7 = {};
-        ok = false;
-    }
-    if (!FCodec<wchar_t>::read(d, value.f8)) {
-        value.f8 = static_cast<wchar_t>(0x444);
-        ok = false;
-    }
-    if (!FCodec<int8_t>::read(d, value.f9)) {
-        value.f9 = {};
-        ok = false;
-    }
-    if (!FCodec<int8_t>::read(d, value.f10)) {
-        value.f10 = 127;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f11)) {
-        value.f11 = 0;
-        ok = false;
-    }
-    if (!FCodec<uint8_t>::read(d, value.f12)) {
-        value.f12 = 255;
-        ok = false;
-    }
-    if (!FCodec<int16_t>::read(d, value.f13)) {
-        value.f13 = {};
-        ok = false;
-    }
-    if (!FCodec<int16_t>::read(d, value.f14)) {
-        value.f14 = 32767;
-        ok = false;
-    }
-    if (!FCodec<uint16_t>::read(d, value.f15)) {
-        value.f15 = 0;
-        ok = false;
-    }
-    if (!FCodec<uint16_t>::read(d, value.f16)) {
-        value.f16 = 65535;
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.f17)) {
-        value.f17 = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.f18)) {
-        value.f18 = 2147483647;
-        ok = false;
-    }
-    if (!FCodec<uint32_t>::read(d, value.f19)) {
-        value.f19 = 0u;
-        ok = false;
-    }
-    if (!FCodec<uint32_t>::read(d, value.f20)) {
-        value.f20 = 4294967295u;
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.f21)) {
-        value.f21 = {};
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.f22)) {
-        value.f22 = INT64_C(9223372036854775807);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f23)) {
-        value.f23 = UINT64_C(0);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f24)) {
-        value.f24 = UINT64_C(18446744073709551615);
-        ok = false;
-    }
-    if (!FCodec<float>::read(d, value.f25)) {
-        value.f25 = {};
-        ok = false;
-    }
-    if (!FCodec<float>::read(d, value.f26)) {
-        value.f26 = 123.456f;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.f27)) {
-        value.f27 = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.f28)) {
-        value.f28 = -123.456e+123;
-        ok = false;
-    }
-    if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
-        value.f29 = {};
-        ok = false;
-    }
-    if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
-        value.f30 = FBE::decimal_t("123456.123456");
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.f31)) {
-        value.f31 = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.f32)) {
-        value.f32 = "Initial string!";
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f33)) {
-        value.f33 = {};
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f34)) {
-        value.f34 = UINT64_C(0);
-        ok = false;
-    }
-    if (!FCodec<uint64_t>::read(d, value.f35)) {
-        value.f35 = FBE::utc();
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
-        value.f36 = {};
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
-        value.f37 = FBE::uuid_t::sequential();
-        ok = false;
-    }
-    if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
-        value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-        ok = false;
-    }
-    if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
-        value.f39 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
-        value.f40 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::Order>::read(d, value.f41)) {
-        FBE::detail::assign_default(value.f41);
-        ok = false;
-    }
-    if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-        FBE::detail::assign_default(value.f42);
-        ok = false;
-    }
-    if (!FCodec<::proto::State>::read(d, value.f43)) {
-        value.f43 = {};
-        ok = false;
-    }
-    if (!FCodec<::proto::Account>::read(d, value.f44)) {
-        FBE::detail::assign_default(value.f44);
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.f100)) {
-        value.f100 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.f101)) {
-        value.f101 = true;
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.f102)) {
-        value.f102 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f103)) {
-        value.f103 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f104)) {
-        value.f104 = 255;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f105)) {
-        value.f105 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<char>>::read(d, value.f106)) {
-        value.f106 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<char>>::read(d, value.f107)) {
-        value.f107 = '!';
-        ok = false;
-    }
-    if (!FCodec<std::optional<char>>::read(d, value.f108)) {
-        value.f108 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<wchar_t>>::read(d, value.f109)) {
-        value.f109 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<wchar_t>>::read(d, value.f110)) {
-        value.f110 = static_cast<wchar_t>(0x444);
-        ok = false;
-    }
-    if (!FCodec<std::optional<wchar_t>>::read(d, value.f111)) {
-        value.f111 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int8_t>>::read(d, value.f112)) {
-        value.f112 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<int8_t>>::read(d, value.f113)) {
-        value.f113 = 127;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int8_t>>::read(d, value.f114)) {
-        value.f114 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f115)) {
-        value.f115 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f116)) {
-        value.f116 = 255;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint8_t>>::read(d, value.f117)) {
-        value.f117 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int16_t>>::read(d, value.f118)) {
-        value.f118 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<int16_t>>::read(d, value.f119)) {
-        value.f119 = 32767;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int16_t>>::read(d, value.f120)) {
-        value.f120 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint16_t>>::read(d, value.f121)) {
-        value.f121 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint16_t>>::read(d, value.f122)) {
-        value.f122 = 65535;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint16_t>>::read(d, value.f123)) {
-        value.f123 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.f124)) {
-        value.f124 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.f125)) {
-        value.f125 = 2147483647;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.f126)) {
-        value.f126 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint32_t>>::read(d, value.f127)) {
-        value.f127 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint32_t>>::read(d, value.f128)) {
-        value.f128 = 4294967295u;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint32_t>>::read(d, value.f129)) {
-        value.f129 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int64_t>>::read(d, value.f130)) {
-        value.f130 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<int64_t>>::read(d, value.f131)) {
-        value.f131 = INT64_C(9223372036854775807);
-        ok = false;
-    }
-    if (!FCodec<std::optional<int64_t>>::read(d, value.f132)) {
-        value.f132 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f133)) {
-        value.f133 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f134)) {
-        value.f134 = UINT64_C(18446744073709551615);
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f135)) {
-        value.f135 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<float>>::read(d, value.f136)) {
-        value.f136 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<float>>::read(d, value.f137)) {
-        value.f137 = 123.456f;
-        ok = false;
-    }
-    if (!FCodec<std::optional<float>>::read(d, value.f138)) {
-        value.f138 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<double>>::read(d, value.f139)) {
-        value.f139 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<double>>::read(d, value.f140)) {
-        value.f140 = -123.456e+123;
-        ok = false;
-    }
-    if (!FCodec<std::optional<double>>::read(d, value.f141)) {
-        value.f141 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f142)) {
-        value.f142 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f143)) {
-        value.f143 = FBE::decimal_t("123456.123456");
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f144)) {
-        value.f144 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.f145)) {
-        value.f145 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.f146)) {
-        value.f146 = "Initial string!";
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.f147)) {
-        value.f147 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f148)) {
-        value.f148 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f149)) {
-        value.f149 = FBE::utc();
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.f150)) {
-        value.f150 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f151)) {
-        value.f151 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f152)) {
-        value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f153)) {
-        value.f153 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f154)) {
-        value.f154 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f155)) {
-        value.f155 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f156)) {
-        value.f156 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f157)) {
-        value.f157 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Order>>::read(d, value.f158)) {
-        value.f158 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Order>>::read(d, value.f159)) {
-        value.f159 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f160)) {
-        value.f160 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f161)) {
-        value.f161 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::State>>::read(d, value.f162)) {
-        value.f162 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::State>>::read(d, value.f163)) {
-        value.f163 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Account>>::read(d, value.f164)) {
-        value.f164 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::proto::Account>>::read(d, value.f165)) {
-        value.f165 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<::test::EnumSimple>::read(d, value.f1000)) {
-        value.f1000 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::test::EnumSimple>>::read(d, value.f1001)) {
-        value.f1001 = {};
-        ok = false;
-    }
-    if (!FCodec<::test::EnumTyped>::read(d, value.f1002)) {
-        value.f1002 = ::test::EnumTyped::ENUM_VALUE_2;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::test::EnumTyped>>::read(d, value.f1003)) {
-        value.f1003 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<::test::FlagsSimple>::read(d, value.f1004)) {
-        value.f1004 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::test::FlagsSimple>>::read(d, value.f1005)) {
-        value.f1005 = {};
-        ok = false;
-    }
-    if (!FCodec<::test::FlagsTyped>::read(d, value.f1006)) {
-        value.f1006 = ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::test::FlagsTyped>>::read(d, value.f1007)) {
-        value.f1007 = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<::test::StructSimple>::read(d, value.f1008)) {
-        FBE::detail::assign_default(value.f1008);
-        ok = false;
-    }
-    if (!FCodec<std::optional<::test::StructSimple>>::read(d, value.f1009)) {
-        value.f1009 = {};
-        ok = false;
-    }
-    if (!FCodec<::test::StructOptional>::read(d, value.f1010)) {
-        FBE::detail::assign_default(value.f1010);
-        ok = false;
-    }
-    if (!FCodec<std::optional<::test::StructOptional>>::read(d, value.f1011)) {
-        value.f1011 = std::nullopt;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -2556,25 +1201,7 @@ FBE_INLINE bool FBody<::test::StructBytes>::read(FinalDecoder& d, ::test::Struct
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::test::StructBytes>::read_fields(FinalDecoder& d, ::test::StructBytes& value)
-{
-    bool ok = true;
-    if (!FCodec<FBE::buffer_t>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::buffer_t>>::read(d, value.f2)) {
-        value.f2 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::buffer_t>>::read(d, value.f3)) {
-        value.f3 = std::nullopt;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -2592,46 +1219,16 @@ FBE_INLINE bool FBody<::test::StructBytes>::verify(D& d)
 inline bool FBody<::test::StructArray>::read(FinalDecoder& d, ::test::StructArray& value)
 {
     bool ok = true;
-    if (!FCodec<std::array<uint8_t, 2>>::read(d, value.f1)) {
-        FBE::detail::assign_default(value.f1);
-        ok = false;
-    }
-    if (!FCodec<std::array<std::optional<uint8_t>, 2>>::read(d, value.f2)) {
-        FBE::detail::assign_default(value.f2);
-        ok = false;
-    }
-    if (!FCodec<std::array<FBE::buffer_t, 2>>::read(d, value.f3)) {
-        FBE::detail::assign_default(value.f3);
-        ok = false;
-    }
-    if (!FCodec<std::array<std::optional<FBE::buffer_t>, 2>>::read(d, value.f4)) {
-        FBE::detail::assign_default(value.f4);
-        ok = false;
-    }
-    if (!FCodec<std::array<::test::EnumSimple, 2>>::read(d, value.f5)) {
-        FBE::detail::assign_default(value.f5);
-        ok = false;
-    }
-    if (!FCodec<std::array<std::optional<::test::EnumSimple>, 2>>::read(d, value.f6)) {
-        FBE::detail::assign_default(value.f6);
-        ok = false;
-    }
-    if (!FCodec<std::array<::test::FlagsSimple, 2>>::read(d, value.f7)) {
-        FBE::detail::assign_default(value.f7);
-        ok = false;
-    }
-    if (!FCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::read(d, value.f8)) {
-        FBE::detail::assign_default(value.f8);
-        ok = false;
-    }
-    if (!FCodec<std::array<::test::StructSimple, 2>>::read(d, value.f9)) {
-        FBE::detail::assign_default(value.f9);
-        ok = false;
-    }
-    if (!FCodec<std::array<std::optional<::test::StructSimple>, 2>>::read(d, value.f10)) {
-        FBE::detail::assign_default(value.f10);
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::test::StructArray::f1>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f2>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f3>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f4>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f5>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f6>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f7>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f8>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f9>(d, value);
+    ok &= detail::read_or_default<&::test::StructArray::f10>(d, value);
     return ok;
 }
 
@@ -2695,53 +1292,7 @@ inline bool FBody<::test::StructVector>::read(FinalDecoder& d, ::test::StructVec
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::test::StructVector>::read_fields(FinalDecoder& d, ::test::StructVector& value)
-{
-    bool ok = true;
-    if (!FCodec<std::vector<uint8_t>>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<std::optional<uint8_t>>>::read(d, value.f2)) {
-        value.f2 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<FBE::buffer_t>>::read(d, value.f3)) {
-        value.f3 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<std::optional<FBE::buffer_t>>>::read(d, value.f4)) {
-        value.f4 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::test::EnumSimple>>::read(d, value.f5)) {
-        value.f5 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<std::optional<::test::EnumSimple>>>::read(d, value.f6)) {
-        value.f6 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::test::FlagsSimple>>::read(d, value.f7)) {
-        value.f7 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<std::optional<::test::FlagsSimple>>>::read(d, value.f8)) {
-        value.f8 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::test::StructSimple>>::read(d, value.f9)) {
-        value.f9 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<std::optional<::test::StructSimple>>>::read(d, value.f10)) {
-        value.f10 = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -2773,46 +1324,16 @@ inline bool FBody<::test::StructVector>::verify(D& d)
 inline bool FBody<::test::StructList>::read(FinalDecoder& d, ::test::StructList& value)
 {
     bool ok = true;
-    if (!FCodec<std::list<uint8_t>>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<std::optional<uint8_t>>>::read(d, value.f2)) {
-        value.f2 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<FBE::buffer_t>>::read(d, value.f3)) {
-        value.f3 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<std::optional<FBE::buffer_t>>>::read(d, value.f4)) {
-        value.f4 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<::test::EnumSimple>>::read(d, value.f5)) {
-        value.f5 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<std::optional<::test::EnumSimple>>>::read(d, value.f6)) {
-        value.f6 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<::test::FlagsSimple>>::read(d, value.f7)) {
-        value.f7 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<std::optional<::test::FlagsSimple>>>::read(d, value.f8)) {
-        value.f8 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<::test::StructSimple>>::read(d, value.f9)) {
-        value.f9 = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<std::optional<::test::StructSimple>>>::read(d, value.f10)) {
-        value.f10 = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::test::StructList::f1>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f2>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f3>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f4>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f5>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f6>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f7>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f8>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f9>(d, value);
+    ok &= detail::read_or_default<&::test::StructList::f10>(d, value);
     return ok;
 }
 
@@ -2845,22 +1366,10 @@ inline bool FBody<::test::StructList>::verify(D& d)
 inline bool FBody<::test::StructSet>::read(FinalDecoder& d, ::test::StructSet& value)
 {
     bool ok = true;
-    if (!FCodec<std::set<uint8_t>>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<std::set<::test::EnumSimple>>::read(d, value.f2)) {
-        value.f2 = {};
-        ok = false;
-    }
-    if (!FCodec<std::set<::test::FlagsSimple>>::read(d, value.f3)) {
-        value.f3 = {};
-        ok = false;
-    }
-    if (!FCodec<std::set<::test::StructSimple>>::read(d, value.f4)) {
-        value.f4 = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::test::StructSet::f1>(d, value);
+    ok &= detail::read_or_default<&::test::StructSet::f2>(d, value);
+    ok &= detail::read_or_default<&::test::StructSet::f3>(d, value);
+    ok &= detail::read_or_default<&::test::StructSet::f4>(d, value);
     return ok;
 }
 
@@ -2881,46 +1390,16 @@ inline bool FBody<::test::StructSet>::verify(D& d)
 inline bool FBody<::test::StructMap>::read(FinalDecoder& d, ::test::StructMap& value)
 {
     bool ok = true;
-    if (!FCodec<std::map<int32_t, uint8_t>>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, std::optional<uint8_t>>>::read(d, value.f2)) {
-        value.f2 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, FBE::buffer_t>>::read(d, value.f3)) {
-        value.f3 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::read(d, value.f4)) {
-        value.f4 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, ::test::EnumSimple>>::read(d, value.f5)) {
-        value.f5 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::read(d, value.f6)) {
-        value.f6 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, ::test::FlagsSimple>>::read(d, value.f7)) {
-        value.f7 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::read(d, value.f8)) {
-        value.f8 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, ::test::StructSimple>>::read(d, value.f9)) {
-        value.f9 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::read(d, value.f10)) {
-        value.f10 = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::test::StructMap::f1>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f2>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f3>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f4>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f5>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f6>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f7>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f8>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f9>(d, value);
+    ok &= detail::read_or_default<&::test::StructMap::f10>(d, value);
     return ok;
 }
 
@@ -2953,46 +1432,16 @@ inline bool FBody<::test::StructMap>::verify(D& d)
 inline bool FBody<::test::StructHash>::read(FinalDecoder& d, ::test::StructHash& value)
 {
     bool ok = true;
-    if (!FCodec<std::unordered_map<std::string, uint8_t>>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::read(d, value.f2)) {
-        value.f2 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, FBE::buffer_t>>::read(d, value.f3)) {
-        value.f3 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::read(d, value.f4)) {
-        value.f4 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, ::test::EnumSimple>>::read(d, value.f5)) {
-        value.f5 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::read(d, value.f6)) {
-        value.f6 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::read(d, value.f7)) {
-        value.f7 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::read(d, value.f8)) {
-        value.f8 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, ::test::StructSimple>>::read(d, value.f9)) {
-        value.f9 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::read(d, value.f10)) {
-        value.f10 = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::test::StructHash::f1>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f2>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f3>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f4>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f5>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f6>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f7>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f8>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f9>(d, value);
+    ok &= detail::read_or_default<&::test::StructHash::f10>(d, value);
     return ok;
 }
 
@@ -3025,14 +1474,8 @@ inline bool FBody<::test::StructHash>::verify(D& d)
 inline bool FBody<::test::StructHashEx>::read(FinalDecoder& d, ::test::StructHashEx& value)
 {
     bool ok = true;
-    if (!FCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::read(d, value.f1)) {
-        value.f1 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::read(d, value.f2)) {
-        value.f2 = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::test::StructHashEx::f1>(d, value);
+    ok &= detail::read_or_default<&::test::StructHashEx::f2>(d, value);
     return ok;
 }
 

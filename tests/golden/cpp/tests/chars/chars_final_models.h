@@ -40,14 +40,8 @@ struct FBody<::chars::GradeKeys> : detail::FFields<::chars::GradeKeys, &::chars:
 FBE_INLINE bool FBody<::chars::CharKeys>::read(FinalDecoder& d, ::chars::CharKeys& value)
 {
     bool ok = true;
-    if (!FCodec<std::set<char>>::read(d, value.letters)) {
-        value.letters = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<char, int32_t>>::read(d, value.countByLetter)) {
-        value.countByLetter = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::chars::CharKeys::letters>(d, value);
+    ok &= detail::read_or_default<&::chars::CharKeys::countByLetter>(d, value);
     return ok;
 }
 
@@ -64,14 +58,8 @@ FBE_INLINE bool FBody<::chars::CharKeys>::verify(D& d)
 FBE_INLINE bool FBody<::chars::GradeKeys>::read(FinalDecoder& d, ::chars::GradeKeys& value)
 {
     bool ok = true;
-    if (!FCodec<std::set<::chars::Grade>>::read(d, value.grades)) {
-        value.grades = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<::chars::Grade, int32_t>>::read(d, value.countByGrade)) {
-        value.countByGrade = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::chars::GradeKeys::grades>(d, value);
+    ok &= detail::read_or_default<&::chars::GradeKeys::countByGrade>(d, value);
     return ok;
 }
 

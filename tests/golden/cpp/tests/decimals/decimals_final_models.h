@@ -41,47 +41,17 @@ FBE_INLINE bool FBody<::decimals::Prices>::read(FinalDecoder& d, ::decimals::Pri
     if (FBE_LIKELY(d.remaining() >= 77 && read_fast_price_to_maybePrice(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.price)) {
-            value.price = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.maybePrice)) {
-            value.maybePrice = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::decimals::Prices::price>(d, value);
+        ok &= detail::read_or_default<&::decimals::Prices::maybePrice>(d, value);
     }
-    if (!FCodec<std::array<FBE::decimal_t, 2>>::read(d, value.pair)) {
-        FBE::detail::assign_default(value.pair);
-        ok = false;
-    }
-    if (!FCodec<std::vector<FBE::decimal_t>>::read(d, value.priceVector)) {
-        value.priceVector = {};
-        ok = false;
-    }
-    if (!FCodec<std::list<FBE::decimal_t>>::read(d, value.priceList)) {
-        value.priceList = {};
-        ok = false;
-    }
-    if (!FCodec<std::set<FBE::decimal_t>>::read(d, value.priceSet)) {
-        value.priceSet = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, FBE::decimal_t>>::read(d, value.priceById)) {
-        value.priceById = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<FBE::decimal_t, int32_t>>::read(d, value.idByPrice)) {
-        value.idByPrice = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::read(d, value.priceByPrice)) {
-        value.priceByPrice = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<std::optional<FBE::decimal_t>>>::read(d, value.maybePrices)) {
-        value.maybePrices = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::decimals::Prices::pair>(d, value);
+    ok &= detail::read_or_default<&::decimals::Prices::priceVector>(d, value);
+    ok &= detail::read_or_default<&::decimals::Prices::priceList>(d, value);
+    ok &= detail::read_or_default<&::decimals::Prices::priceSet>(d, value);
+    ok &= detail::read_or_default<&::decimals::Prices::priceById>(d, value);
+    ok &= detail::read_or_default<&::decimals::Prices::idByPrice>(d, value);
+    ok &= detail::read_or_default<&::decimals::Prices::priceByPrice>(d, value);
+    ok &= detail::read_or_default<&::decimals::Prices::maybePrices>(d, value);
     return ok;
 }
 

@@ -20,7 +20,6 @@ struct FBody<::defaults::Zeros> : detail::FFields<::defaults::Zeros, &::defaults
     static constexpr uint64_t cost = 17;
     static bool read(FinalDecoder& d, ::defaults::Zeros& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::defaults::Zeros& value);
-    static bool read_fields(FinalDecoder& d, ::defaults::Zeros& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -66,69 +65,7 @@ FBE_INLINE bool FBody<::defaults::Zeros>::read(FinalDecoder& d, ::defaults::Zero
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::defaults::Zeros>::read_fields(FinalDecoder& d, ::defaults::Zeros& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.id)) {
-        value.id = 7;
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.b)) {
-        value.b = false;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.i)) {
-        value.i = 0;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int64_t>>::read(d, value.l)) {
-        value.l = INT64_C(0);
-        ok = false;
-    }
-    if (!FCodec<std::optional<float>>::read(d, value.f)) {
-        value.f = 0.0f;
-        ok = false;
-    }
-    if (!FCodec<std::optional<double>>::read(d, value.d)) {
-        value.d = 0.0;
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.m)) {
-        value.m = FBE::decimal_t("0.0");
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.s)) {
-        value.s = "";
-        ok = false;
-    }
-    if (!FCodec<std::optional<::defaults::Colour>>::read(d, value.c)) {
-        value.c = ::defaults::Colour::red;
-        ok = false;
-    }
-    if (!FCodec<std::optional<::defaults::Mode>>::read(d, value.fl)) {
-        value.fl = ::defaults::Mode::none;
-        ok = false;
-    }
-    if (!FCodec<std::optional<uint64_t>>::read(d, value.t)) {
-        value.t = UINT64_C(0);
-        ok = false;
-    }
-    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.u)) {
-        value.u = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.n)) {
-        value.n = std::nullopt;
-        ok = false;
-    }
-    if (!FCodec<std::optional<int32_t>>::read(d, value.absent)) {
-        value.absent = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>

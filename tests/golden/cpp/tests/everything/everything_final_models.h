@@ -21,7 +21,6 @@ struct FBody<::everything::Counted> : detail::FFields<::everything::Counted, &::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::everything::Counted& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Counted& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Counted& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -37,7 +36,6 @@ struct FBody<::everything::Shifted> : detail::FFields<::everything::Shifted, &::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::everything::Shifted& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Shifted& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Shifted& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -53,7 +51,6 @@ struct FBody<::everything::AfterShift> : detail::FFields<::everything::AfterShif
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::everything::AfterShift& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::AfterShift& value);
-    static bool read_fields(FinalDecoder& d, ::everything::AfterShift& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -69,7 +66,6 @@ struct FBody<::everything::Fixed> : detail::FFields<::everything::Fixed, &::ever
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::everything::Fixed& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Fixed& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Fixed& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -85,7 +81,6 @@ struct FBody<::everything::Derived> : detail::FFields<::everything::Derived, &::
     static constexpr uint64_t cost = 8;
     static bool read(FinalDecoder& d, ::everything::Derived& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Derived& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Derived& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -101,7 +96,6 @@ struct FBody<::everything::ImportedBase> : detail::FFields<::everything::Importe
     static constexpr uint64_t cost = 16;
     static bool read(FinalDecoder& d, ::everything::ImportedBase& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::ImportedBase& value);
-    static bool read_fields(FinalDecoder& d, ::everything::ImportedBase& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -117,7 +111,6 @@ struct FBody<::everything::Note> : detail::FFields<::everything::Note, &::everyt
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::everything::Note& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Note& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Note& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -133,7 +126,6 @@ struct FBody<::everything::Quiet> : detail::FFields<::everything::Quiet, &::ever
     static constexpr uint64_t cost = 8;
     static bool read(FinalDecoder& d, ::everything::Quiet& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Quiet& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Quiet& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -180,7 +172,6 @@ struct FBody<::everything::PlaceOrder> : detail::FFields<::everything::PlaceOrde
     static constexpr uint64_t cost = 16;
     static bool read(FinalDecoder& d, ::everything::PlaceOrder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::PlaceOrder& value);
-    static bool read_fields(FinalDecoder& d, ::everything::PlaceOrder& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -196,7 +187,6 @@ struct FBody<::everything::Accepted> : detail::FFields<::everything::Accepted, &
     static constexpr uint64_t cost = 16;
     static bool read(FinalDecoder& d, ::everything::Accepted& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Accepted& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Accepted& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -212,7 +202,6 @@ struct FBody<::everything::Rejected> : detail::FFields<::everything::Rejected, &
     static constexpr uint64_t cost = 20;
     static bool read(FinalDecoder& d, ::everything::Rejected& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Rejected& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Rejected& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -228,7 +217,6 @@ struct FBody<::everything::Ping> : detail::FFields<::everything::Ping, &::everyt
     static constexpr uint64_t cost = 8;
     static bool read(FinalDecoder& d, ::everything::Ping& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Ping& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Ping& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -244,7 +232,6 @@ struct FBody<::everything::FixedKeywords> : detail::FFields<::everything::FixedK
     static constexpr uint64_t cost = 9;
     static bool read(FinalDecoder& d, ::everything::FixedKeywords& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::FixedKeywords& value);
-    static bool read_fields(FinalDecoder& d, ::everything::FixedKeywords& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -260,7 +247,6 @@ struct FBody<::everything::Keywords> : detail::FFields<::everything::Keywords, &
     static constexpr uint64_t cost = 30;
     static bool read(FinalDecoder& d, ::everything::Keywords& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Keywords& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Keywords& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -276,7 +262,6 @@ struct FBody<::everything::Route> : detail::FFields<::everything::Route, &::ever
     static constexpr uint64_t cost = 16;
     static bool read(FinalDecoder& d, ::everything::Route& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Route& value);
-    static bool read_fields(FinalDecoder& d, ::everything::Route& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -310,17 +295,7 @@ FBE_INLINE bool FBody<::everything::Counted>::read(FinalDecoder& d, ::everything
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Counted>::read_fields(FinalDecoder& d, ::everything::Counted& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.a)) {
-        value.a = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -346,17 +321,7 @@ FBE_INLINE bool FBody<::everything::Shifted>::read(FinalDecoder& d, ::everything
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Shifted>::read_fields(FinalDecoder& d, ::everything::Shifted& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.a)) {
-        value.a = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -382,17 +347,7 @@ FBE_INLINE bool FBody<::everything::AfterShift>::read(FinalDecoder& d, ::everyth
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::AfterShift>::read_fields(FinalDecoder& d, ::everything::AfterShift& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.a)) {
-        value.a = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -418,17 +373,7 @@ FBE_INLINE bool FBody<::everything::Fixed>::read(FinalDecoder& d, ::everything::
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Fixed>::read_fields(FinalDecoder& d, ::everything::Fixed& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.a)) {
-        value.a = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -441,10 +386,7 @@ FBE_INLINE bool FBody<::everything::Fixed>::verify(D& d)
 
 FBE_INLINE bool FBody<::everything::Derived>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Derived& value)
 {
-    const auto fbe_a = Scalar<int32_t>::get(p);
-    const auto fbe_b = Scalar<int32_t>::get(p + 4);
-    value.a = fbe_a;
-    value.b = fbe_b;
+    detail::read_run<&::everything::Fixed::a, &::everything::Derived::b>(p, value);
     p += 8;
     return true;
 }
@@ -457,21 +399,7 @@ FBE_INLINE bool FBody<::everything::Derived>::read(FinalDecoder& d, ::everything
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Derived>::read_fields(FinalDecoder& d, ::everything::Derived& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.a)) {
-        value.a = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.b)) {
-        value.b = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -492,10 +420,7 @@ FBE_INLINE bool FBody<::everything::ImportedBase>::read_fast(const uint8_t*& p, 
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.symbol))
         return false;
-    const auto fbe_digits = Scalar<int32_t>::get(p);
-    const auto fbe_price = Scalar<double>::get(p + 4);
-    value.digits = fbe_digits;
-    value.price = fbe_price;
+    detail::read_run<&::market::Instrument::digits, &::everything::ImportedBase::price>(p, value);
     p += 12;
     return true;
 }
@@ -508,25 +433,7 @@ FBE_INLINE bool FBody<::everything::ImportedBase>::read(FinalDecoder& d, ::every
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::ImportedBase>::read_fields(FinalDecoder& d, ::everything::ImportedBase& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.symbol)) {
-        value.symbol = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.digits)) {
-        value.digits = 5;
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.price)) {
-        value.price = 1.5;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -560,17 +467,7 @@ FBE_INLINE bool FBody<::everything::Note>::read(FinalDecoder& d, ::everything::N
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Note>::read_fields(FinalDecoder& d, ::everything::Note& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.text)) {
-        value.text = "hi \"there\"\012";
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -598,21 +495,7 @@ FBE_INLINE bool FBody<::everything::Quiet>::read(FinalDecoder& d, ::everything::
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Quiet>::read_fields(FinalDecoder& d, ::everything::Quiet& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.password)) {
-        value.password = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.legacy)) {
-        value.legacy = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -638,36 +521,7 @@ FBE_INLINE bool FBody<::everything::Empty>::verify(D& /*d*/)
 
 inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value)
 {
-    const auto fbe_id = Scalar<int32_t>::get(p);
-    const auto fbe_f1 = Scalar<bool>::get(p + 4);
-    const auto fbe_f2 = Scalar<uint8_t>::get(p + 5);
-    const auto fbe_f3 = Scalar<char>::get(p + 6);
-    const auto fbe_f4 = Scalar<wchar_t>::get(p + 7);
-    const auto fbe_f5 = Scalar<int8_t>::get(p + 11);
-    const auto fbe_f6 = Scalar<uint8_t>::get(p + 12);
-    const auto fbe_f7 = Scalar<int16_t>::get(p + 13);
-    const auto fbe_f8 = Scalar<uint16_t>::get(p + 15);
-    const auto fbe_f9 = Scalar<int32_t>::get(p + 17);
-    const auto fbe_f10 = Scalar<uint32_t>::get(p + 21);
-    const auto fbe_f11 = Scalar<int64_t>::get(p + 25);
-    const auto fbe_f12 = Scalar<uint64_t>::get(p + 33);
-    const auto fbe_f13 = Scalar<float>::get(p + 41);
-    const auto fbe_f14 = Scalar<double>::get(p + 45);
-    value.id = fbe_id;
-    value.f1 = fbe_f1;
-    value.f2 = fbe_f2;
-    value.f3 = fbe_f3;
-    value.f4 = fbe_f4;
-    value.f5 = fbe_f5;
-    value.f6 = fbe_f6;
-    value.f7 = fbe_f7;
-    value.f8 = fbe_f8;
-    value.f9 = fbe_f9;
-    value.f10 = fbe_f10;
-    value.f11 = fbe_f11;
-    value.f12 = fbe_f12;
-    value.f13 = fbe_f13;
-    value.f14 = fbe_f14;
+    detail::read_run<&::everything::Everything::id, &::everything::Everything::f1, &::everything::Everything::f2, &::everything::Everything::f3, &::everything::Everything::f4, &::everything::Everything::f5, &::everything::Everything::f6, &::everything::Everything::f7, &::everything::Everything::f8, &::everything::Everything::f9, &::everything::Everything::f10, &::everything::Everything::f11, &::everything::Everything::f12, &::everything::Everything::f13, &::everything::Everything::f14>(p, value);
     p += 53;
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 201, value.f15))
         return false;
@@ -675,29 +529,11 @@ inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*&
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 181, value.f17))
         return false;
-    const auto fbe_f18 = Scalar<uint64_t>::get(p);
-    const auto fbe_f19 = Scalar<uint64_t>::get(p + 8);
-    const auto fbe_f20 = Scalar<FBE::uuid_t>::get(p + 16);
-    const auto fbe_f21 = Scalar<FBE::uuid_t>::get(p + 32);
-    const auto fbe_f22 = Scalar<FBE::uuid_t>::get(p + 48);
-    const auto fbe_f23 = Scalar<FBE::uuid_t>::get(p + 64);
-    value.f18 = fbe_f18;
-    value.f19 = fbe_f19;
-    value.f20 = fbe_f20;
-    value.f21 = fbe_f21;
-    value.f22 = fbe_f22;
-    value.f23 = fbe_f23;
+    detail::read_run<&::everything::Everything::f18, &::everything::Everything::f19, &::everything::Everything::f20, &::everything::Everything::f21, &::everything::Everything::f22, &::everything::Everything::f23>(p, value);
     p += 80;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 97, value.f24))
         return false;
-    const auto fbe_f25 = Scalar<::everything::EByte>::get(p);
-    const auto fbe_f26 = Scalar<::market::Side>::get(p + 1);
-    const auto fbe_f27 = Scalar<::everything::FByte>::get(p + 2);
-    const auto fbe_f28 = Scalar<::everything::FUInt64>::get(p + 3);
-    value.f25 = fbe_f25;
-    value.f26 = fbe_f26;
-    value.f27 = fbe_f27;
-    value.f28 = fbe_f28;
+    detail::read_run<&::everything::Everything::f25, &::everything::Everything::f26, &::everything::Everything::f27, &::everything::Everything::f28>(p, value);
     p += 11;
     if (!FBody<::everything::Counted>::read_fast(p, end, rest + 82, value.f29))
         return false;
@@ -745,236 +581,74 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
     if (FBE_LIKELY(d.remaining() >= 270 && d.depth_left >= 1u && read_fast_id_to_f35(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<int32_t>::read(d, value.id)) {
-            value.id = 42;
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.f1)) {
-            value.f1 = true;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f2)) {
-            value.f2 = 255;
-            ok = false;
-        }
-        if (!FCodec<char>::read(d, value.f3)) {
-            value.f3 = '!';
-            ok = false;
-        }
-        if (!FCodec<wchar_t>::read(d, value.f4)) {
-            value.f4 = static_cast<wchar_t>(0x444);
-            ok = false;
-        }
-        if (!FCodec<int8_t>::read(d, value.f5)) {
-            value.f5 = -128;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f6)) {
-            value.f6 = 65;
-            ok = false;
-        }
-        if (!FCodec<int16_t>::read(d, value.f7)) {
-            value.f7 = -2;
-            ok = false;
-        }
-        if (!FCodec<uint16_t>::read(d, value.f8)) {
-            value.f8 = 65535;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.f9)) {
-            value.f9 = 2147483647;
-            ok = false;
-        }
-        if (!FCodec<uint32_t>::read(d, value.f10)) {
-            value.f10 = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.f11)) {
-            value.f11 = INT64_MIN;
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f12)) {
-            value.f12 = UINT64_C(18446744073709551615);
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.f13)) {
-            value.f13 = .5e3f;
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.f14)) {
-            value.f14 = -1.;
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.f15)) {
-            value.f15 = FBE::decimal_t("123456.123456");
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.f16)) {
-            value.f16 = FBE::decimal_t("7");
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.f17)) {
-            value.f17 = "text";
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f18)) {
-            value.f18 = UINT64_C(0);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f19)) {
-            value.f19 = FBE::utc();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f20)) {
-            value.f20 = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f21)) {
-            value.f21 = FBE::uuid_t::sequential();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f22)) {
-            value.f22 = FBE::uuid_t::random();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f23)) {
-            value.f23 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.f24)) {
-            value.f24 = {};
-            ok = false;
-        }
-        if (!FCodec<::everything::EByte>::read(d, value.f25)) {
-            value.f25 = ::everything::EByte::c;
-            ok = false;
-        }
-        if (!FCodec<::market::Side>::read(d, value.f26)) {
-            value.f26 = ::market::Side::sell;
-            ok = false;
-        }
-        if (!FCodec<::everything::FByte>::read(d, value.f27)) {
-            value.f27 = ::everything::FByte::one | ::everything::FByte::two;
-            ok = false;
-        }
-        if (!FCodec<::everything::FUInt64>::read(d, value.f28)) {
-            value.f28 = ::everything::FUInt64::all;
-            ok = false;
-        }
-        if (!FCodec<::everything::Counted>::read(d, value.f29)) {
-            FBE::detail::assign_default(value.f29);
-            ok = false;
-        }
-        if (!FCodec<::market::Instrument>::read(d, value.f30)) {
-            FBE::detail::assign_default(value.f30);
-            ok = false;
-        }
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f31)) {
-            value.f31 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f32)) {
-            value.f32 = 5;
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.f33)) {
-            value.f33 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::everything::EByte>>::read(d, value.f34)) {
-            value.f34 = ::everything::EByte::b;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::everything::Counted>>::read(d, value.f35)) {
-            value.f35 = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::everything::Everything::id>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f1>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f2>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f3>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f4>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f5>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f6>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f7>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f8>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f9>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f10>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f11>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f12>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f13>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f14>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f15>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f16>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f17>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f18>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f19>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f20>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f21>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f22>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f23>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f24>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f25>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f26>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f27>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f28>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f29>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f30>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f31>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f32>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f33>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f34>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f35>(d, value);
     }
-    if (!FCodec<std::array<int32_t, 3>>::read(d, value.f36)) {
-        FBE::detail::assign_default(value.f36);
-        ok = false;
-    }
-    if (!FCodec<std::array<std::optional<std::string>, 2>>::read(d, value.f37)) {
-        FBE::detail::assign_default(value.f37);
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::everything::Everything::f36>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f37>(d, value);
     // f38, f39: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 55 && d.depth_left >= 1u && read_fast_f38_to_f39(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<std::vector<double>>::read(d, value.f38)) {
-            value.f38 = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<std::optional<::everything::Counted>>>::read(d, value.f39)) {
-            value.f39 = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::everything::Everything::f38>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f39>(d, value);
     }
-    if (!FCodec<std::list<std::string>>::read(d, value.f40)) {
-        value.f40 = {};
-        ok = false;
-    }
-    if (!FCodec<std::set<int64_t>>::read(d, value.f41)) {
-        value.f41 = {};
-        ok = false;
-    }
-    if (!FCodec<std::set<::market::Instrument>>::read(d, value.f42)) {
-        value.f42 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, std::string>>::read(d, value.f43)) {
-        value.f43 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<std::string, std::optional<::everything::Counted>>>::read(d, value.f44)) {
-        value.f44 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::read(d, value.f45)) {
-        value.f45 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::read(d, value.f46)) {
-        value.f46 = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::everything::Everything::f40>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f41>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f42>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f43>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f44>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f45>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f46>(d, value);
     // f47, f47Reset, f48: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 19 && read_fast_f47_to_f48(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f47)) {
-            value.f47 = {};
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.f47Reset)) {
-            value.f47Reset = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f48)) {
-            value.f48 = UINT64_C(0);
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::everything::Everything::f47>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f47Reset>(d, value);
+        ok &= detail::read_or_default<&::everything::Everything::f48>(d, value);
     }
-    if (!FCodec<std::map<FBE::buffer_t, int32_t>>::read(d, value.f49)) {
-        value.f49 = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<FBE::buffer_t, std::string>>::read(d, value.f50)) {
-        value.f50 = {};
-        ok = false;
-    }
-    if (!FCodec<std::set<FBE::decimal_t>>::read(d, value.f51)) {
-        value.f51 = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<FBE::decimal_t, int32_t>>::read(d, value.f52)) {
-        value.f52 = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::everything::Everything::f49>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f50>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f51>(d, value);
+    ok &= detail::read_or_default<&::everything::Everything::f52>(d, value);
     return ok;
 }
 
@@ -1122,21 +796,7 @@ FBE_INLINE bool FBody<::everything::PlaceOrder>::read(FinalDecoder& d, ::everyth
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::PlaceOrder>::read_fields(FinalDecoder& d, ::everything::PlaceOrder& value)
-{
-    bool ok = true;
-    if (!FCodec<FBE::uuid_t>::read(d, value.id)) {
-        value.id = FBE::uuid_t::sequential();
-        ok = false;
-    }
-    if (!FCodec<::market::Instrument>::read(d, value.instrument)) {
-        FBE::detail::assign_default(value.instrument);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1164,17 +824,7 @@ FBE_INLINE bool FBody<::everything::Accepted>::read(FinalDecoder& d, ::everythin
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Accepted>::read_fields(FinalDecoder& d, ::everything::Accepted& value)
-{
-    bool ok = true;
-    if (!FCodec<FBE::uuid_t>::read(d, value.id)) {
-        value.id = FBE::uuid_t::sequential();
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1202,21 +852,7 @@ FBE_INLINE bool FBody<::everything::Rejected>::read(FinalDecoder& d, ::everythin
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Rejected>::read_fields(FinalDecoder& d, ::everything::Rejected& value)
-{
-    bool ok = true;
-    if (!FCodec<FBE::uuid_t>::read(d, value.id)) {
-        value.id = FBE::uuid_t::sequential();
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.reason)) {
-        value.reason = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1244,17 +880,7 @@ FBE_INLINE bool FBody<::everything::Ping>::read(FinalDecoder& d, ::everything::P
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Ping>::read_fields(FinalDecoder& d, ::everything::Ping& value)
-{
-    bool ok = true;
-    if (!FCodec<int64_t>::read(d, value.sequence)) {
-        value.sequence = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1267,12 +893,7 @@ FBE_INLINE bool FBody<::everything::Ping>::verify(D& d)
 
 FBE_INLINE bool FBody<::everything::FixedKeywords>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::FixedKeywords& value)
 {
-    const auto fbe_new_ = Scalar<int32_t>::get(p);
-    const auto fbe_swap_ = Scalar<bool>::get(p + 4);
-    const auto fbe_default_ = Scalar<::everything::Reserved>::get(p + 5);
-    value.new_ = fbe_new_;
-    value.swap_ = fbe_swap_;
-    value.default_ = fbe_default_;
+    detail::read_run<&::everything::FixedKeywords::new_, &::everything::FixedKeywords::swap_, &::everything::FixedKeywords::default_>(p, value);
     p += 9;
     return true;
 }
@@ -1285,25 +906,7 @@ FBE_INLINE bool FBody<::everything::FixedKeywords>::read(FinalDecoder& d, ::ever
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::FixedKeywords>::read_fields(FinalDecoder& d, ::everything::FixedKeywords& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.new_)) {
-        value.new_ = {};
-        ok = false;
-    }
-    if (!FCodec<bool>::read(d, value.swap_)) {
-        value.swap_ = {};
-        ok = false;
-    }
-    if (!FCodec<::everything::Reserved>::read(d, value.default_)) {
-        value.default_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1328,16 +931,7 @@ FBE_INLINE bool FBody<::everything::Keywords>::read_fast(const uint8_t*& p, cons
     p += 4;
     if (!FCodec<std::string>::read_fast(p, end, rest + 22, value.class_))
         return false;
-    const auto fbe_default_ = Scalar<::everything::Reserved>::get(p);
-    const auto fbe_swap_ = Scalar<bool>::get(p + 4);
-    const auto fbe_from = Scalar<int32_t>::get(p + 5);
-    const auto fbe_None = Scalar<int32_t>::get(p + 9);
-    const auto fbe_NULL_ = Scalar<int32_t>::get(p + 13);
-    value.default_ = fbe_default_;
-    value.swap_ = fbe_swap_;
-    value.from = fbe_from;
-    value.None = fbe_None;
-    value.NULL_ = fbe_NULL_;
+    detail::read_run<&::everything::Keywords::default_, &::everything::Keywords::swap_, &::everything::Keywords::from, &::everything::Keywords::None, &::everything::Keywords::NULL_>(p, value);
     p += 17;
     if (!FCodec<std::optional<::everything::Reserved>>::read_fast(p, end, rest + 4, value.operator_))
         return false;
@@ -1355,49 +949,7 @@ FBE_INLINE bool FBody<::everything::Keywords>::read(FinalDecoder& d, ::everythin
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Keywords>::read_fields(FinalDecoder& d, ::everything::Keywords& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.new_)) {
-        value.new_ = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.class_)) {
-        value.class_ = {};
-        ok = false;
-    }
-    if (!FCodec<::everything::Reserved>::read(d, value.default_)) {
-        value.default_ = ::everything::Reserved::delete_;
-        ok = false;
-    }
-    if (!FCodec<bool>::read(d, value.swap_)) {
-        value.swap_ = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.from)) {
-        value.from = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.None)) {
-        value.None = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.NULL_)) {
-        value.NULL_ = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<::everything::Reserved>>::read(d, value.operator_)) {
-        value.operator_ = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::everything::FixedKeywords>>::read(d, value.this_)) {
-        value.this_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1432,10 +984,7 @@ FBE_INLINE bool FBody<::everything::Route>::read_fast(const uint8_t*& p, const u
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.venue))
         return false;
-    const auto fbe_weight = Scalar<double>::get(p);
-    const auto fbe_leg = Scalar<int32_t>::get(p + 8);
-    value.weight = fbe_weight;
-    value.leg = fbe_leg;
+    detail::read_run<&::everything::Route::weight, &::everything::Route::leg>(p, value);
     p += 12;
     return true;
 }
@@ -1448,25 +997,7 @@ FBE_INLINE bool FBody<::everything::Route>::read(FinalDecoder& d, ::everything::
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::everything::Route>::read_fields(FinalDecoder& d, ::everything::Route& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.venue)) {
-        value.venue = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.weight)) {
-        value.weight = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.leg)) {
-        value.leg = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1488,18 +1019,9 @@ FBE_INLINE bool FBody<::everything::Route>::verify(D& d)
 FBE_INLINE bool FBody<::everything::Routes>::read(FinalDecoder& d, ::everything::Routes& value)
 {
     bool ok = true;
-    if (!FCodec<std::set<::everything::Route>>::read(d, value.routes)) {
-        value.routes = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<::everything::Route, int32_t>>::read(d, value.ranks)) {
-        value.ranks = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<::everything::Route, std::string>>::read(d, value.names)) {
-        value.names = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::everything::Routes::routes>(d, value);
+    ok &= detail::read_or_default<&::everything::Routes::ranks>(d, value);
+    ok &= detail::read_or_default<&::everything::Routes::names>(d, value);
     return ok;
 }
 

@@ -93,10 +93,7 @@ FBE_INLINE bool FBody<::hostile::Empty>::verify(D& /*d*/)
 FBE_INLINE bool FBody<::hostile::Empties>::read(FinalDecoder& d, ::hostile::Empties& value)
 {
     bool ok = true;
-    if (!FCodec<std::vector<::hostile::Empty>>::read(d, value.items)) {
-        value.items = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::hostile::Empties::items>(d, value);
     return ok;
 }
 
@@ -111,10 +108,7 @@ FBE_INLINE bool FBody<::hostile::Empties>::verify(D& d)
 FBE_INLINE bool FBody<::hostile::Wide>::read(FinalDecoder& d, ::hostile::Wide& value)
 {
     bool ok = true;
-    if (!FCodec<std::array<int32_t, 1000000>>::read(d, value.values)) {
-        FBE::detail::assign_default(value.values);
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::hostile::Wide::values>(d, value);
     return ok;
 }
 
@@ -129,10 +123,7 @@ FBE_INLINE bool FBody<::hostile::Wide>::verify(D& d)
 FBE_INLINE bool FBody<::hostile::Wides>::read(FinalDecoder& d, ::hostile::Wides& value)
 {
     bool ok = true;
-    if (!FCodec<std::vector<::hostile::Wide>>::read(d, value.items)) {
-        value.items = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::hostile::Wides::items>(d, value);
     return ok;
 }
 
@@ -147,18 +138,9 @@ FBE_INLINE bool FBody<::hostile::Wides>::verify(D& d)
 FBE_INLINE bool FBody<::hostile::Holder>::read(FinalDecoder& d, ::hostile::Holder& value)
 {
     bool ok = true;
-    if (!FCodec<::hostile::Wide>::read(d, value.wide)) {
-        FBE::detail::assign_default(value.wide);
-        ok = false;
-    }
-    if (!FCodec<std::optional<::hostile::Wide>>::read(d, value.maybe)) {
-        value.maybe = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<int32_t, ::hostile::Wide>>::read(d, value.byId)) {
-        value.byId = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::hostile::Holder::wide>(d, value);
+    ok &= detail::read_or_default<&::hostile::Holder::maybe>(d, value);
+    ok &= detail::read_or_default<&::hostile::Holder::byId>(d, value);
     return ok;
 }
 

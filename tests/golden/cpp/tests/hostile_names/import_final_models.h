@@ -21,7 +21,6 @@ struct FBody<::import::Order> : detail::FFields<::import::Order, &::import::Orde
     static constexpr uint64_t cost = 12;
     static bool read(FinalDecoder& d, ::import::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Order& value);
-    static bool read_fields(FinalDecoder& d, ::import::Order& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -192,7 +191,6 @@ struct FBody<::import::CppMembers> : detail::FFields<::import::CppMembers, &::im
     static constexpr uint64_t cost = 48;
     static bool read(FinalDecoder& d, ::import::CppMembers& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value);
-    static bool read_fields(FinalDecoder& d, ::import::CppMembers& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -256,7 +254,6 @@ struct FBody<::import::JsMembers> : detail::FFields<::import::JsMembers, &::impo
     static constexpr uint64_t cost = 11;
     static bool read(FinalDecoder& d, ::import::JsMembers& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsMembers& value);
-    static bool read_fields(FinalDecoder& d, ::import::JsMembers& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -288,7 +285,6 @@ struct FBody<::import::class_> : detail::FFields<::import::class_, &::import::cl
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::class_& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::class_& value);
-    static bool read_fields(FinalDecoder& d, ::import::class_& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -304,7 +300,6 @@ struct FBody<::import::Object> : detail::FFields<::import::Object, &::import::Ob
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Object& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Object& value);
-    static bool read_fields(FinalDecoder& d, ::import::Object& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -320,7 +315,6 @@ struct FBody<::import::String> : detail::FFields<::import::String, &::import::St
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::String& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::String& value);
-    static bool read_fields(FinalDecoder& d, ::import::String& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -336,7 +330,6 @@ struct FBody<::import::List> : detail::FFields<::import::List, &::import::List::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::List& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::List& value);
-    static bool read_fields(FinalDecoder& d, ::import::List& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -352,7 +345,6 @@ struct FBody<::import::Map> : detail::FFields<::import::Map, &::import::Map::Map
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Map& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Map& value);
-    static bool read_fields(FinalDecoder& d, ::import::Map& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -368,7 +360,6 @@ struct FBody<::import::Model> : detail::FFields<::import::Model, &::import::Mode
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Model& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Model& value);
-    static bool read_fields(FinalDecoder& d, ::import::Model& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -384,7 +375,6 @@ struct FBody<::import::FinalModel> : detail::FFields<::import::FinalModel, &::im
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::FinalModel& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FinalModel& value);
-    static bool read_fields(FinalDecoder& d, ::import::FinalModel& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -400,7 +390,6 @@ struct FBody<::import::Buffer> : detail::FFields<::import::Buffer, &::import::Bu
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Buffer& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Buffer& value);
-    static bool read_fields(FinalDecoder& d, ::import::Buffer& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -416,7 +405,6 @@ struct FBody<::import::Reader> : detail::FFields<::import::Reader, &::import::Re
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Reader& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Reader& value);
-    static bool read_fields(FinalDecoder& d, ::import::Reader& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -432,7 +420,6 @@ struct FBody<::import::Writer> : detail::FFields<::import::Writer, &::import::Wr
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Writer& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Writer& value);
-    static bool read_fields(FinalDecoder& d, ::import::Writer& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -448,7 +435,6 @@ struct FBody<::import::Limits> : detail::FFields<::import::Limits, &::import::Li
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Limits& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Limits& value);
-    static bool read_fields(FinalDecoder& d, ::import::Limits& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -464,7 +450,6 @@ struct FBody<::import::DecodeError> : detail::FFields<::import::DecodeError, &::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::DecodeError& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DecodeError& value);
-    static bool read_fields(FinalDecoder& d, ::import::DecodeError& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -480,7 +465,6 @@ struct FBody<::import::DecodeException> : detail::FFields<::import::DecodeExcept
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::DecodeException& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DecodeException& value);
-    static bool read_fields(FinalDecoder& d, ::import::DecodeException& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -496,7 +480,6 @@ struct FBody<::import::Decimal> : detail::FFields<::import::Decimal, &::import::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Decimal& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Decimal& value);
-    static bool read_fields(FinalDecoder& d, ::import::Decimal& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -512,7 +495,6 @@ struct FBody<::import::Uuid> : detail::FFields<::import::Uuid, &::import::Uuid::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Uuid& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Uuid& value);
-    static bool read_fields(FinalDecoder& d, ::import::Uuid& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -528,7 +510,6 @@ struct FBody<::import::UUID> : detail::FFields<::import::UUID, &::import::UUID::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::UUID& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::UUID& value);
-    static bool read_fields(FinalDecoder& d, ::import::UUID& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -544,7 +525,6 @@ struct FBody<::import::Timestamp> : detail::FFields<::import::Timestamp, &::impo
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Timestamp& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Timestamp& value);
-    static bool read_fields(FinalDecoder& d, ::import::Timestamp& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -560,7 +540,6 @@ struct FBody<::import::Sender> : detail::FFields<::import::Sender, &::import::Se
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Sender& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Sender& value);
-    static bool read_fields(FinalDecoder& d, ::import::Sender& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -576,7 +555,6 @@ struct FBody<::import::Receiver> : detail::FFields<::import::Receiver, &::import
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Receiver& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Receiver& value);
-    static bool read_fields(FinalDecoder& d, ::import::Receiver& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -592,7 +570,6 @@ struct FBody<::import::Client> : detail::FFields<::import::Client, &::import::Cl
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Client& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Client& value);
-    static bool read_fields(FinalDecoder& d, ::import::Client& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -608,7 +585,6 @@ struct FBody<::import::Proxy> : detail::FFields<::import::Proxy, &::import::Prox
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Proxy& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Proxy& value);
-    static bool read_fields(FinalDecoder& d, ::import::Proxy& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -624,7 +600,6 @@ struct FBody<::import::Handler> : detail::FFields<::import::Handler, &::import::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Handler& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Handler& value);
-    static bool read_fields(FinalDecoder& d, ::import::Handler& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -640,7 +615,6 @@ struct FBody<::import::fbe> : detail::FFields<::import::fbe, &::import::fbe::fbe
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::fbe& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::fbe& value);
-    static bool read_fields(FinalDecoder& d, ::import::fbe& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -656,7 +630,6 @@ struct FBody<::import::FBE_> : detail::FFields<::import::FBE_, &::import::FBE_::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::FBE_& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBE_& value);
-    static bool read_fields(FinalDecoder& d, ::import::FBE_& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -672,7 +645,6 @@ struct FBody<::import::std_> : detail::FFields<::import::std_, &::import::std_::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::std_& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::std_& value);
-    static bool read_fields(FinalDecoder& d, ::import::std_& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -688,7 +660,6 @@ struct FBody<::import::Companion> : detail::FFields<::import::Companion, &::impo
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Companion& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Companion& value);
-    static bool read_fields(FinalDecoder& d, ::import::Companion& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -704,7 +675,6 @@ struct FBody<::import::Any> : detail::FFields<::import::Any, &::import::Any::Any
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Any& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Any& value);
-    static bool read_fields(FinalDecoder& d, ::import::Any& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -720,7 +690,6 @@ struct FBody<::import::Self> : detail::FFields<::import::Self, &::import::Self::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Self& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Self& value);
-    static bool read_fields(FinalDecoder& d, ::import::Self& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -736,7 +705,6 @@ struct FBody<::import::self> : detail::FFields<::import::self, &::import::self::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::self& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::self& value);
-    static bool read_fields(FinalDecoder& d, ::import::self& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -752,7 +720,6 @@ struct FBody<::import::None> : detail::FFields<::import::None, &::import::None::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::None& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::None& value);
-    static bool read_fields(FinalDecoder& d, ::import::None& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -768,7 +735,6 @@ struct FBody<::import::Option> : detail::FFields<::import::Option, &::import::Op
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Option& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Option& value);
-    static bool read_fields(FinalDecoder& d, ::import::Option& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -784,7 +750,6 @@ struct FBody<::import::Result> : detail::FFields<::import::Result, &::import::Re
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Result& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Result& value);
-    static bool read_fields(FinalDecoder& d, ::import::Result& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -800,7 +765,6 @@ struct FBody<::import::Vec> : detail::FFields<::import::Vec, &::import::Vec::Vec
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Vec& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Vec& value);
-    static bool read_fields(FinalDecoder& d, ::import::Vec& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -816,7 +780,6 @@ struct FBody<::import::Box> : detail::FFields<::import::Box, &::import::Box::Box
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Box& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Box& value);
-    static bool read_fields(FinalDecoder& d, ::import::Box& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -832,7 +795,6 @@ struct FBody<::import::Error> : detail::FFields<::import::Error, &::import::Erro
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Error& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Error& value);
-    static bool read_fields(FinalDecoder& d, ::import::Error& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -848,7 +810,6 @@ struct FBody<::import::Exception> : detail::FFields<::import::Exception, &::impo
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Exception& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Exception& value);
-    static bool read_fields(FinalDecoder& d, ::import::Exception& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -864,7 +825,6 @@ struct FBody<::import::Text> : detail::FFields<::import::Text, &::import::Text::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Text& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Text& value);
-    static bool read_fields(FinalDecoder& d, ::import::Text& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -880,7 +840,6 @@ struct FBody<::import::JsonWriter> : detail::FFields<::import::JsonWriter, &::im
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::JsonWriter& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsonWriter& value);
-    static bool read_fields(FinalDecoder& d, ::import::JsonWriter& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -896,7 +855,6 @@ struct FBody<::import::int32_t_> : detail::FFields<::import::int32_t_, &::import
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::int32_t_& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::int32_t_& value);
-    static bool read_fields(FinalDecoder& d, ::import::int32_t_& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -912,7 +870,6 @@ struct FBody<::import::size_t_> : detail::FFields<::import::size_t_, &::import::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::size_t_& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::size_t_& value);
-    static bool read_fields(FinalDecoder& d, ::import::size_t_& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -928,7 +885,6 @@ struct FBody<::import::list> : detail::FFields<::import::list, &::import::list::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::list& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::list& value);
-    static bool read_fields(FinalDecoder& d, ::import::list& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -944,7 +900,6 @@ struct FBody<::import::object> : detail::FFields<::import::object, &::import::ob
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::object& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::object& value);
-    static bool read_fields(FinalDecoder& d, ::import::object& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -960,7 +915,6 @@ struct FBody<::import::v> : detail::FFields<::import::v, &::import::v::v_>
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::v& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::v& value);
-    static bool read_fields(FinalDecoder& d, ::import::v& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -976,7 +930,6 @@ struct FBody<::import::r> : detail::FFields<::import::r, &::import::r::r_>
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::r& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::r& value);
-    static bool read_fields(FinalDecoder& d, ::import::r& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -992,7 +945,6 @@ struct FBody<::import::w> : detail::FFields<::import::w, &::import::w::w_>
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::w& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::w& value);
-    static bool read_fields(FinalDecoder& d, ::import::w& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1008,7 +960,6 @@ struct FBody<::import::SideBuy> : detail::FFields<::import::SideBuy, &::import::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::SideBuy& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::SideBuy& value);
-    static bool read_fields(FinalDecoder& d, ::import::SideBuy& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1024,7 +975,6 @@ struct FBody<::import::OrderKey> : detail::FFields<::import::OrderKey, &::import
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::OrderKey& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderKey& value);
-    static bool read_fields(FinalDecoder& d, ::import::OrderKey& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1040,7 +990,6 @@ struct FBody<::import::textOfside> : detail::FFields<::import::textOfside, &::im
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::textOfside& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::textOfside& value);
-    static bool read_fields(FinalDecoder& d, ::import::textOfside& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1056,7 +1005,6 @@ struct FBody<::import::DECIMAL_1> : detail::FFields<::import::DECIMAL_1, &::impo
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::DECIMAL_1& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DECIMAL_1& value);
-    static bool read_fields(FinalDecoder& d, ::import::DECIMAL_1& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1072,7 +1020,6 @@ struct FBody<::import::OrderModel> : detail::FFields<::import::OrderModel, &::im
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::OrderModel& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderModel& value);
-    static bool read_fields(FinalDecoder& d, ::import::OrderModel& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1088,7 +1035,6 @@ struct FBody<::import::OrderFinal> : detail::FFields<::import::OrderFinal, &::im
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::OrderFinal& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderFinal& value);
-    static bool read_fields(FinalDecoder& d, ::import::OrderFinal& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1104,7 +1050,6 @@ struct FBody<::import::NewOrder> : detail::FFields<::import::NewOrder, &::import
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::NewOrder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::NewOrder& value);
-    static bool read_fields(FinalDecoder& d, ::import::NewOrder& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1120,7 +1065,6 @@ struct FBody<::import::VerifyFBEOrder> : detail::FFields<::import::VerifyFBEOrde
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::VerifyFBEOrder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::VerifyFBEOrder& value);
-    static bool read_fields(FinalDecoder& d, ::import::VerifyFBEOrder& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1136,7 +1080,6 @@ struct FBody<::import::fbe_vr_Order> : detail::FFields<::import::fbe_vr_Order, &
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::fbe_vr_Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::fbe_vr_Order& value);
-    static bool read_fields(FinalDecoder& d, ::import::fbe_vr_Order& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1152,7 +1095,6 @@ struct FBody<::import::e1> : detail::FFields<::import::e1, &::import::e1::e1_>
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::e1& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::e1& value);
-    static bool read_fields(FinalDecoder& d, ::import::e1& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1168,7 +1110,6 @@ struct FBody<::import::i2> : detail::FFields<::import::i2, &::import::i2::i2_>
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::i2& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::i2& value);
-    static bool read_fields(FinalDecoder& d, ::import::i2& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1184,7 +1125,6 @@ struct FBody<::import::o3> : detail::FFields<::import::o3, &::import::o3::o3_>
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::o3& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::o3& value);
-    static bool read_fields(FinalDecoder& d, ::import::o3& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1200,7 +1140,6 @@ struct FBody<::import::Fbe> : detail::FFields<::import::Fbe, &::import::Fbe::Fbe
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::Fbe& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Fbe& value);
-    static bool read_fields(FinalDecoder& d, ::import::Fbe& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1216,7 +1155,6 @@ struct FBody<::import::FINGERPRINT> : detail::FFields<::import::FINGERPRINT, &::
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::FINGERPRINT& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FINGERPRINT& value);
-    static bool read_fields(FinalDecoder& d, ::import::FINGERPRINT& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1232,7 +1170,6 @@ struct FBody<::import::FBE_FINGERPRINT> : detail::FFields<::import::FBE_FINGERPR
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::FBE_FINGERPRINT& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBE_FINGERPRINT& value);
-    static bool read_fields(FinalDecoder& d, ::import::FBE_FINGERPRINT& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1248,7 +1185,6 @@ struct FBody<::import::FBEFingerprint> : detail::FFields<::import::FBEFingerprin
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::FBEFingerprint& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBEFingerprint& value);
-    static bool read_fields(FinalDecoder& d, ::import::FBEFingerprint& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1264,7 +1200,6 @@ struct FBody<::import::Case> : detail::FFields<::import::Case, &::import::Case::
     static constexpr uint64_t cost = 32;
     static bool read(FinalDecoder& d, ::import::Case& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Case& value);
-    static bool read_fields(FinalDecoder& d, ::import::Case& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1280,7 +1215,6 @@ struct FBody<::import::Imported> : detail::FFields<::import::Imported, &::import
     static constexpr uint64_t cost = 2;
     static bool read(FinalDecoder& d, ::import::Imported& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Imported& value);
-    static bool read_fields(FinalDecoder& d, ::import::Imported& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1296,7 +1230,6 @@ struct FBody<::import::symbol> : detail::FFields<::import::symbol, &::import::sy
     static constexpr uint64_t cost = 4;
     static bool read(FinalDecoder& d, ::import::symbol& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::symbol& value);
-    static bool read_fields(FinalDecoder& d, ::import::symbol& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1312,7 +1245,6 @@ struct FBody<::import::Listed> : detail::FFields<::import::Listed, &::market::In
     static constexpr uint64_t cost = 12;
     static bool read(FinalDecoder& d, ::import::Listed& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Listed& value);
-    static bool read_fields(FinalDecoder& d, ::import::Listed& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1328,7 +1260,6 @@ struct FBody<::import::Derived> : detail::FFields<::import::Derived, &::import::
     static constexpr uint64_t cost = 18;
     static bool read(FinalDecoder& d, ::import::Derived& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Derived& value);
-    static bool read_fields(FinalDecoder& d, ::import::Derived& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -1366,12 +1297,7 @@ struct FBody<::import::Hostile> : detail::FFields<::import::Hostile, &::import::
 
 FBE_INLINE bool FBody<::import::Order>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Order& value)
 {
-    const auto fbe_side = Scalar<int32_t>::get(p);
-    const auto fbe_s = Scalar<::import::side>::get(p + 4);
-    const auto fbe_range = Scalar<::import::range>::get(p + 8);
-    value.side = fbe_side;
-    value.s = fbe_s;
-    value.range = fbe_range;
+    detail::read_run<&::import::Order::side, &::import::Order::s, &::import::Order::range>(p, value);
     p += 12;
     return true;
 }
@@ -1384,25 +1310,7 @@ FBE_INLINE bool FBody<::import::Order>::read(FinalDecoder& d, ::import::Order& v
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Order>::read_fields(FinalDecoder& d, ::import::Order& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.side)) {
-        value.side = {};
-        ok = false;
-    }
-    if (!FCodec<::import::side>::read(d, value.s)) {
-        value.s = ::import::side::sell;
-        ok = false;
-    }
-    if (!FCodec<::import::range>::read(d, value.range)) {
-        value.range = ::import::range::hi;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -1423,23 +1331,13 @@ FBE_INLINE bool FBody<::import::Order>::verify(D& d)
 
 inline bool FBody<::import::CppWords>::read_fast_alignas_to_catch(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
 {
-    const auto fbe_alignas_ = Scalar<::import::Word>::get(p);
-    const auto fbe_alignof_ = Scalar<int32_t>::get(p + 2);
-    value.alignas_ = fbe_alignas_;
-    value.alignof_ = fbe_alignof_;
+    detail::read_run<&::import::CppWords::alignas_, &::import::CppWords::alignof_>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 609, value.and_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 608, value.and_eq_))
         return false;
-    const auto fbe_asm_ = Scalar<::import::Modifier>::get(p);
-    const auto fbe_auto_ = Scalar<double>::get(p + 8);
-    const auto fbe_bitand_ = Scalar<::import::side>::get(p + 16);
-    const auto fbe_bitor_ = Scalar<int64_t>::get(p + 20);
-    value.asm_ = fbe_asm_;
-    value.auto_ = fbe_auto_;
-    value.bitand_ = fbe_bitand_;
-    value.bitor_ = fbe_bitor_;
+    detail::read_run<&::import::CppWords::asm_, &::import::CppWords::auto_, &::import::CppWords::bitand_, &::import::CppWords::bitor_>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 576, value.break_))
         return false;
@@ -1454,34 +1352,17 @@ inline bool FBody<::import::CppWords>::read_fast_char16_t_to_delete(const uint8_
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 551, value.char16_t_))
         return false;
-    const auto fbe_char32_t_ = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_class_ = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_compl_ = Scalar<float>::get(p + 24);
-    const auto fbe_concept_ = Scalar<uint8_t>::get(p + 28);
-    value.char32_t_ = fbe_char32_t_;
-    value.class_ = fbe_class_;
-    value.compl_ = fbe_compl_;
-    value.concept_ = fbe_concept_;
+    detail::read_run<&::import::CppWords::char32_t_, &::import::CppWords::class_, &::import::CppWords::compl_, &::import::CppWords::concept_>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 521, value.const_))
         return false;
-    const auto fbe_consteval_ = Scalar<::import::Word>::get(p);
-    const auto fbe_constexpr_ = Scalar<int32_t>::get(p + 2);
-    value.consteval_ = fbe_consteval_;
-    value.constexpr_ = fbe_constexpr_;
+    detail::read_run<&::import::CppWords::consteval_, &::import::CppWords::constexpr_>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 511, value.constinit_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 510, value.const_cast_))
         return false;
-    const auto fbe_continue_ = Scalar<::import::Modifier>::get(p);
-    const auto fbe_co_await_ = Scalar<double>::get(p + 8);
-    const auto fbe_co_return_ = Scalar<::import::side>::get(p + 16);
-    const auto fbe_co_yield_ = Scalar<int64_t>::get(p + 20);
-    value.continue_ = fbe_continue_;
-    value.co_await_ = fbe_co_await_;
-    value.co_return_ = fbe_co_return_;
-    value.co_yield_ = fbe_co_yield_;
+    detail::read_run<&::import::CppWords::continue_, &::import::CppWords::co_await_, &::import::CppWords::co_return_, &::import::CppWords::co_yield_>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 478, value.decltype_))
         return false;
@@ -1496,34 +1377,17 @@ inline bool FBody<::import::CppWords>::read_fast_dynamic_cast_to_namespace(const
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 453, value.dynamic_cast_))
         return false;
-    const auto fbe_else_ = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_explicit_ = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_export_ = Scalar<float>::get(p + 24);
-    const auto fbe_extern_ = Scalar<uint8_t>::get(p + 28);
-    value.else_ = fbe_else_;
-    value.explicit_ = fbe_explicit_;
-    value.export_ = fbe_export_;
-    value.extern_ = fbe_extern_;
+    detail::read_run<&::import::CppWords::else_, &::import::CppWords::explicit_, &::import::CppWords::export_, &::import::CppWords::extern_>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 423, value.final))
         return false;
-    const auto fbe_for_ = Scalar<::import::Word>::get(p);
-    const auto fbe_friend_ = Scalar<int32_t>::get(p + 2);
-    value.for_ = fbe_for_;
-    value.friend_ = fbe_friend_;
+    detail::read_run<&::import::CppWords::for_, &::import::CppWords::friend_>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 413, value.goto_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 412, value.if_))
         return false;
-    const auto fbe_import = Scalar<::import::Modifier>::get(p);
-    const auto fbe_inline_ = Scalar<double>::get(p + 8);
-    const auto fbe_int_ = Scalar<::import::side>::get(p + 16);
-    const auto fbe_long_ = Scalar<int64_t>::get(p + 20);
-    value.import = fbe_import;
-    value.inline_ = fbe_inline_;
-    value.int_ = fbe_int_;
-    value.long_ = fbe_long_;
+    detail::read_run<&::import::CppWords::import, &::import::CppWords::inline_, &::import::CppWords::int_, &::import::CppWords::long_>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 380, value.module))
         return false;
@@ -1538,34 +1402,17 @@ inline bool FBody<::import::CppWords>::read_fast_noexcept_to_signed(const uint8_
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 355, value.noexcept_))
         return false;
-    const auto fbe_not_ = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_not_eq_ = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_nullptr_ = Scalar<float>::get(p + 24);
-    const auto fbe_operator_ = Scalar<uint8_t>::get(p + 28);
-    value.not_ = fbe_not_;
-    value.not_eq_ = fbe_not_eq_;
-    value.nullptr_ = fbe_nullptr_;
-    value.operator_ = fbe_operator_;
+    detail::read_run<&::import::CppWords::not_, &::import::CppWords::not_eq_, &::import::CppWords::nullptr_, &::import::CppWords::operator_>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 325, value.or_))
         return false;
-    const auto fbe_or_eq_ = Scalar<::import::Word>::get(p);
-    const auto fbe_override = Scalar<int32_t>::get(p + 2);
-    value.or_eq_ = fbe_or_eq_;
-    value.override = fbe_override;
+    detail::read_run<&::import::CppWords::or_eq_, &::import::CppWords::override>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 315, value.private_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 314, value.protected_))
         return false;
-    const auto fbe_public_ = Scalar<::import::Modifier>::get(p);
-    const auto fbe_register_ = Scalar<double>::get(p + 8);
-    const auto fbe_reinterpret_cast_ = Scalar<::import::side>::get(p + 16);
-    const auto fbe_requires_ = Scalar<int64_t>::get(p + 20);
-    value.public_ = fbe_public_;
-    value.register_ = fbe_register_;
-    value.reinterpret_cast_ = fbe_reinterpret_cast_;
-    value.requires_ = fbe_requires_;
+    detail::read_run<&::import::CppWords::public_, &::import::CppWords::register_, &::import::CppWords::reinterpret_cast_, &::import::CppWords::requires_>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 282, value.return_))
         return false;
@@ -1580,34 +1427,17 @@ inline bool FBody<::import::CppWords>::read_fast_static_to_void(const uint8_t*& 
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 257, value.static_))
         return false;
-    const auto fbe_static_assert_ = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_static_cast_ = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_switch_ = Scalar<float>::get(p + 24);
-    const auto fbe_template_ = Scalar<uint8_t>::get(p + 28);
-    value.static_assert_ = fbe_static_assert_;
-    value.static_cast_ = fbe_static_cast_;
-    value.switch_ = fbe_switch_;
-    value.template_ = fbe_template_;
+    detail::read_run<&::import::CppWords::static_assert_, &::import::CppWords::static_cast_, &::import::CppWords::switch_, &::import::CppWords::template_>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 227, value.this_))
         return false;
-    const auto fbe_thread_local_ = Scalar<::import::Word>::get(p);
-    const auto fbe_throw_ = Scalar<int32_t>::get(p + 2);
-    value.thread_local_ = fbe_thread_local_;
-    value.throw_ = fbe_throw_;
+    detail::read_run<&::import::CppWords::thread_local_, &::import::CppWords::throw_>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 217, value.try_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 216, value.typedef_))
         return false;
-    const auto fbe_typeid_ = Scalar<::import::Modifier>::get(p);
-    const auto fbe_typename_ = Scalar<double>::get(p + 8);
-    const auto fbe_union_ = Scalar<::import::side>::get(p + 16);
-    const auto fbe_unsigned_ = Scalar<int64_t>::get(p + 20);
-    value.typeid_ = fbe_typeid_;
-    value.typename_ = fbe_typename_;
-    value.union_ = fbe_union_;
-    value.unsigned_ = fbe_unsigned_;
+    detail::read_run<&::import::CppWords::typeid_, &::import::CppWords::typename_, &::import::CppWords::union_, &::import::CppWords::unsigned_>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 184, value.using_))
         return false;
@@ -1622,34 +1452,17 @@ inline bool FBody<::import::CppWords>::read_fast_wchar_t_to_int16_t(const uint8_
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 159, value.wchar_t_))
         return false;
-    const auto fbe_while_ = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_xor_ = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_xor_eq_ = Scalar<float>::get(p + 24);
-    const auto fbe_assert_ = Scalar<uint8_t>::get(p + 28);
-    value.while_ = fbe_while_;
-    value.xor_ = fbe_xor_;
-    value.xor_eq_ = fbe_xor_eq_;
-    value.assert_ = fbe_assert_;
+    detail::read_run<&::import::CppWords::while_, &::import::CppWords::xor_, &::import::CppWords::xor_eq_, &::import::CppWords::assert_>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 129, value.errno_))
         return false;
-    const auto fbe_EOF_ = Scalar<::import::Word>::get(p);
-    const auto fbe_NULL_ = Scalar<int32_t>::get(p + 2);
-    value.EOF_ = fbe_EOF_;
-    value.NULL_ = fbe_NULL_;
+    detail::read_run<&::import::CppWords::EOF_, &::import::CppWords::NULL_>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 119, value.stdin_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 118, value.stdout_))
         return false;
-    const auto fbe_stderr_ = Scalar<::import::Modifier>::get(p);
-    const auto fbe_offsetof_ = Scalar<double>::get(p + 8);
-    const auto fbe_std_ = Scalar<::import::side>::get(p + 16);
-    const auto fbe_FBE_ = Scalar<int64_t>::get(p + 20);
-    value.stderr_ = fbe_stderr_;
-    value.offsetof_ = fbe_offsetof_;
-    value.std_ = fbe_std_;
-    value.FBE_ = fbe_FBE_;
+    detail::read_run<&::import::CppWords::stderr_, &::import::CppWords::offsetof_, &::import::CppWords::std_, &::import::CppWords::FBE_>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 86, value.int8_t_))
         return false;
@@ -1664,32 +1477,17 @@ inline bool FBody<::import::CppWords>::read_fast_int32_t_to_EINVAL(const uint8_t
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 61, value.int32_t_))
         return false;
-    const auto fbe_uint32_t_ = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_int64_t_ = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_uint64_t_ = Scalar<float>::get(p + 24);
-    const auto fbe_size_t_ = Scalar<uint8_t>::get(p + 28);
-    value.uint32_t_ = fbe_uint32_t_;
-    value.int64_t_ = fbe_int64_t_;
-    value.uint64_t_ = fbe_uint64_t_;
-    value.size_t_ = fbe_size_t_;
+    detail::read_run<&::import::CppWords::uint32_t_, &::import::CppWords::int64_t_, &::import::CppWords::uint64_t_, &::import::CppWords::size_t_>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 31, value.ptrdiff_t_))
         return false;
-    const auto fbe_nullptr_t_ = Scalar<::import::Word>::get(p);
-    const auto fbe_linux_ = Scalar<int32_t>::get(p + 2);
-    value.nullptr_t_ = fbe_nullptr_t_;
-    value.linux_ = fbe_linux_;
+    detail::read_run<&::import::CppWords::nullptr_t_, &::import::CppWords::linux_>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 21, value.unix_))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 20, value.BUFSIZ_))
         return false;
-    const auto fbe_INT32_MAX_ = Scalar<::import::Modifier>::get(p);
-    const auto fbe_CHAR_BIT = Scalar<double>::get(p + 8);
-    const auto fbe_EINVAL_ = Scalar<::import::side>::get(p + 16);
-    value.INT32_MAX_ = fbe_INT32_MAX_;
-    value.CHAR_BIT = fbe_CHAR_BIT;
-    value.EINVAL_ = fbe_EINVAL_;
+    detail::read_run<&::import::CppWords::INT32_MAX_, &::import::CppWords::CHAR_BIT, &::import::CppWords::EINVAL_>(p, value);
     p += 20;
     return true;
 }
@@ -1702,502 +1500,157 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
     if (FBE_LIKELY(d.remaining() >= 619 && read_fast_alignas_to_catch(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.alignas_)) {
-            value.alignas_ = ::import::Word::alignas_;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.alignof_)) {
-            value.alignof_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.and_)) {
-            value.and_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.and_eq_)) {
-            value.and_eq_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.asm_)) {
-            value.asm_ = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.auto_)) {
-            value.auto_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.bitand_)) {
-            value.bitand_ = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.bitor_)) {
-            value.bitor_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.break_)) {
-            value.break_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.case_)) {
-            value.case_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.catch_)) {
-            value.catch_ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CppWords::alignas_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::alignof_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::and_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::and_eq_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::asm_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::auto_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::bitand_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::bitor_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::break_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::case_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::catch_>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.char8_t_)) {
-        value.char8_t_ = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::CppWords::char8_t_>(d, value);
     // char16_t to delete: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 567 && read_fast_char16_t_to_delete(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.char16_t_)) {
-            value.char16_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.char32_t_)) {
-            value.char32_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.class_)) {
-            value.class_ = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.compl_)) {
-            value.compl_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.concept_)) {
-            value.concept_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.const_)) {
-            value.const_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.consteval_)) {
-            value.consteval_ = ::import::Word::consteval_;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.constexpr_)) {
-            value.constexpr_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.constinit_)) {
-            value.constinit_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.const_cast_)) {
-            value.const_cast_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.continue_)) {
-            value.continue_ = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.co_await_)) {
-            value.co_await_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.co_return_)) {
-            value.co_return_ = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.co_yield_)) {
-            value.co_yield_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.decltype_)) {
-            value.decltype_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.default_)) {
-            value.default_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.delete_)) {
-            value.delete_ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CppWords::char16_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::char32_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::class_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::compl_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::concept_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::const_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::consteval_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::constexpr_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::constinit_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::const_cast_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::continue_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::co_await_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::co_return_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::co_yield_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::decltype_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::default_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::delete_>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.do_)) {
-        value.do_ = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::CppWords::do_>(d, value);
     // dynamic_cast to namespace: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 469 && read_fast_dynamic_cast_to_namespace(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.dynamic_cast_)) {
-            value.dynamic_cast_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.else_)) {
-            value.else_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.explicit_)) {
-            value.explicit_ = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.export_)) {
-            value.export_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.extern_)) {
-            value.extern_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.final)) {
-            value.final = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.for_)) {
-            value.for_ = ::import::Word::for_;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.friend_)) {
-            value.friend_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.goto_)) {
-            value.goto_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.if_)) {
-            value.if_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.import)) {
-            value.import = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.inline_)) {
-            value.inline_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.int_)) {
-            value.int_ = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.long_)) {
-            value.long_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.module)) {
-            value.module = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.mutable_)) {
-            value.mutable_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.namespace_)) {
-            value.namespace_ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CppWords::dynamic_cast_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::else_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::explicit_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::export_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::extern_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::final>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::for_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::friend_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::goto_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::if_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::import>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::inline_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::int_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::long_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::module>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::mutable_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::namespace_>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.new_)) {
-        value.new_ = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::CppWords::new_>(d, value);
     // noexcept to signed: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 371 && read_fast_noexcept_to_signed(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.noexcept_)) {
-            value.noexcept_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.not_)) {
-            value.not_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.not_eq_)) {
-            value.not_eq_ = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.nullptr_)) {
-            value.nullptr_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.operator_)) {
-            value.operator_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.or_)) {
-            value.or_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.or_eq_)) {
-            value.or_eq_ = ::import::Word::or_eq_;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.override)) {
-            value.override = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.private_)) {
-            value.private_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.protected_)) {
-            value.protected_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.public_)) {
-            value.public_ = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.register_)) {
-            value.register_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.reinterpret_cast_)) {
-            value.reinterpret_cast_ = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.requires_)) {
-            value.requires_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.return_)) {
-            value.return_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.short_)) {
-            value.short_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.signed_)) {
-            value.signed_ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CppWords::noexcept_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::not_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::not_eq_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::nullptr_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::operator_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::or_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::or_eq_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::override>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::private_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::protected_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::public_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::register_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::reinterpret_cast_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::requires_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::return_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::short_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::signed_>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.sizeof_)) {
-        value.sizeof_ = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::CppWords::sizeof_>(d, value);
     // static to void: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 273 && read_fast_static_to_void(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.static_)) {
-            value.static_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.static_assert_)) {
-            value.static_assert_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.static_cast_)) {
-            value.static_cast_ = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.switch_)) {
-            value.switch_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.template_)) {
-            value.template_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.this_)) {
-            value.this_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.thread_local_)) {
-            value.thread_local_ = ::import::Word::thread_local_;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.throw_)) {
-            value.throw_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.try_)) {
-            value.try_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.typedef_)) {
-            value.typedef_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.typeid_)) {
-            value.typeid_ = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.typename_)) {
-            value.typename_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.union_)) {
-            value.union_ = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.unsigned_)) {
-            value.unsigned_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.using_)) {
-            value.using_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.virtual_)) {
-            value.virtual_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.void_)) {
-            value.void_ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CppWords::static_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::static_assert_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::static_cast_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::switch_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::template_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::this_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::thread_local_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::throw_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::try_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::typedef_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::typeid_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::typename_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::union_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::unsigned_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::using_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::virtual_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::void_>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.volatile_)) {
-        value.volatile_ = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::CppWords::volatile_>(d, value);
     // wchar_t to int16_t: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 175 && read_fast_wchar_t_to_int16_t(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.wchar_t_)) {
-            value.wchar_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.while_)) {
-            value.while_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.xor_)) {
-            value.xor_ = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.xor_eq_)) {
-            value.xor_eq_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.assert_)) {
-            value.assert_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.errno_)) {
-            value.errno_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.EOF_)) {
-            value.EOF_ = ::import::Word::EOF_;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.NULL_)) {
-            value.NULL_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.stdin_)) {
-            value.stdin_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.stdout_)) {
-            value.stdout_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.stderr_)) {
-            value.stderr_ = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.offsetof_)) {
-            value.offsetof_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.std_)) {
-            value.std_ = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.FBE_)) {
-            value.FBE_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.int8_t_)) {
-            value.int8_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.uint8_t_)) {
-            value.uint8_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.int16_t_)) {
-            value.int16_t_ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CppWords::wchar_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::while_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::xor_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::xor_eq_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::assert_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::errno_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::EOF_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::NULL_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::stdin_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::stdout_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::stderr_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::offsetof_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::std_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::FBE_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::int8_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::uint8_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::int16_t_>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.uint16_t_)) {
-        value.uint16_t_ = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::CppWords::uint16_t_>(d, value);
     // int32_t to EINVAL: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 77 && read_fast_int32_t_to_EINVAL(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.int32_t_)) {
-            value.int32_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.uint32_t_)) {
-            value.uint32_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.int64_t_)) {
-            value.int64_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.uint64_t_)) {
-            value.uint64_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.size_t_)) {
-            value.size_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.ptrdiff_t_)) {
-            value.ptrdiff_t_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.nullptr_t_)) {
-            value.nullptr_t_ = ::import::Word::nullptr_t_;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.linux_)) {
-            value.linux_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.unix_)) {
-            value.unix_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.BUFSIZ_)) {
-            value.BUFSIZ_ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.INT32_MAX_)) {
-            value.INT32_MAX_ = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.CHAR_BIT)) {
-            value.CHAR_BIT = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.EINVAL_)) {
-            value.EINVAL_ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CppWords::int32_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::uint32_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::int64_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::uint64_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::size_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::ptrdiff_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::nullptr_t_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::linux_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::unix_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::BUFSIZ_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::INT32_MAX_>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::CHAR_BIT>(d, value);
+        ok &= detail::read_or_default<&::import::CppWords::EINVAL_>(d, value);
     }
     return ok;
 }
@@ -2520,23 +1973,13 @@ inline bool FBody<::import::CppWords>::verify(D& d)
 
 inline bool FBody<::import::PythonWords>::read_fast_False_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
 {
-    const auto fbe_False = Scalar<::import::Word>::get(p);
-    const auto fbe_None = Scalar<int32_t>::get(p + 2);
-    value.False = fbe_False;
-    value.None = fbe_None;
+    detail::read_run<&::import::PythonWords::False, &::import::PythonWords::None>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 229, value.True))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 228, value.as))
         return false;
-    const auto fbe_async = Scalar<::import::Modifier>::get(p);
-    const auto fbe_await = Scalar<double>::get(p + 8);
-    const auto fbe_def = Scalar<::import::side>::get(p + 16);
-    const auto fbe_del = Scalar<int64_t>::get(p + 20);
-    value.async = fbe_async;
-    value.await = fbe_await;
-    value.def = fbe_def;
-    value.del = fbe_del;
+    detail::read_run<&::import::PythonWords::async, &::import::PythonWords::await, &::import::PythonWords::def, &::import::PythonWords::del>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 196, value.elif))
         return false;
@@ -2551,34 +1994,17 @@ inline bool FBody<::import::PythonWords>::read_fast_global_to_dict(const uint8_t
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 171, value.global))
         return false;
-    const auto fbe_in = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_is = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_lambda = Scalar<float>::get(p + 24);
-    const auto fbe_nonlocal = Scalar<uint8_t>::get(p + 28);
-    value.in = fbe_in;
-    value.is = fbe_is;
-    value.lambda = fbe_lambda;
-    value.nonlocal = fbe_nonlocal;
+    detail::read_run<&::import::PythonWords::in, &::import::PythonWords::is, &::import::PythonWords::lambda, &::import::PythonWords::nonlocal>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 141, value.pass))
         return false;
-    const auto fbe_raise = Scalar<::import::Word>::get(p);
-    const auto fbe_with = Scalar<int32_t>::get(p + 2);
-    value.raise = fbe_raise;
-    value.with = fbe_with;
+    detail::read_run<&::import::PythonWords::raise, &::import::PythonWords::with>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 131, value.yield))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 130, value._))
         return false;
-    const auto fbe_match = Scalar<::import::Modifier>::get(p);
-    const auto fbe_self = Scalar<double>::get(p + 8);
-    const auto fbe_cls = Scalar<::import::side>::get(p + 16);
-    const auto fbe_print = Scalar<int64_t>::get(p + 20);
-    value.match = fbe_match;
-    value.self = fbe_self;
-    value.cls = fbe_cls;
-    value.print = fbe_print;
+    detail::read_run<&::import::PythonWords::match, &::import::PythonWords::self, &::import::PythonWords::cls, &::import::PythonWords::print>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 98, value.len))
         return false;
@@ -2593,34 +2019,17 @@ inline bool FBody<::import::PythonWords>::read_fast_str_to_VERSION(const uint8_t
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 73, value.str))
         return false;
-    const auto fbe_object = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_super = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_isinstance = Scalar<float>::get(p + 24);
-    const auto fbe_property = Scalar<uint8_t>::get(p + 28);
-    value.object = fbe_object;
-    value.super = fbe_super;
-    value.isinstance = fbe_isinstance;
-    value.property = fbe_property;
+    detail::read_run<&::import::PythonWords::object, &::import::PythonWords::super, &::import::PythonWords::isinstance, &::import::PythonWords::property>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 43, value.staticmethod))
         return false;
-    const auto fbe_classmethod = Scalar<::import::Word>::get(p);
-    const auto fbe_typing = Scalar<int32_t>::get(p + 2);
-    value.classmethod = fbe_classmethod;
-    value.typing = fbe_typing;
+    detail::read_run<&::import::PythonWords::classmethod, &::import::PythonWords::typing>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 33, value.Any))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 32, value.ClassVar))
         return false;
-    const auto fbe_Callable = Scalar<::import::Modifier>::get(p);
-    const auto fbe_IntEnum = Scalar<double>::get(p + 8);
-    const auto fbe_IntFlag = Scalar<::import::side>::get(p + 16);
-    const auto fbe_PACKAGE = Scalar<int64_t>::get(p + 20);
-    value.Callable = fbe_Callable;
-    value.IntEnum = fbe_IntEnum;
-    value.IntFlag = fbe_IntFlag;
-    value.PACKAGE = fbe_PACKAGE;
+    detail::read_run<&::import::PythonWords::Callable, &::import::PythonWords::IntEnum, &::import::PythonWords::IntFlag, &::import::PythonWords::PACKAGE>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest, value.VERSION))
         return false;
@@ -2635,198 +2044,63 @@ inline bool FBody<::import::PythonWords>::read(FinalDecoder& d, ::import::Python
     if (FBE_LIKELY(d.remaining() >= 239 && read_fast_False_to_finally(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.False)) {
-            value.False = ::import::Word::False;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.None)) {
-            value.None = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.True)) {
-            value.True = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.as)) {
-            value.as = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.async)) {
-            value.async = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.await)) {
-            value.await = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.def)) {
-            value.def = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.del)) {
-            value.del = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.elif)) {
-            value.elif = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.except)) {
-            value.except = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.finally)) {
-            value.finally = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::PythonWords::False>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::None>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::True>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::as>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::async>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::await>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::def>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::del>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::elif>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::except>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::finally>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.from)) {
-        value.from = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::PythonWords::from>(d, value);
     // global to dict: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 187 && read_fast_global_to_dict(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.global)) {
-            value.global = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.in)) {
-            value.in = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.is)) {
-            value.is = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.lambda)) {
-            value.lambda = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.nonlocal)) {
-            value.nonlocal = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.pass)) {
-            value.pass = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.raise)) {
-            value.raise = ::import::Word::raise;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.with)) {
-            value.with = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.yield)) {
-            value.yield = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value._)) {
-            value._ = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.match)) {
-            value.match = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.self)) {
-            value.self = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.cls)) {
-            value.cls = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.print)) {
-            value.print = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.len)) {
-            value.len = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.list)) {
-            value.list = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.dict)) {
-            value.dict = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::PythonWords::global>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::in>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::is>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::lambda>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::nonlocal>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::pass>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::raise>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::with>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::yield>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::_>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::match>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::self>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::cls>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::print>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::len>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::list>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::dict>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.set)) {
-        value.set = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::PythonWords::set>(d, value);
     // str to VERSION: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 89 && read_fast_str_to_VERSION(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.str)) {
-            value.str = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.object)) {
-            value.object = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.super)) {
-            value.super = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.isinstance)) {
-            value.isinstance = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.property)) {
-            value.property = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.staticmethod)) {
-            value.staticmethod = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.classmethod)) {
-            value.classmethod = ::import::Word::classmethod;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.typing)) {
-            value.typing = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.Any)) {
-            value.Any = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.ClassVar)) {
-            value.ClassVar = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.Callable)) {
-            value.Callable = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.IntEnum)) {
-            value.IntEnum = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.IntFlag)) {
-            value.IntFlag = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.PACKAGE)) {
-            value.PACKAGE = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.VERSION)) {
-            value.VERSION = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::PythonWords::str>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::object>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::super>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::isinstance>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::property>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::staticmethod>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::classmethod>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::typing>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::Any>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::ClassVar>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::Callable>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::IntEnum>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::IntFlag>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::PACKAGE>(d, value);
+        ok &= detail::read_or_default<&::import::PythonWords::VERSION>(d, value);
     }
     return ok;
 }
@@ -2961,23 +2235,13 @@ inline bool FBody<::import::PythonWords>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::GoWords>::read_fast_chan_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
 {
-    const auto fbe_chan = Scalar<::import::Word>::get(p);
-    const auto fbe_defer = Scalar<int32_t>::get(p + 2);
-    value.chan = fbe_chan;
-    value.defer = fbe_defer;
+    detail::read_run<&::import::GoWords::chan, &::import::GoWords::defer>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 192, value.fallthrough))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 191, value.func))
         return false;
-    const auto fbe_go = Scalar<::import::Modifier>::get(p);
-    const auto fbe_interface = Scalar<double>::get(p + 8);
-    const auto fbe_map = Scalar<::import::side>::get(p + 16);
-    const auto fbe_package = Scalar<int64_t>::get(p + 20);
-    value.go = fbe_go;
-    value.interface = fbe_interface;
-    value.map = fbe_map;
-    value.package = fbe_package;
+    detail::read_run<&::import::GoWords::go, &::import::GoWords::interface, &::import::GoWords::map, &::import::GoWords::package>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 159, value.range))
         return false;
@@ -2992,34 +2256,17 @@ FBE_INLINE bool FBody<::import::GoWords>::read_fast_any_to_close(const uint8_t*&
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 134, value.any))
         return false;
-    const auto fbe_error = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_rune = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_uint = Scalar<float>::get(p + 24);
-    const auto fbe_nil = Scalar<uint8_t>::get(p + 28);
-    value.error = fbe_error;
-    value.rune = fbe_rune;
-    value.uint = fbe_uint;
-    value.nil = fbe_nil;
+    detail::read_run<&::import::GoWords::error, &::import::GoWords::rune, &::import::GoWords::uint, &::import::GoWords::nil>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 104, value.iota))
         return false;
-    const auto fbe_cap = Scalar<::import::Word>::get(p);
-    const auto fbe_make = Scalar<int32_t>::get(p + 2);
-    value.cap = fbe_cap;
-    value.make = fbe_make;
+    detail::read_run<&::import::GoWords::cap, &::import::GoWords::make>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 94, value.append))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 93, value.copy))
         return false;
-    const auto fbe_panic = Scalar<::import::Modifier>::get(p);
-    const auto fbe_recover = Scalar<double>::get(p + 8);
-    const auto fbe_println = Scalar<::import::side>::get(p + 16);
-    const auto fbe_complex = Scalar<int64_t>::get(p + 20);
-    value.panic = fbe_panic;
-    value.recover = fbe_recover;
-    value.println = fbe_println;
-    value.complex = fbe_complex;
+    detail::read_run<&::import::GoWords::panic, &::import::GoWords::recover, &::import::GoWords::println, &::import::GoWords::complex>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 61, value.real))
         return false;
@@ -3034,21 +2281,11 @@ FBE_INLINE bool FBody<::import::GoWords>::read_fast_max_to_comparable(const uint
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 36, value.max))
         return false;
-    const auto fbe_clear = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_uintptr = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_float32 = Scalar<float>::get(p + 24);
-    const auto fbe_float64 = Scalar<uint8_t>::get(p + 28);
-    value.clear = fbe_clear;
-    value.uintptr = fbe_uintptr;
-    value.float32 = fbe_float32;
-    value.float64 = fbe_float64;
+    detail::read_run<&::import::GoWords::clear, &::import::GoWords::uintptr, &::import::GoWords::float32, &::import::GoWords::float64>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 6, value.complex64))
         return false;
-    const auto fbe_complex128 = Scalar<::import::Word>::get(p);
-    const auto fbe_comparable = Scalar<int32_t>::get(p + 2);
-    value.complex128 = fbe_complex128;
-    value.comparable = fbe_comparable;
+    detail::read_run<&::import::GoWords::complex128, &::import::GoWords::comparable>(p, value);
     p += 6;
     return true;
 }
@@ -3061,170 +2298,56 @@ FBE_INLINE bool FBody<::import::GoWords>::read(FinalDecoder& d, ::import::GoWord
     if (FBE_LIKELY(d.remaining() >= 202 && read_fast_chan_to_type(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.chan)) {
-            value.chan = ::import::Word::chan;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.defer)) {
-            value.defer = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.fallthrough)) {
-            value.fallthrough = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.func)) {
-            value.func = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.go)) {
-            value.go = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.interface)) {
-            value.interface = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.map)) {
-            value.map = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.package)) {
-            value.package = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.range)) {
-            value.range = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.select)) {
-            value.select = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.type)) {
-            value.type = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::GoWords::chan>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::defer>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::fallthrough>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::func>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::go>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::interface>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::map>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::package>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::range>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::select>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::type>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.var)) {
-        value.var = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::GoWords::var>(d, value);
     // any to close: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 150 && read_fast_any_to_close(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.any)) {
-            value.any = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.error)) {
-            value.error = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.rune)) {
-            value.rune = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.uint)) {
-            value.uint = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.nil)) {
-            value.nil = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.iota)) {
-            value.iota = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.cap)) {
-            value.cap = ::import::Word::cap;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.make)) {
-            value.make = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.append)) {
-            value.append = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.copy)) {
-            value.copy = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.panic)) {
-            value.panic = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.recover)) {
-            value.recover = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.println)) {
-            value.println = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.complex)) {
-            value.complex = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.real)) {
-            value.real = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.imag)) {
-            value.imag = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.close)) {
-            value.close = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::GoWords::any>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::error>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::rune>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::uint>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::nil>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::iota>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::cap>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::make>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::append>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::copy>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::panic>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::recover>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::println>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::complex>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::real>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::imag>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::close>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.min)) {
-        value.min = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::GoWords::min>(d, value);
     // max to comparable: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 52 && read_fast_max_to_comparable(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.max)) {
-            value.max = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.clear)) {
-            value.clear = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.uintptr)) {
-            value.uintptr = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.float32)) {
-            value.float32 = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.float64)) {
-            value.float64 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.complex64)) {
-            value.complex64 = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.complex128)) {
-            value.complex128 = ::import::Word::complex128;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.comparable)) {
-            value.comparable = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::GoWords::max>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::clear>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::uintptr>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::float32>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::float64>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::complex64>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::complex128>(d, value);
+        ok &= detail::read_or_default<&::import::GoWords::comparable>(d, value);
     }
     return ok;
 }
@@ -3341,23 +2464,13 @@ FBE_INLINE bool FBody<::import::GoWords>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::JavaWords>::read_fast_abstract_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
 {
-    const auto fbe_abstract = Scalar<::import::Word>::get(p);
-    const auto fbe_boolean = Scalar<int32_t>::get(p + 2);
-    value.abstract = fbe_abstract;
-    value.boolean = fbe_boolean;
+    detail::read_run<&::import::JavaWords::abstract, &::import::JavaWords::boolean>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 172, value.extends))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 171, value.implements))
         return false;
-    const auto fbe_instanceof = Scalar<::import::Modifier>::get(p);
-    const auto fbe_native = Scalar<double>::get(p + 8);
-    const auto fbe_strictfp = Scalar<::import::side>::get(p + 16);
-    const auto fbe_synchronized = Scalar<int64_t>::get(p + 20);
-    value.instanceof = fbe_instanceof;
-    value.native = fbe_native;
-    value.strictfp = fbe_strictfp;
-    value.synchronized = fbe_synchronized;
+    detail::read_run<&::import::JavaWords::instanceof, &::import::JavaWords::native, &::import::JavaWords::strictfp, &::import::JavaWords::synchronized>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 139, value.throws))
         return false;
@@ -3372,34 +2485,17 @@ FBE_INLINE bool FBody<::import::JavaWords>::read_fast_permits_to_Class(const uin
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 114, value.permits))
         return false;
-    const auto fbe_when = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_open = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_exports = Scalar<float>::get(p + 24);
-    const auto fbe_opens = Scalar<uint8_t>::get(p + 28);
-    value.when = fbe_when;
-    value.open = fbe_open;
-    value.exports = fbe_exports;
-    value.opens = fbe_opens;
+    detail::read_run<&::import::JavaWords::when, &::import::JavaWords::open, &::import::JavaWords::exports, &::import::JavaWords::opens>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 84, value.to))
         return false;
-    const auto fbe_uses = Scalar<::import::Word>::get(p);
-    const auto fbe_provides = Scalar<int32_t>::get(p + 2);
-    value.uses = fbe_uses;
-    value.provides = fbe_provides;
+    detail::read_run<&::import::JavaWords::uses, &::import::JavaWords::provides>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 74, value.transitive))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 73, value.Object))
         return false;
-    const auto fbe_String = Scalar<::import::Modifier>::get(p);
-    const auto fbe_Integer = Scalar<double>::get(p + 8);
-    const auto fbe_Long = Scalar<::import::side>::get(p + 16);
-    const auto fbe_Math = Scalar<int64_t>::get(p + 20);
-    value.String = fbe_String;
-    value.Integer = fbe_Integer;
-    value.Long = fbe_Long;
-    value.Math = fbe_Math;
+    detail::read_run<&::import::JavaWords::String, &::import::JavaWords::Integer, &::import::JavaWords::Long, &::import::JavaWords::Math>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 41, value.System))
         return false;
@@ -3427,146 +2523,50 @@ FBE_INLINE bool FBody<::import::JavaWords>::read(FinalDecoder& d, ::import::Java
     if (FBE_LIKELY(d.remaining() >= 182 && read_fast_abstract_to_record(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.abstract)) {
-            value.abstract = ::import::Word::abstract;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.boolean)) {
-            value.boolean = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.extends)) {
-            value.extends = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.implements)) {
-            value.implements = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.instanceof)) {
-            value.instanceof = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.native)) {
-            value.native = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.strictfp)) {
-            value.strictfp = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.synchronized)) {
-            value.synchronized = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.throws)) {
-            value.throws = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.transient)) {
-            value.transient = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.record)) {
-            value.record = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::JavaWords::abstract>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::boolean>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::extends>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::implements>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::instanceof>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::native>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::strictfp>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::synchronized>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::throws>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::transient>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::record>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.sealed)) {
-        value.sealed = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::JavaWords::sealed>(d, value);
     // permits to Class: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 130 && read_fast_permits_to_Class(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.permits)) {
-            value.permits = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.when)) {
-            value.when = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.open)) {
-            value.open = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.exports)) {
-            value.exports = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.opens)) {
-            value.opens = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.to)) {
-            value.to = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.uses)) {
-            value.uses = ::import::Word::uses;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.provides)) {
-            value.provides = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.transitive)) {
-            value.transitive = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.Object)) {
-            value.Object = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.String)) {
-            value.String = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.Integer)) {
-            value.Integer = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.Long)) {
-            value.Long = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.Math)) {
-            value.Math = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.System)) {
-            value.System = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.Override)) {
-            value.Override = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.Class)) {
-            value.Class = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::JavaWords::permits>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::when>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::open>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::exports>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::opens>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::to>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::uses>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::provides>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::transitive>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::Object>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::String>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::Integer>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::Long>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::Math>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::System>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::Override>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::Class>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.List)) {
-        value.List = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::JavaWords::List>(d, value);
     // Map, Set: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 32 && read_fast_Map_to_Set(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.Map)) {
-            value.Map = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.Set)) {
-            value.Set = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::JavaWords::Map>(d, value);
+        ok &= detail::read_or_default<&::import::JavaWords::Set>(d, value);
     }
     return ok;
 }
@@ -3663,23 +2663,13 @@ FBE_INLINE bool FBody<::import::JavaWords>::verify(D& d)
 
 inline bool FBody<::import::KotlinWords>::read_fast_fun_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
 {
-    const auto fbe_fun = Scalar<::import::Word>::get(p);
-    const auto fbe_typealias = Scalar<int32_t>::get(p + 2);
-    value.fun = fbe_fun;
-    value.typealias = fbe_typealias;
+    detail::read_run<&::import::KotlinWords::fun, &::import::KotlinWords::typealias>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 197, value.typeof))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 196, value.val))
         return false;
-    const auto fbe_by = Scalar<::import::Modifier>::get(p);
-    const auto fbe_constructor = Scalar<double>::get(p + 8);
-    const auto fbe_delegate = Scalar<::import::side>::get(p + 16);
-    const auto fbe_dynamic = Scalar<int64_t>::get(p + 20);
-    value.by = fbe_by;
-    value.constructor = fbe_constructor;
-    value.delegate = fbe_delegate;
-    value.dynamic = fbe_dynamic;
+    detail::read_run<&::import::KotlinWords::by, &::import::KotlinWords::constructor, &::import::KotlinWords::delegate, &::import::KotlinWords::dynamic>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 164, value.field))
         return false;
@@ -3694,34 +2684,17 @@ inline bool FBody<::import::KotlinWords>::read_fast_param_to_noinline(const uint
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 139, value.param))
         return false;
-    const auto fbe_receiver = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_setparam = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_value = Scalar<float>::get(p + 24);
-    const auto fbe_where = Scalar<uint8_t>::get(p + 28);
-    value.receiver = fbe_receiver;
-    value.setparam = fbe_setparam;
-    value.value = fbe_value;
-    value.where = fbe_where;
+    detail::read_run<&::import::KotlinWords::receiver, &::import::KotlinWords::setparam, &::import::KotlinWords::value, &::import::KotlinWords::where>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 109, value.actual))
         return false;
-    const auto fbe_annotation = Scalar<::import::Word>::get(p);
-    const auto fbe_companion = Scalar<int32_t>::get(p + 2);
-    value.annotation = fbe_annotation;
-    value.companion = fbe_companion;
+    detail::read_run<&::import::KotlinWords::annotation, &::import::KotlinWords::companion>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 99, value.crossinline))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 98, value.data))
         return false;
-    const auto fbe_expect = Scalar<::import::Modifier>::get(p);
-    const auto fbe_external = Scalar<double>::get(p + 8);
-    const auto fbe_infix = Scalar<::import::side>::get(p + 16);
-    const auto fbe_inner = Scalar<int64_t>::get(p + 20);
-    value.expect = fbe_expect;
-    value.external = fbe_external;
-    value.infix = fbe_infix;
-    value.inner = fbe_inner;
+    detail::read_run<&::import::KotlinWords::expect, &::import::KotlinWords::external, &::import::KotlinWords::infix, &::import::KotlinWords::inner>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 66, value.internal))
         return false;
@@ -3736,21 +2709,11 @@ inline bool FBody<::import::KotlinWords>::read_fast_reified_to_Array(const uint8
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 41, value.reified))
         return false;
-    const auto fbe_suspend = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_tailrec = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_vararg = Scalar<float>::get(p + 24);
-    const auto fbe_it = Scalar<uint8_t>::get(p + 28);
-    value.suspend = fbe_suspend;
-    value.tailrec = fbe_tailrec;
-    value.vararg = fbe_vararg;
-    value.it = fbe_it;
+    detail::read_run<&::import::KotlinWords::suspend, &::import::KotlinWords::tailrec, &::import::KotlinWords::vararg, &::import::KotlinWords::it>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 11, value.Companion))
         return false;
-    const auto fbe_Unit = Scalar<::import::Word>::get(p);
-    const auto fbe_Nothing = Scalar<int32_t>::get(p + 2);
-    value.Unit = fbe_Unit;
-    value.Nothing = fbe_Nothing;
+    detail::read_run<&::import::KotlinWords::Unit, &::import::KotlinWords::Nothing>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 1, value.Int))
         return false;
@@ -3767,178 +2730,58 @@ inline bool FBody<::import::KotlinWords>::read(FinalDecoder& d, ::import::Kotlin
     if (FBE_LIKELY(d.remaining() >= 207 && read_fast_fun_to_get(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.fun)) {
-            value.fun = ::import::Word::fun;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.typealias)) {
-            value.typealias = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.typeof)) {
-            value.typeof = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.val)) {
-            value.val = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.by)) {
-            value.by = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.constructor)) {
-            value.constructor = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.delegate)) {
-            value.delegate = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.dynamic)) {
-            value.dynamic = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.field)) {
-            value.field = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.file)) {
-            value.file = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.get)) {
-            value.get = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::KotlinWords::fun>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::typealias>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::typeof>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::val>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::by>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::constructor>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::delegate>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::dynamic>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::field>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::file>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::get>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.init)) {
-        value.init = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::KotlinWords::init>(d, value);
     // param to noinline: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 155 && read_fast_param_to_noinline(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.param)) {
-            value.param = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.receiver)) {
-            value.receiver = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.setparam)) {
-            value.setparam = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.value)) {
-            value.value = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.where)) {
-            value.where = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.actual)) {
-            value.actual = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.annotation)) {
-            value.annotation = ::import::Word::annotation;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.companion)) {
-            value.companion = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.crossinline)) {
-            value.crossinline = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.data)) {
-            value.data = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.expect)) {
-            value.expect = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.external)) {
-            value.external = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.infix)) {
-            value.infix = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.inner)) {
-            value.inner = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.internal)) {
-            value.internal = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.lateinit)) {
-            value.lateinit = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.noinline)) {
-            value.noinline = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::KotlinWords::param>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::receiver>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::setparam>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::value>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::where>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::actual>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::annotation>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::companion>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::crossinline>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::data>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::expect>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::external>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::infix>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::inner>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::internal>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::lateinit>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::noinline>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.out)) {
-        value.out = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::KotlinWords::out>(d, value);
     // reified to Array: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 57 && read_fast_reified_to_Array(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.reified)) {
-            value.reified = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.suspend)) {
-            value.suspend = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.tailrec)) {
-            value.tailrec = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.vararg)) {
-            value.vararg = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.it)) {
-            value.it = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.Companion)) {
-            value.Companion = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.Unit)) {
-            value.Unit = ::import::Word::Unit;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Nothing)) {
-            value.Nothing = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.Int)) {
-            value.Int = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.Array)) {
-            value.Array = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::KotlinWords::reified>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::suspend>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::tailrec>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::vararg>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::it>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::Companion>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::Unit>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::Nothing>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::Int>(d, value);
+        ok &= detail::read_or_default<&::import::KotlinWords::Array>(d, value);
     }
     return ok;
 }
@@ -4059,23 +2902,13 @@ inline bool FBody<::import::KotlinWords>::verify(D& d)
 
 inline bool FBody<::import::JsWords>::read_fast_debugger_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
 {
-    const auto fbe_debugger = Scalar<::import::Word>::get(p);
-    const auto fbe_function = Scalar<int32_t>::get(p + 2);
-    value.debugger = fbe_debugger;
-    value.function = fbe_function;
+    detail::read_run<&::import::JsWords::debugger, &::import::JsWords::function>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 213, value.let))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 212, value.of))
         return false;
-    const auto fbe_declare = Scalar<::import::Modifier>::get(p);
-    const auto fbe_unknown = Scalar<double>::get(p + 8);
-    const auto fbe_never = Scalar<::import::side>::get(p + 16);
-    const auto fbe_number = Scalar<int64_t>::get(p + 20);
-    value.declare = fbe_declare;
-    value.unknown = fbe_unknown;
-    value.never = fbe_never;
-    value.number = fbe_number;
+    detail::read_run<&::import::JsWords::declare, &::import::JsWords::unknown, &::import::JsWords::never, &::import::JsWords::number>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 180, value.bigint))
         return false;
@@ -4090,34 +2923,17 @@ inline bool FBody<::import::JsWords>::read_fast_Infinity_to_prototype(const uint
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 155, value.Infinity))
         return false;
-    const auto fbe_Uint8Array = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_Error = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_Number = Scalar<float>::get(p + 24);
-    const auto fbe_BigInt = Scalar<uint8_t>::get(p + 28);
-    value.Uint8Array = fbe_Uint8Array;
-    value.Error = fbe_Error;
-    value.Number = fbe_Number;
-    value.BigInt = fbe_BigInt;
+    detail::read_run<&::import::JsWords::Uint8Array, &::import::JsWords::Error, &::import::JsWords::Number, &::import::JsWords::BigInt>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 125, value.Boolean))
         return false;
-    const auto fbe_Symbol = Scalar<::import::Word>::get(p);
-    const auto fbe_Date = Scalar<int32_t>::get(p + 2);
-    value.Symbol = fbe_Symbol;
-    value.Date = fbe_Date;
+    detail::read_run<&::import::JsWords::Symbol, &::import::JsWords::Date>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 115, value.JSON))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 114, value.Promise))
         return false;
-    const auto fbe_Partial = Scalar<::import::Modifier>::get(p);
-    const auto fbe_Record = Scalar<double>::get(p + 8);
-    const auto fbe_globalThis = Scalar<::import::side>::get(p + 16);
-    const auto fbe_arguments = Scalar<int64_t>::get(p + 20);
-    value.Partial = fbe_Partial;
-    value.Record = fbe_Record;
-    value.globalThis = fbe_globalThis;
-    value.arguments = fbe_arguments;
+    detail::read_run<&::import::JsWords::Partial, &::import::JsWords::Record, &::import::JsWords::globalThis, &::import::JsWords::arguments>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 82, value.eval))
         return false;
@@ -4132,30 +2948,17 @@ inline bool FBody<::import::JsWords>::read_fast_toString_to_accessor(const uint8
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 57, value.toString))
         return false;
-    const auto fbe_valueOf = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_hasOwnProperty = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_isPrototypeOf = Scalar<float>::get(p + 24);
-    const auto fbe_propertyIsEnumerable = Scalar<uint8_t>::get(p + 28);
-    value.valueOf = fbe_valueOf;
-    value.hasOwnProperty = fbe_hasOwnProperty;
-    value.isPrototypeOf = fbe_isPrototypeOf;
-    value.propertyIsEnumerable = fbe_propertyIsEnumerable;
+    detail::read_run<&::import::JsWords::valueOf, &::import::JsWords::hasOwnProperty, &::import::JsWords::isPrototypeOf, &::import::JsWords::propertyIsEnumerable>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 27, value.toLocaleString))
         return false;
-    const auto fbe_readonly = Scalar<::import::Word>::get(p);
-    const auto fbe_keyof = Scalar<int32_t>::get(p + 2);
-    value.readonly = fbe_readonly;
-    value.keyof = fbe_keyof;
+    detail::read_run<&::import::JsWords::readonly, &::import::JsWords::keyof>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 17, value.infer))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 16, value.asserts))
         return false;
-    const auto fbe_satisfies = Scalar<::import::Modifier>::get(p);
-    const auto fbe_accessor = Scalar<double>::get(p + 8);
-    value.satisfies = fbe_satisfies;
-    value.accessor = fbe_accessor;
+    detail::read_run<&::import::JsWords::satisfies, &::import::JsWords::accessor>(p, value);
     p += 16;
     return true;
 }
@@ -4168,186 +2971,60 @@ inline bool FBody<::import::JsWords>::read(FinalDecoder& d, ::import::JsWords& v
     if (FBE_LIKELY(d.remaining() >= 223 && read_fast_debugger_to_undefined(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.debugger)) {
-            value.debugger = ::import::Word::debugger;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.function)) {
-            value.function = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.let)) {
-            value.let = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.of)) {
-            value.of = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.declare)) {
-            value.declare = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.unknown)) {
-            value.unknown = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.never)) {
-            value.never = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.number)) {
-            value.number = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.bigint)) {
-            value.bigint = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.symbol)) {
-            value.symbol = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.undefined)) {
-            value.undefined = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::JsWords::debugger>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::function>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::let>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::of>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::declare>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::unknown>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::never>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::number>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::bigint>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::symbol>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::undefined>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.NaN)) {
-        value.NaN = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::JsWords::NaN>(d, value);
     // Infinity to prototype: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 171 && read_fast_Infinity_to_prototype(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.Infinity)) {
-            value.Infinity = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.Uint8Array)) {
-            value.Uint8Array = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.Error)) {
-            value.Error = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.Number)) {
-            value.Number = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.BigInt)) {
-            value.BigInt = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.Boolean)) {
-            value.Boolean = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.Symbol)) {
-            value.Symbol = ::import::Word::Symbol;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Date)) {
-            value.Date = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.JSON)) {
-            value.JSON = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.Promise)) {
-            value.Promise = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.Partial)) {
-            value.Partial = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.Record)) {
-            value.Record = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.globalThis)) {
-            value.globalThis = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.arguments)) {
-            value.arguments = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.eval)) {
-            value.eval = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.require)) {
-            value.require = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.prototype)) {
-            value.prototype = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::JsWords::Infinity>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Uint8Array>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Error>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Number>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::BigInt>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Boolean>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Symbol>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Date>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::JSON>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Promise>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Partial>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::Record>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::globalThis>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::arguments>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::eval>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::require>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::prototype>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.__proto___)) {
-        value.__proto___ = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::JsWords::__proto___>(d, value);
     // toString to accessor: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 73 && read_fast_toString_to_accessor(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.toString)) {
-            value.toString = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.valueOf)) {
-            value.valueOf = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.hasOwnProperty)) {
-            value.hasOwnProperty = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.isPrototypeOf)) {
-            value.isPrototypeOf = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.propertyIsEnumerable)) {
-            value.propertyIsEnumerable = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.toLocaleString)) {
-            value.toLocaleString = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.readonly)) {
-            value.readonly = ::import::Word::readonly;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.keyof)) {
-            value.keyof = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.infer)) {
-            value.infer = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.asserts)) {
-            value.asserts = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.satisfies)) {
-            value.satisfies = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.accessor)) {
-            value.accessor = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::JsWords::toString>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::valueOf>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::hasOwnProperty>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::isPrototypeOf>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::propertyIsEnumerable>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::toLocaleString>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::readonly>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::keyof>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::infer>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::asserts>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::satisfies>(d, value);
+        ok &= detail::read_or_default<&::import::JsWords::accessor>(d, value);
     }
     return ok;
 }
@@ -4476,23 +3153,13 @@ inline bool FBody<::import::JsWords>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::RustWords>::read_fast_crate_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
 {
-    const auto fbe_crate = Scalar<::import::Word>::get(p);
-    const auto fbe_dyn = Scalar<int32_t>::get(p + 2);
-    value.crate = fbe_crate;
-    value.dyn = fbe_dyn;
+    detail::read_run<&::import::RustWords::crate, &::import::RustWords::dyn>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 185, value.fn))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 184, value.impl))
         return false;
-    const auto fbe_loop = Scalar<::import::Modifier>::get(p);
-    const auto fbe_mod = Scalar<double>::get(p + 8);
-    const auto fbe_move = Scalar<::import::side>::get(p + 16);
-    const auto fbe_mut = Scalar<int64_t>::get(p + 20);
-    value.loop = fbe_loop;
-    value.mod = fbe_mod;
-    value.move = fbe_move;
-    value.mut = fbe_mut;
+    detail::read_run<&::import::RustWords::loop, &::import::RustWords::mod, &::import::RustWords::move, &::import::RustWords::mut>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 152, value.pub))
         return false;
@@ -4507,34 +3174,17 @@ FBE_INLINE bool FBody<::import::RustWords>::read_fast_unsafe_to_Clone(const uint
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 127, value.unsafe))
         return false;
-    const auto fbe_use = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_become = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_box = Scalar<float>::get(p + 24);
-    const auto fbe_macro = Scalar<uint8_t>::get(p + 28);
-    value.use = fbe_use;
-    value.become = fbe_become;
-    value.box = fbe_box;
-    value.macro = fbe_macro;
+    detail::read_run<&::import::RustWords::use, &::import::RustWords::become, &::import::RustWords::box, &::import::RustWords::macro>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 97, value.priv))
         return false;
-    const auto fbe_unsized = Scalar<::import::Word>::get(p);
-    const auto fbe_gen = Scalar<int32_t>::get(p + 2);
-    value.unsized = fbe_unsized;
-    value.gen = fbe_gen;
+    detail::read_run<&::import::RustWords::unsized, &::import::RustWords::gen>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 87, value.macro_rules))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 86, value.Option))
         return false;
-    const auto fbe_Some = Scalar<::import::Modifier>::get(p);
-    const auto fbe_Result = Scalar<double>::get(p + 8);
-    const auto fbe_Ok = Scalar<::import::side>::get(p + 16);
-    const auto fbe_Err = Scalar<int64_t>::get(p + 20);
-    value.Some = fbe_Some;
-    value.Result = fbe_Result;
-    value.Ok = fbe_Ok;
-    value.Err = fbe_Err;
+    detail::read_run<&::import::RustWords::Some, &::import::RustWords::Result, &::import::RustWords::Ok, &::import::RustWords::Err>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 54, value.Vec))
         return false;
@@ -4549,14 +3199,7 @@ FBE_INLINE bool FBody<::import::RustWords>::read_fast_Default_to_Sized(const uin
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 29, value.Default))
         return false;
-    const auto fbe_Drop = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_Send = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_Sync = Scalar<float>::get(p + 24);
-    const auto fbe_Sized = Scalar<uint8_t>::get(p + 28);
-    value.Drop = fbe_Drop;
-    value.Send = fbe_Send;
-    value.Sync = fbe_Sync;
-    value.Sized = fbe_Sized;
+    detail::read_run<&::import::RustWords::Drop, &::import::RustWords::Send, &::import::RustWords::Sync, &::import::RustWords::Sized>(p, value);
     p += 29;
     return true;
 }
@@ -4569,158 +3212,53 @@ FBE_INLINE bool FBody<::import::RustWords>::read(FinalDecoder& d, ::import::Rust
     if (FBE_LIKELY(d.remaining() >= 195 && read_fast_crate_to_Self(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.crate)) {
-            value.crate = ::import::Word::crate;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.dyn)) {
-            value.dyn = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.fn)) {
-            value.fn = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.impl)) {
-            value.impl = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.loop)) {
-            value.loop = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.mod)) {
-            value.mod = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.move)) {
-            value.move = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.mut)) {
-            value.mut = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.pub)) {
-            value.pub = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.ref)) {
-            value.ref = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.Self)) {
-            value.Self = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::RustWords::crate>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::dyn>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::fn>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::impl>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::loop>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::mod>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::move>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::mut>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::pub>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::ref>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Self>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.trait)) {
-        value.trait = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::RustWords::trait>(d, value);
     // unsafe to Clone: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 143 && read_fast_unsafe_to_Clone(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.unsafe)) {
-            value.unsafe = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.use)) {
-            value.use = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.become)) {
-            value.become = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.box)) {
-            value.box = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.macro)) {
-            value.macro = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.priv)) {
-            value.priv = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.unsized)) {
-            value.unsized = ::import::Word::unsized;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.gen)) {
-            value.gen = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.macro_rules)) {
-            value.macro_rules = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.Option)) {
-            value.Option = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.Some)) {
-            value.Some = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.Result)) {
-            value.Result = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.Ok)) {
-            value.Ok = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.Err)) {
-            value.Err = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.Vec)) {
-            value.Vec = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.Box)) {
-            value.Box = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.Clone)) {
-            value.Clone = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::RustWords::unsafe>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::use>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::become>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::box>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::macro>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::priv>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::unsized>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::gen>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::macro_rules>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Option>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Some>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Result>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Ok>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Err>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Vec>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Box>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Clone>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.Copy)) {
-        value.Copy = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::RustWords::Copy>(d, value);
     // Default, Drop, Send, Sync, Sized: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 45 && read_fast_Default_to_Sized(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.Default)) {
-            value.Default = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.Drop)) {
-            value.Drop = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.Send)) {
-            value.Send = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.Sync)) {
-            value.Sync = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.Sized)) {
-            value.Sized = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::RustWords::Default>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Drop>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Send>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Sync>(d, value);
+        ok &= detail::read_or_default<&::import::RustWords::Sized>(d, value);
     }
     return ok;
 }
@@ -4827,23 +3365,13 @@ FBE_INLINE bool FBody<::import::RustWords>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_checked_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
 {
-    const auto fbe_checked = Scalar<::import::Word>::get(p);
-    const auto fbe_event = Scalar<int32_t>::get(p + 2);
-    value.checked = fbe_checked;
-    value.event = fbe_event;
+    detail::read_run<&::import::CSharpWords::checked, &::import::CSharpWords::event>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 140, value.fixed))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 139, value.foreach))
         return false;
-    const auto fbe_implicit = Scalar<::import::Modifier>::get(p);
-    const auto fbe_lock = Scalar<double>::get(p + 8);
-    const auto fbe_params = Scalar<::import::side>::get(p + 16);
-    const auto fbe_sbyte = Scalar<int64_t>::get(p + 20);
-    value.implicit = fbe_implicit;
-    value.lock = fbe_lock;
-    value.params = fbe_params;
-    value.sbyte = fbe_sbyte;
+    detail::read_run<&::import::CSharpWords::implicit, &::import::CSharpWords::lock, &::import::CSharpWords::params, &::import::CSharpWords::sbyte>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 107, value.stackalloc))
         return false;
@@ -4858,34 +3386,17 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_add_to_managed(const uin
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 82, value.add))
         return false;
-    const auto fbe_alias = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_ascending = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_descending = Scalar<float>::get(p + 24);
-    const auto fbe_equals = Scalar<uint8_t>::get(p + 28);
-    value.alias = fbe_alias;
-    value.ascending = fbe_ascending;
-    value.descending = fbe_descending;
-    value.equals = fbe_equals;
+    detail::read_run<&::import::CSharpWords::alias, &::import::CSharpWords::ascending, &::import::CSharpWords::descending, &::import::CSharpWords::equals>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 52, value.group))
         return false;
-    const auto fbe_into = Scalar<::import::Word>::get(p);
-    const auto fbe_join = Scalar<int32_t>::get(p + 2);
-    value.into = fbe_into;
-    value.join = fbe_join;
+    detail::read_run<&::import::CSharpWords::into, &::import::CSharpWords::join>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 42, value.nameof))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 41, value.on))
         return false;
-    const auto fbe_orderby = Scalar<::import::Modifier>::get(p);
-    const auto fbe_partial = Scalar<double>::get(p + 8);
-    const auto fbe_remove = Scalar<::import::side>::get(p + 16);
-    const auto fbe_unmanaged = Scalar<int64_t>::get(p + 20);
-    value.orderby = fbe_orderby;
-    value.partial = fbe_partial;
-    value.remove = fbe_remove;
-    value.unmanaged = fbe_unmanaged;
+    detail::read_run<&::import::CSharpWords::orderby, &::import::CSharpWords::partial, &::import::CSharpWords::remove, &::import::CSharpWords::unmanaged>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 9, value.required))
         return false;
@@ -4904,133 +3415,43 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read(FinalDecoder& d, ::import::CS
     if (FBE_LIKELY(d.remaining() >= 150 && read_fast_checked_to_unchecked(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.checked)) {
-            value.checked = ::import::Word::checked;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.event)) {
-            value.event = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.fixed)) {
-            value.fixed = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.foreach)) {
-            value.foreach = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.implicit)) {
-            value.implicit = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.lock)) {
-            value.lock = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.params)) {
-            value.params = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.sbyte)) {
-            value.sbyte = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.stackalloc)) {
-            value.stackalloc = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.ulong)) {
-            value.ulong = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.unchecked)) {
-            value.unchecked = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CSharpWords::checked>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::event>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::fixed>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::foreach>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::implicit>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::lock>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::params>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::sbyte>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::stackalloc>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::ulong>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::unchecked>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.ushort)) {
-        value.ushort = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::CSharpWords::ushort>(d, value);
     // add to managed: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 98 && read_fast_add_to_managed(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.add)) {
-            value.add = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.alias)) {
-            value.alias = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.ascending)) {
-            value.ascending = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.descending)) {
-            value.descending = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.equals)) {
-            value.equals = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.group)) {
-            value.group = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.into)) {
-            value.into = ::import::Word::into;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.join)) {
-            value.join = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.nameof)) {
-            value.nameof = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.on)) {
-            value.on = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.orderby)) {
-            value.orderby = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.partial)) {
-            value.partial = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.remove)) {
-            value.remove = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.unmanaged)) {
-            value.unmanaged = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.required)) {
-            value.required = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.scoped)) {
-            value.scoped = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.managed)) {
-            value.managed = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::CSharpWords::add>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::alias>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::ascending>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::descending>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::equals>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::group>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::into>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::join>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::nameof>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::on>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::orderby>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::partial>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::remove>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::unmanaged>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::required>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::scoped>(d, value);
+        ok &= detail::read_or_default<&::import::CSharpWords::managed>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.notnull)) {
-        value.notnull = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::CSharpWords::notnull>(d, value);
     return ok;
 }
 
@@ -5122,23 +3543,13 @@ FBE_INLINE bool FBody<::import::CSharpWords>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::RubyWords>::read_fast_BEGIN_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value)
 {
-    const auto fbe_BEGIN = Scalar<::import::Word>::get(p);
-    const auto fbe_END = Scalar<int32_t>::get(p + 2);
-    value.BEGIN = fbe_BEGIN;
-    value.END = fbe_END;
+    detail::read_run<&::import::RubyWords::BEGIN, &::import::RubyWords::END>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 88, value.begin))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 87, value.elsif))
         return false;
-    const auto fbe_end = Scalar<::import::Modifier>::get(p);
-    const auto fbe_ensure = Scalar<double>::get(p + 8);
-    const auto fbe_next = Scalar<::import::side>::get(p + 16);
-    const auto fbe_redo = Scalar<int64_t>::get(p + 20);
-    value.end = fbe_end;
-    value.ensure = fbe_ensure;
-    value.next = fbe_next;
-    value.redo = fbe_redo;
+    detail::read_run<&::import::RubyWords::end, &::import::RubyWords::ensure, &::import::RubyWords::next, &::import::RubyWords::redo>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 55, value.rescue))
         return false;
@@ -5153,14 +3564,7 @@ FBE_INLINE bool FBody<::import::RubyWords>::read_fast_unless_to_initialize(const
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 30, value.unless))
         return false;
-    const auto fbe_until = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe___FILE___ = Scalar<uint64_t>::get(p + 16);
-    const auto fbe___LINE___ = Scalar<float>::get(p + 24);
-    const auto fbe___ENCODING___ = Scalar<uint8_t>::get(p + 28);
-    value.until = fbe_until;
-    value.__FILE___ = fbe___FILE___;
-    value.__LINE___ = fbe___LINE___;
-    value.__ENCODING___ = fbe___ENCODING___;
+    detail::read_run<&::import::RubyWords::until, &::import::RubyWords::__FILE___, &::import::RubyWords::__LINE___, &::import::RubyWords::__ENCODING___>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest, value.initialize))
         return false;
@@ -5175,84 +3579,30 @@ FBE_INLINE bool FBody<::import::RubyWords>::read(FinalDecoder& d, ::import::Ruby
     if (FBE_LIKELY(d.remaining() >= 98 && read_fast_BEGIN_to_then(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.BEGIN)) {
-            value.BEGIN = ::import::Word::BEGIN;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.END)) {
-            value.END = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.begin)) {
-            value.begin = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.elsif)) {
-            value.elsif = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.end)) {
-            value.end = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.ensure)) {
-            value.ensure = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.next)) {
-            value.next = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.redo)) {
-            value.redo = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.rescue)) {
-            value.rescue = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.retry)) {
-            value.retry = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.then)) {
-            value.then = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::RubyWords::BEGIN>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::END>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::begin>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::elsif>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::end>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::ensure>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::next>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::redo>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::rescue>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::retry>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::then>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.undef)) {
-        value.undef = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::RubyWords::undef>(d, value);
     // unless, until, __FILE__, __LINE__, __ENCODING__, initialize: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 46 && read_fast_unless_to_initialize(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.unless)) {
-            value.unless = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.until)) {
-            value.until = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.__FILE___)) {
-            value.__FILE___ = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.__LINE___)) {
-            value.__LINE___ = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.__ENCODING___)) {
-            value.__ENCODING___ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.initialize)) {
-            value.initialize = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::RubyWords::unless>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::until>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::__FILE___>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::__LINE___>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::__ENCODING___>(d, value);
+        ok &= detail::read_or_default<&::import::RubyWords::initialize>(d, value);
     }
     return ok;
 }
@@ -5313,23 +3663,13 @@ FBE_INLINE bool FBody<::import::RubyWords>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::CppMembers>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value)
 {
-    const auto fbe_swap_ = Scalar<::import::Word>::get(p);
-    const auto fbe_fbe_type_ = Scalar<int32_t>::get(p + 2);
-    value.swap_ = fbe_swap_;
-    value.fbe_type_ = fbe_fbe_type_;
+    detail::read_run<&::import::CppMembers::swap_, &::import::CppMembers::fbe_type_>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 38, value.fbe))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 37, value.Model))
         return false;
-    const auto fbe_FinalModel = Scalar<::import::Modifier>::get(p);
-    const auto fbe_FieldModel = Scalar<double>::get(p + 8);
-    const auto fbe_buffer = Scalar<::import::side>::get(p + 16);
-    const auto fbe_size = Scalar<int64_t>::get(p + 20);
-    value.FinalModel = fbe_FinalModel;
-    value.FieldModel = fbe_FieldModel;
-    value.buffer = fbe_buffer;
-    value.size = fbe_size;
+    detail::read_run<&::import::CppMembers::FinalModel, &::import::CppMembers::FieldModel, &::import::CppMembers::buffer, &::import::CppMembers::size>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 5, value.offset))
         return false;
@@ -5348,57 +3688,7 @@ FBE_INLINE bool FBody<::import::CppMembers>::read(FinalDecoder& d, ::import::Cpp
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::CppMembers>::read_fields(FinalDecoder& d, ::import::CppMembers& value)
-{
-    bool ok = true;
-    if (!FCodec<::import::Word>::read(d, value.swap_)) {
-        value.swap_ = ::import::Word::swap;
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.fbe_type_)) {
-        value.fbe_type_ = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.fbe)) {
-        value.fbe = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.Model)) {
-        value.Model = {};
-        ok = false;
-    }
-    if (!FCodec<::import::Modifier>::read(d, value.FinalModel)) {
-        value.FinalModel = {};
-        ok = false;
-    }
-    if (!FCodec<double>::read(d, value.FieldModel)) {
-        value.FieldModel = {};
-        ok = false;
-    }
-    if (!FCodec<::import::side>::read(d, value.buffer)) {
-        value.buffer = {};
-        ok = false;
-    }
-    if (!FCodec<int64_t>::read(d, value.size)) {
-        value.size = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.offset)) {
-        value.offset = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.model)) {
-        value.model = {};
-        ok = false;
-    }
-    if (!FCodec<FBE::buffer_t>::read(d, value.reset)) {
-        value.reset = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -5439,23 +3729,13 @@ FBE_INLINE bool FBody<::import::CppMembers>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::PythonMembers>::read_fast_to_json_to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value)
 {
-    const auto fbe_to_json = Scalar<::import::Word>::get(p);
-    const auto fbe_from_json = Scalar<int32_t>::get(p + 2);
-    value.to_json = fbe_to_json;
-    value.from_json = fbe_from_json;
+    detail::read_run<&::import::PythonMembers::to_json, &::import::PythonMembers::from_json>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 86, value.to_fbe))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 85, value.from_fbe))
         return false;
-    const auto fbe_to_final = Scalar<::import::Modifier>::get(p);
-    const auto fbe_from_final = Scalar<double>::get(p + 8);
-    const auto fbe_fbe_equal = Scalar<::import::side>::get(p + 16);
-    const auto fbe_fbe_key = Scalar<int64_t>::get(p + 20);
-    value.to_final = fbe_to_final;
-    value.from_final = fbe_from_final;
-    value.fbe_equal = fbe_fbe_equal;
-    value.fbe_key = fbe_fbe_key;
+    detail::read_run<&::import::PythonMembers::to_final, &::import::PythonMembers::from_final, &::import::PythonMembers::fbe_equal, &::import::PythonMembers::fbe_key>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 53, value.fbe_size))
         return false;
@@ -5470,12 +3750,7 @@ FBE_INLINE bool FBody<::import::PythonMembers>::read_fast___dict___to___private(
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 28, value.__dict___))
         return false;
-    const auto fbe___hash___ = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe___eq___ = Scalar<uint64_t>::get(p + 16);
-    const auto fbe___private_ = Scalar<float>::get(p + 24);
-    value.__hash___ = fbe___hash___;
-    value.__eq___ = fbe___eq___;
-    value.__private_ = fbe___private_;
+    detail::read_run<&::import::PythonMembers::__hash___, &::import::PythonMembers::__eq___, &::import::PythonMembers::__private_>(p, value);
     p += 28;
     return true;
 }
@@ -5488,76 +3763,28 @@ FBE_INLINE bool FBody<::import::PythonMembers>::read(FinalDecoder& d, ::import::
     if (FBE_LIKELY(d.remaining() >= 96 && read_fast_to_json_to___slots__(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.to_json)) {
-            value.to_json = ::import::Word::to_json;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.from_json)) {
-            value.from_json = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.to_fbe)) {
-            value.to_fbe = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.from_fbe)) {
-            value.from_fbe = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.to_final)) {
-            value.to_final = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.from_final)) {
-            value.from_final = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.fbe_equal)) {
-            value.fbe_equal = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.fbe_key)) {
-            value.fbe_key = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.fbe_size)) {
-            value.fbe_size = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.__init___)) {
-            value.__init___ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.__slots___)) {
-            value.__slots___ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::PythonMembers::to_json>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::from_json>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::to_fbe>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::from_fbe>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::to_final>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::from_final>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::fbe_equal>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::fbe_key>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::fbe_size>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::__init___>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::__slots___>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.__class___)) {
-        value.__class___ = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::PythonMembers::__class___>(d, value);
     // __dict__, __hash__, __eq__, __private: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 44 && read_fast___dict___to___private(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.__dict___)) {
-            value.__dict___ = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.__hash___)) {
-            value.__hash___ = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.__eq___)) {
-            value.__eq___ = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.__private_)) {
-            value.__private_ = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::PythonMembers::__dict___>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::__hash___>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::__eq___>(d, value);
+        ok &= detail::read_or_default<&::import::PythonMembers::__private_>(d, value);
     }
     return ok;
 }
@@ -5614,23 +3841,13 @@ FBE_INLINE bool FBody<::import::PythonMembers>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::GoMembers>::read_fast_FBEKey_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value)
 {
-    const auto fbe_FBEKey = Scalar<::import::Word>::get(p);
-    const auto fbe_FBEKeyCompare = Scalar<int32_t>::get(p + 2);
-    value.FBEKey = fbe_FBEKey;
-    value.FBEKeyCompare = fbe_FBEKeyCompare;
+    detail::read_run<&::import::GoMembers::FBEKey, &::import::GoMembers::FBEKeyCompare>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 119, value.Reset))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 118, value.MarshalFBE))
         return false;
-    const auto fbe_UnmarshalFBE = Scalar<::import::Modifier>::get(p);
-    const auto fbe_AppendFBE = Scalar<double>::get(p + 8);
-    const auto fbe_ReadFBE = Scalar<::import::side>::get(p + 16);
-    const auto fbe_FBEWrite = Scalar<int64_t>::get(p + 20);
-    value.UnmarshalFBE = fbe_UnmarshalFBE;
-    value.AppendFBE = fbe_AppendFBE;
-    value.ReadFBE = fbe_ReadFBE;
-    value.FBEWrite = fbe_FBEWrite;
+    detail::read_run<&::import::GoMembers::UnmarshalFBE, &::import::GoMembers::AppendFBE, &::import::GoMembers::ReadFBE, &::import::GoMembers::FBEWrite>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 86, value.FBERead))
         return false;
@@ -5645,32 +3862,17 @@ FBE_INLINE bool FBody<::import::GoMembers>::read_fast_ReadFinal_to_VerifyFinal(c
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 61, value.ReadFinal))
         return false;
-    const auto fbe_FBEWriteFinal = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_FBEReadFinal = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_MarshalJSON = Scalar<float>::get(p + 24);
-    const auto fbe_UnmarshalJSON = Scalar<uint8_t>::get(p + 28);
-    value.FBEWriteFinal = fbe_FBEWriteFinal;
-    value.FBEReadFinal = fbe_FBEReadFinal;
-    value.MarshalJSON = fbe_MarshalJSON;
-    value.UnmarshalJSON = fbe_UnmarshalJSON;
+    detail::read_run<&::import::GoMembers::FBEWriteFinal, &::import::GoMembers::FBEReadFinal, &::import::GoMembers::MarshalJSON, &::import::GoMembers::UnmarshalJSON>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 31, value.AppendJSON))
         return false;
-    const auto fbe_ReadJSON = Scalar<::import::Word>::get(p);
-    const auto fbe_FBEWriteJSON = Scalar<int32_t>::get(p + 2);
-    value.ReadJSON = fbe_ReadJSON;
-    value.FBEWriteJSON = fbe_FBEWriteJSON;
+    detail::read_run<&::import::GoMembers::ReadJSON, &::import::GoMembers::FBEWriteJSON>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 21, value.FBEReadJSON))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 20, value.FBEWriteText))
         return false;
-    const auto fbe_TypeID = Scalar<::import::Modifier>::get(p);
-    const auto fbe_Verify = Scalar<double>::get(p + 8);
-    const auto fbe_VerifyFinal = Scalar<::import::side>::get(p + 16);
-    value.TypeID = fbe_TypeID;
-    value.Verify = fbe_Verify;
-    value.VerifyFinal = fbe_VerifyFinal;
+    detail::read_run<&::import::GoMembers::TypeID, &::import::GoMembers::Verify, &::import::GoMembers::VerifyFinal>(p, value);
     p += 20;
     return true;
 }
@@ -5683,112 +3885,37 @@ FBE_INLINE bool FBody<::import::GoMembers>::read(FinalDecoder& d, ::import::GoMe
     if (FBE_LIKELY(d.remaining() >= 129 && read_fast_FBEKey_to_UnmarshalFinal(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.FBEKey)) {
-            value.FBEKey = ::import::Word::FBEKey;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.FBEKeyCompare)) {
-            value.FBEKeyCompare = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.Reset)) {
-            value.Reset = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.MarshalFBE)) {
-            value.MarshalFBE = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.UnmarshalFBE)) {
-            value.UnmarshalFBE = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.AppendFBE)) {
-            value.AppendFBE = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.ReadFBE)) {
-            value.ReadFBE = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.FBEWrite)) {
-            value.FBEWrite = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.FBERead)) {
-            value.FBERead = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.MarshalFinal)) {
-            value.MarshalFinal = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.UnmarshalFinal)) {
-            value.UnmarshalFinal = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::GoMembers::FBEKey>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::FBEKeyCompare>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::Reset>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::MarshalFBE>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::UnmarshalFBE>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::AppendFBE>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::ReadFBE>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::FBEWrite>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::FBERead>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::MarshalFinal>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::UnmarshalFinal>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.AppendFinal)) {
-        value.AppendFinal = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::GoMembers::AppendFinal>(d, value);
     // ReadFinal to VerifyFinal: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 77 && read_fast_ReadFinal_to_VerifyFinal(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.ReadFinal)) {
-            value.ReadFinal = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.FBEWriteFinal)) {
-            value.FBEWriteFinal = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.FBEReadFinal)) {
-            value.FBEReadFinal = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.MarshalJSON)) {
-            value.MarshalJSON = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.UnmarshalJSON)) {
-            value.UnmarshalJSON = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.AppendJSON)) {
-            value.AppendJSON = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.ReadJSON)) {
-            value.ReadJSON = ::import::Word::ReadJSON;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.FBEWriteJSON)) {
-            value.FBEWriteJSON = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.FBEReadJSON)) {
-            value.FBEReadJSON = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.FBEWriteText)) {
-            value.FBEWriteText = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.TypeID)) {
-            value.TypeID = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.Verify)) {
-            value.Verify = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.VerifyFinal)) {
-            value.VerifyFinal = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::GoMembers::ReadFinal>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::FBEWriteFinal>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::FBEReadFinal>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::MarshalJSON>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::UnmarshalJSON>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::AppendJSON>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::ReadJSON>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::FBEWriteJSON>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::FBEReadJSON>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::FBEWriteText>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::TypeID>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::Verify>(d, value);
+        ok &= detail::read_or_default<&::import::GoMembers::VerifyFinal>(d, value);
     }
     return ok;
 }
@@ -5871,23 +3998,13 @@ FBE_INLINE bool FBody<::import::GoMembers>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_TYPE_ID_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value)
 {
-    const auto fbe_TYPE_ID = Scalar<::import::Word>::get(p);
-    const auto fbe_KEY_ORDER = Scalar<int32_t>::get(p + 2);
-    value.TYPE_ID = fbe_TYPE_ID;
-    value.KEY_ORDER = fbe_KEY_ORDER;
+    detail::read_run<&::import::JvmMembers::TYPE_ID, &::import::JvmMembers::KEY_ORDER>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 127, value.toFbe))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 126, value.fromFbe))
         return false;
-    const auto fbe_readFbe = Scalar<::import::Modifier>::get(p);
-    const auto fbe_writeFbe = Scalar<double>::get(p + 8);
-    const auto fbe_verifyFbe = Scalar<::import::side>::get(p + 16);
-    const auto fbe_toFinal = Scalar<int64_t>::get(p + 20);
-    value.readFbe = fbe_readFbe;
-    value.writeFbe = fbe_writeFbe;
-    value.verifyFbe = fbe_verifyFbe;
-    value.toFinal = fbe_toFinal;
+    detail::read_run<&::import::JvmMembers::readFbe, &::import::JvmMembers::writeFbe, &::import::JvmMembers::verifyFbe, &::import::JvmMembers::toFinal>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 94, value.fromFinal))
         return false;
@@ -5902,34 +4019,17 @@ FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_toJson_to_fbeLevels(const
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 69, value.toJson))
         return false;
-    const auto fbe_fromJson = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_writeJson = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_readJson = Scalar<float>::get(p + 24);
-    const auto fbe_hashCode = Scalar<uint8_t>::get(p + 28);
-    value.fromJson = fbe_fromJson;
-    value.writeJson = fbe_writeJson;
-    value.readJson = fbe_readJson;
-    value.hashCode = fbe_hashCode;
+    detail::read_run<&::import::JvmMembers::fromJson, &::import::JvmMembers::writeJson, &::import::JvmMembers::readJson, &::import::JvmMembers::hashCode>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 39, value.getClass))
         return false;
-    const auto fbe_clone = Scalar<::import::Word>::get(p);
-    const auto fbe_finalize = Scalar<int32_t>::get(p + 2);
-    value.clone = fbe_clone;
-    value.finalize = fbe_finalize;
+    detail::read_run<&::import::JvmMembers::clone, &::import::JvmMembers::finalize>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 29, value.wait))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 28, value.notify))
         return false;
-    const auto fbe_notifyAll = Scalar<::import::Modifier>::get(p);
-    const auto fbe_javaClass = Scalar<double>::get(p + 8);
-    const auto fbe_component1 = Scalar<::import::side>::get(p + 16);
-    const auto fbe_fbeLevels = Scalar<int64_t>::get(p + 20);
-    value.notifyAll = fbe_notifyAll;
-    value.javaClass = fbe_javaClass;
-    value.component1 = fbe_component1;
-    value.fbeLevels = fbe_fbeLevels;
+    detail::read_run<&::import::JvmMembers::notifyAll, &::import::JvmMembers::javaClass, &::import::JvmMembers::component1, &::import::JvmMembers::fbeLevels>(p, value);
     p += 28;
     return true;
 }
@@ -5942,116 +4042,38 @@ FBE_INLINE bool FBody<::import::JvmMembers>::read(FinalDecoder& d, ::import::Jvm
     if (FBE_LIKELY(d.remaining() >= 137 && read_fast_TYPE_ID_to_writeFinal(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.TYPE_ID)) {
-            value.TYPE_ID = ::import::Word::TYPE_ID;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.KEY_ORDER)) {
-            value.KEY_ORDER = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.toFbe)) {
-            value.toFbe = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.fromFbe)) {
-            value.fromFbe = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.readFbe)) {
-            value.readFbe = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.writeFbe)) {
-            value.writeFbe = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.verifyFbe)) {
-            value.verifyFbe = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.toFinal)) {
-            value.toFinal = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.fromFinal)) {
-            value.fromFinal = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.readFinal)) {
-            value.readFinal = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.writeFinal)) {
-            value.writeFinal = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::JvmMembers::TYPE_ID>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::KEY_ORDER>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::toFbe>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::fromFbe>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::readFbe>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::writeFbe>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::verifyFbe>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::toFinal>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::fromFinal>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::readFinal>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::writeFinal>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.verifyFinal)) {
-        value.verifyFinal = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::JvmMembers::verifyFinal>(d, value);
     // toJson to fbeLevels: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 85 && read_fast_toJson_to_fbeLevels(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.toJson)) {
-            value.toJson = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.fromJson)) {
-            value.fromJson = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.writeJson)) {
-            value.writeJson = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.readJson)) {
-            value.readJson = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.hashCode)) {
-            value.hashCode = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.getClass)) {
-            value.getClass = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.clone)) {
-            value.clone = ::import::Word::clone;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.finalize)) {
-            value.finalize = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.wait)) {
-            value.wait = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.notify)) {
-            value.notify = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.notifyAll)) {
-            value.notifyAll = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.javaClass)) {
-            value.javaClass = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.component1)) {
-            value.component1 = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.fbeLevels)) {
-            value.fbeLevels = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::JvmMembers::toJson>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::fromJson>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::writeJson>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::readJson>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::hashCode>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::getClass>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::clone>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::finalize>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::wait>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::notify>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::notifyAll>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::javaClass>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::component1>(d, value);
+        ok &= detail::read_or_default<&::import::JvmMembers::fbeLevels>(d, value);
     }
     return ok;
 }
@@ -6136,10 +4158,7 @@ FBE_INLINE bool FBody<::import::JvmMembers>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::JsMembers>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsMembers& value)
 {
-    const auto fbe_fbeKey = Scalar<::import::Word>::get(p);
-    const auto fbe_toJSON = Scalar<int32_t>::get(p + 2);
-    value.fbeKey = fbe_fbeKey;
-    value.toJSON = fbe_toJSON;
+    detail::read_run<&::import::JsMembers::fbeKey, &::import::JsMembers::toJSON>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 1, value.toText))
         return false;
@@ -6156,29 +4175,7 @@ FBE_INLINE bool FBody<::import::JsMembers>::read(FinalDecoder& d, ::import::JsMe
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::JsMembers>::read_fields(FinalDecoder& d, ::import::JsMembers& value)
-{
-    bool ok = true;
-    if (!FCodec<::import::Word>::read(d, value.fbeKey)) {
-        value.fbeKey = ::import::Word::fbeKey;
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.toJSON)) {
-        value.toJSON = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.toText)) {
-        value.toText = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<bool>>::read(d, value.verify)) {
-        value.verify = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6201,23 +4198,13 @@ FBE_INLINE bool FBody<::import::JsMembers>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_Buffer_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value)
 {
-    const auto fbe_Buffer = Scalar<::import::Word>::get(p);
-    const auto fbe_WriteBuffer = Scalar<int32_t>::get(p + 2);
-    value.Buffer = fbe_Buffer;
-    value.WriteBuffer = fbe_WriteBuffer;
+    detail::read_run<&::import::RuntimeNames::Buffer, &::import::RuntimeNames::WriteBuffer>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 132, value.ReadBuffer))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 131, value.Reader))
         return false;
-    const auto fbe_Writer = Scalar<::import::Modifier>::get(p);
-    const auto fbe_Limits = Scalar<double>::get(p + 8);
-    const auto fbe_Decimal = Scalar<::import::side>::get(p + 16);
-    const auto fbe_Uuid = Scalar<int64_t>::get(p + 20);
-    value.Writer = fbe_Writer;
-    value.Limits = fbe_Limits;
-    value.Decimal = fbe_Decimal;
-    value.Uuid = fbe_Uuid;
+    detail::read_run<&::import::RuntimeNames::Writer, &::import::RuntimeNames::Limits, &::import::RuntimeNames::Decimal, &::import::RuntimeNames::Uuid>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 99, value.UUID))
         return false;
@@ -6232,34 +4219,17 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_DecodeError_to_Requests
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 74, value.DecodeError))
         return false;
-    const auto fbe_EncodeError = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_DecodeException = Scalar<uint64_t>::get(p + 16);
-    const auto fbe_EncodeException = Scalar<float>::get(p + 24);
-    const auto fbe_Sender = Scalar<uint8_t>::get(p + 28);
-    value.EncodeError = fbe_EncodeError;
-    value.DecodeException = fbe_DecodeException;
-    value.EncodeException = fbe_EncodeException;
-    value.Sender = fbe_Sender;
+    detail::read_run<&::import::RuntimeNames::EncodeError, &::import::RuntimeNames::DecodeException, &::import::RuntimeNames::EncodeException, &::import::RuntimeNames::Sender>(p, value);
     p += 29;
     if (!FCodec<std::optional<::import::Word>>::read_fast(p, end, rest + 44, value.Receiver))
         return false;
-    const auto fbe_Client = Scalar<::import::Word>::get(p);
-    const auto fbe_Proxy = Scalar<int32_t>::get(p + 2);
-    value.Client = fbe_Client;
-    value.Proxy = fbe_Proxy;
+    detail::read_run<&::import::RuntimeNames::Client, &::import::RuntimeNames::Proxy>(p, value);
     p += 6;
     if (!FCodec<std::string>::read_fast(p, end, rest + 34, value.Handler))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 33, value.Text))
         return false;
-    const auto fbe_Compare = Scalar<::import::Modifier>::get(p);
-    const auto fbe_Decimals = Scalar<double>::get(p + 8);
-    const auto fbe_Uuids = Scalar<::import::side>::get(p + 16);
-    const auto fbe_Timestamps = Scalar<int64_t>::get(p + 20);
-    value.Compare = fbe_Compare;
-    value.Decimals = fbe_Decimals;
-    value.Uuids = fbe_Uuids;
-    value.Timestamps = fbe_Timestamps;
+    detail::read_run<&::import::RuntimeNames::Compare, &::import::RuntimeNames::Decimals, &::import::RuntimeNames::Uuids, &::import::RuntimeNames::Timestamps>(p, value);
     p += 28;
     if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 1, value.Utf8))
         return false;
@@ -6276,124 +4246,40 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read(FinalDecoder& d, ::import::R
     if (FBE_LIKELY(d.remaining() >= 142 && read_fast_Buffer_to_JsonWriter(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::Word>::read(d, value.Buffer)) {
-            value.Buffer = ::import::Word::Buffer;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.WriteBuffer)) {
-            value.WriteBuffer = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.ReadBuffer)) {
-            value.ReadBuffer = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.Reader)) {
-            value.Reader = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.Writer)) {
-            value.Writer = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.Limits)) {
-            value.Limits = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.Decimal)) {
-            value.Decimal = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.Uuid)) {
-            value.Uuid = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.UUID)) {
-            value.UUID = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.Timestamp)) {
-            value.Timestamp = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.JsonWriter)) {
-            value.JsonWriter = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::RuntimeNames::Buffer>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::WriteBuffer>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::ReadBuffer>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Reader>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Writer>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Limits>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Decimal>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Uuid>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::UUID>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Timestamp>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::JsonWriter>(d, value);
     }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.JsonReader)) {
-        value.JsonReader = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::RuntimeNames::JsonReader>(d, value);
     // DecodeError to Requests: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 90 && read_fast_DecodeError_to_Requests(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<FBE::decimal_t>::read(d, value.DecodeError)) {
-            value.DecodeError = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.EncodeError)) {
-            value.EncodeError = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.DecodeException)) {
-            value.DecodeException = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.EncodeException)) {
-            value.EncodeException = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.Sender)) {
-            value.Sender = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::import::Word>>::read(d, value.Receiver)) {
-            value.Receiver = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.Client)) {
-            value.Client = ::import::Word::Client;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Proxy)) {
-            value.Proxy = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.Handler)) {
-            value.Handler = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.Text)) {
-            value.Text = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.Compare)) {
-            value.Compare = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.Decimals)) {
-            value.Decimals = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.Uuids)) {
-            value.Uuids = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.Timestamps)) {
-            value.Timestamps = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Word>>::read(d, value.Utf8)) {
-            value.Utf8 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.Requests)) {
-            value.Requests = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::RuntimeNames::DecodeError>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::EncodeError>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::DecodeException>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::EncodeException>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Sender>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Receiver>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Client>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Proxy>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Handler>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Text>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Compare>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Decimals>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Uuids>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Timestamps>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Utf8>(d, value);
+        ok &= detail::read_or_default<&::import::RuntimeNames::Requests>(d, value);
     }
     return ok;
 }
@@ -6495,17 +4381,7 @@ FBE_INLINE bool FBody<::import::class_>::read(FinalDecoder& d, ::import::class_&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::class_>::read_fields(FinalDecoder& d, ::import::class_& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.class__)) {
-        value.class__ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6531,17 +4407,7 @@ FBE_INLINE bool FBody<::import::Object>::read(FinalDecoder& d, ::import::Object&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Object>::read_fields(FinalDecoder& d, ::import::Object& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Object_)) {
-        value.Object_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6567,17 +4433,7 @@ FBE_INLINE bool FBody<::import::String>::read(FinalDecoder& d, ::import::String&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::String>::read_fields(FinalDecoder& d, ::import::String& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.String_)) {
-        value.String_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6603,17 +4459,7 @@ FBE_INLINE bool FBody<::import::List>::read(FinalDecoder& d, ::import::List& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::List>::read_fields(FinalDecoder& d, ::import::List& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.List_)) {
-        value.List_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6639,17 +4485,7 @@ FBE_INLINE bool FBody<::import::Map>::read(FinalDecoder& d, ::import::Map& value
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Map>::read_fields(FinalDecoder& d, ::import::Map& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Map_)) {
-        value.Map_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6675,17 +4511,7 @@ FBE_INLINE bool FBody<::import::Model>::read(FinalDecoder& d, ::import::Model& v
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Model>::read_fields(FinalDecoder& d, ::import::Model& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Model_)) {
-        value.Model_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6711,17 +4537,7 @@ FBE_INLINE bool FBody<::import::FinalModel>::read(FinalDecoder& d, ::import::Fin
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::FinalModel>::read_fields(FinalDecoder& d, ::import::FinalModel& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.FinalModel_)) {
-        value.FinalModel_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6747,17 +4563,7 @@ FBE_INLINE bool FBody<::import::Buffer>::read(FinalDecoder& d, ::import::Buffer&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Buffer>::read_fields(FinalDecoder& d, ::import::Buffer& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Buffer_)) {
-        value.Buffer_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6783,17 +4589,7 @@ FBE_INLINE bool FBody<::import::Reader>::read(FinalDecoder& d, ::import::Reader&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Reader>::read_fields(FinalDecoder& d, ::import::Reader& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Reader_)) {
-        value.Reader_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6819,17 +4615,7 @@ FBE_INLINE bool FBody<::import::Writer>::read(FinalDecoder& d, ::import::Writer&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Writer>::read_fields(FinalDecoder& d, ::import::Writer& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Writer_)) {
-        value.Writer_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6855,17 +4641,7 @@ FBE_INLINE bool FBody<::import::Limits>::read(FinalDecoder& d, ::import::Limits&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Limits>::read_fields(FinalDecoder& d, ::import::Limits& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Limits_)) {
-        value.Limits_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6891,17 +4667,7 @@ FBE_INLINE bool FBody<::import::DecodeError>::read(FinalDecoder& d, ::import::De
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::DecodeError>::read_fields(FinalDecoder& d, ::import::DecodeError& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.DecodeError_)) {
-        value.DecodeError_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6927,17 +4693,7 @@ FBE_INLINE bool FBody<::import::DecodeException>::read(FinalDecoder& d, ::import
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::DecodeException>::read_fields(FinalDecoder& d, ::import::DecodeException& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.DecodeException_)) {
-        value.DecodeException_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6963,17 +4719,7 @@ FBE_INLINE bool FBody<::import::Decimal>::read(FinalDecoder& d, ::import::Decima
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Decimal>::read_fields(FinalDecoder& d, ::import::Decimal& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Decimal_)) {
-        value.Decimal_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -6999,17 +4745,7 @@ FBE_INLINE bool FBody<::import::Uuid>::read(FinalDecoder& d, ::import::Uuid& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Uuid>::read_fields(FinalDecoder& d, ::import::Uuid& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Uuid_)) {
-        value.Uuid_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7035,17 +4771,7 @@ FBE_INLINE bool FBody<::import::UUID>::read(FinalDecoder& d, ::import::UUID& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::UUID>::read_fields(FinalDecoder& d, ::import::UUID& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.UUID_)) {
-        value.UUID_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7071,17 +4797,7 @@ FBE_INLINE bool FBody<::import::Timestamp>::read(FinalDecoder& d, ::import::Time
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Timestamp>::read_fields(FinalDecoder& d, ::import::Timestamp& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Timestamp_)) {
-        value.Timestamp_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7107,17 +4823,7 @@ FBE_INLINE bool FBody<::import::Sender>::read(FinalDecoder& d, ::import::Sender&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Sender>::read_fields(FinalDecoder& d, ::import::Sender& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Sender_)) {
-        value.Sender_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7143,17 +4849,7 @@ FBE_INLINE bool FBody<::import::Receiver>::read(FinalDecoder& d, ::import::Recei
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Receiver>::read_fields(FinalDecoder& d, ::import::Receiver& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Receiver_)) {
-        value.Receiver_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7179,17 +4875,7 @@ FBE_INLINE bool FBody<::import::Client>::read(FinalDecoder& d, ::import::Client&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Client>::read_fields(FinalDecoder& d, ::import::Client& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Client_)) {
-        value.Client_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7215,17 +4901,7 @@ FBE_INLINE bool FBody<::import::Proxy>::read(FinalDecoder& d, ::import::Proxy& v
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Proxy>::read_fields(FinalDecoder& d, ::import::Proxy& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Proxy_)) {
-        value.Proxy_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7251,17 +4927,7 @@ FBE_INLINE bool FBody<::import::Handler>::read(FinalDecoder& d, ::import::Handle
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Handler>::read_fields(FinalDecoder& d, ::import::Handler& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Handler_)) {
-        value.Handler_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7287,17 +4953,7 @@ FBE_INLINE bool FBody<::import::fbe>::read(FinalDecoder& d, ::import::fbe& value
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::fbe>::read_fields(FinalDecoder& d, ::import::fbe& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.fbe_)) {
-        value.fbe_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7323,17 +4979,7 @@ FBE_INLINE bool FBody<::import::FBE_>::read(FinalDecoder& d, ::import::FBE_& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::FBE_>::read_fields(FinalDecoder& d, ::import::FBE_& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.FBE__)) {
-        value.FBE__ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7359,17 +5005,7 @@ FBE_INLINE bool FBody<::import::std_>::read(FinalDecoder& d, ::import::std_& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::std_>::read_fields(FinalDecoder& d, ::import::std_& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.std__)) {
-        value.std__ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7395,17 +5031,7 @@ FBE_INLINE bool FBody<::import::Companion>::read(FinalDecoder& d, ::import::Comp
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Companion>::read_fields(FinalDecoder& d, ::import::Companion& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Companion_)) {
-        value.Companion_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7431,17 +5057,7 @@ FBE_INLINE bool FBody<::import::Any>::read(FinalDecoder& d, ::import::Any& value
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Any>::read_fields(FinalDecoder& d, ::import::Any& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Any_)) {
-        value.Any_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7467,17 +5083,7 @@ FBE_INLINE bool FBody<::import::Self>::read(FinalDecoder& d, ::import::Self& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Self>::read_fields(FinalDecoder& d, ::import::Self& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Self_)) {
-        value.Self_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7503,17 +5109,7 @@ FBE_INLINE bool FBody<::import::self>::read(FinalDecoder& d, ::import::self& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::self>::read_fields(FinalDecoder& d, ::import::self& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.self_)) {
-        value.self_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7539,17 +5135,7 @@ FBE_INLINE bool FBody<::import::None>::read(FinalDecoder& d, ::import::None& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::None>::read_fields(FinalDecoder& d, ::import::None& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.None_)) {
-        value.None_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7575,17 +5161,7 @@ FBE_INLINE bool FBody<::import::Option>::read(FinalDecoder& d, ::import::Option&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Option>::read_fields(FinalDecoder& d, ::import::Option& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Option_)) {
-        value.Option_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7611,17 +5187,7 @@ FBE_INLINE bool FBody<::import::Result>::read(FinalDecoder& d, ::import::Result&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Result>::read_fields(FinalDecoder& d, ::import::Result& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Result_)) {
-        value.Result_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7647,17 +5213,7 @@ FBE_INLINE bool FBody<::import::Vec>::read(FinalDecoder& d, ::import::Vec& value
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Vec>::read_fields(FinalDecoder& d, ::import::Vec& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Vec_)) {
-        value.Vec_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7683,17 +5239,7 @@ FBE_INLINE bool FBody<::import::Box>::read(FinalDecoder& d, ::import::Box& value
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Box>::read_fields(FinalDecoder& d, ::import::Box& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Box_)) {
-        value.Box_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7719,17 +5265,7 @@ FBE_INLINE bool FBody<::import::Error>::read(FinalDecoder& d, ::import::Error& v
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Error>::read_fields(FinalDecoder& d, ::import::Error& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Error_)) {
-        value.Error_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7755,17 +5291,7 @@ FBE_INLINE bool FBody<::import::Exception>::read(FinalDecoder& d, ::import::Exce
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Exception>::read_fields(FinalDecoder& d, ::import::Exception& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Exception_)) {
-        value.Exception_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7791,17 +5317,7 @@ FBE_INLINE bool FBody<::import::Text>::read(FinalDecoder& d, ::import::Text& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Text>::read_fields(FinalDecoder& d, ::import::Text& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Text_)) {
-        value.Text_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7827,17 +5343,7 @@ FBE_INLINE bool FBody<::import::JsonWriter>::read(FinalDecoder& d, ::import::Jso
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::JsonWriter>::read_fields(FinalDecoder& d, ::import::JsonWriter& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.JsonWriter_)) {
-        value.JsonWriter_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7863,17 +5369,7 @@ FBE_INLINE bool FBody<::import::int32_t_>::read(FinalDecoder& d, ::import::int32
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::int32_t_>::read_fields(FinalDecoder& d, ::import::int32_t_& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.int32_t__)) {
-        value.int32_t__ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7899,17 +5395,7 @@ FBE_INLINE bool FBody<::import::size_t_>::read(FinalDecoder& d, ::import::size_t
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::size_t_>::read_fields(FinalDecoder& d, ::import::size_t_& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.size_t__)) {
-        value.size_t__ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7935,17 +5421,7 @@ FBE_INLINE bool FBody<::import::list>::read(FinalDecoder& d, ::import::list& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::list>::read_fields(FinalDecoder& d, ::import::list& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.list_)) {
-        value.list_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -7971,17 +5447,7 @@ FBE_INLINE bool FBody<::import::object>::read(FinalDecoder& d, ::import::object&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::object>::read_fields(FinalDecoder& d, ::import::object& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.object_)) {
-        value.object_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8007,17 +5473,7 @@ FBE_INLINE bool FBody<::import::v>::read(FinalDecoder& d, ::import::v& value)
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::v>::read_fields(FinalDecoder& d, ::import::v& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.v_)) {
-        value.v_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8043,17 +5499,7 @@ FBE_INLINE bool FBody<::import::r>::read(FinalDecoder& d, ::import::r& value)
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::r>::read_fields(FinalDecoder& d, ::import::r& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.r_)) {
-        value.r_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8079,17 +5525,7 @@ FBE_INLINE bool FBody<::import::w>::read(FinalDecoder& d, ::import::w& value)
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::w>::read_fields(FinalDecoder& d, ::import::w& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.w_)) {
-        value.w_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8115,17 +5551,7 @@ FBE_INLINE bool FBody<::import::SideBuy>::read(FinalDecoder& d, ::import::SideBu
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::SideBuy>::read_fields(FinalDecoder& d, ::import::SideBuy& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.SideBuy_)) {
-        value.SideBuy_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8151,17 +5577,7 @@ FBE_INLINE bool FBody<::import::OrderKey>::read(FinalDecoder& d, ::import::Order
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::OrderKey>::read_fields(FinalDecoder& d, ::import::OrderKey& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.OrderKey_)) {
-        value.OrderKey_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8187,17 +5603,7 @@ FBE_INLINE bool FBody<::import::textOfside>::read(FinalDecoder& d, ::import::tex
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::textOfside>::read_fields(FinalDecoder& d, ::import::textOfside& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.textOfside_)) {
-        value.textOfside_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8223,17 +5629,7 @@ FBE_INLINE bool FBody<::import::DECIMAL_1>::read(FinalDecoder& d, ::import::DECI
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::DECIMAL_1>::read_fields(FinalDecoder& d, ::import::DECIMAL_1& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.DECIMAL_1_)) {
-        value.DECIMAL_1_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8259,17 +5655,7 @@ FBE_INLINE bool FBody<::import::OrderModel>::read(FinalDecoder& d, ::import::Ord
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::OrderModel>::read_fields(FinalDecoder& d, ::import::OrderModel& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.OrderModel_)) {
-        value.OrderModel_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8295,17 +5681,7 @@ FBE_INLINE bool FBody<::import::OrderFinal>::read(FinalDecoder& d, ::import::Ord
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::OrderFinal>::read_fields(FinalDecoder& d, ::import::OrderFinal& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.OrderFinal_)) {
-        value.OrderFinal_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8331,17 +5707,7 @@ FBE_INLINE bool FBody<::import::NewOrder>::read(FinalDecoder& d, ::import::NewOr
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::NewOrder>::read_fields(FinalDecoder& d, ::import::NewOrder& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.NewOrder_)) {
-        value.NewOrder_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8367,17 +5733,7 @@ FBE_INLINE bool FBody<::import::VerifyFBEOrder>::read(FinalDecoder& d, ::import:
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::VerifyFBEOrder>::read_fields(FinalDecoder& d, ::import::VerifyFBEOrder& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.VerifyFBEOrder_)) {
-        value.VerifyFBEOrder_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8403,17 +5759,7 @@ FBE_INLINE bool FBody<::import::fbe_vr_Order>::read(FinalDecoder& d, ::import::f
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::fbe_vr_Order>::read_fields(FinalDecoder& d, ::import::fbe_vr_Order& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.fbe_vr_Order_)) {
-        value.fbe_vr_Order_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8439,17 +5785,7 @@ FBE_INLINE bool FBody<::import::e1>::read(FinalDecoder& d, ::import::e1& value)
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::e1>::read_fields(FinalDecoder& d, ::import::e1& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.e1_)) {
-        value.e1_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8475,17 +5811,7 @@ FBE_INLINE bool FBody<::import::i2>::read(FinalDecoder& d, ::import::i2& value)
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::i2>::read_fields(FinalDecoder& d, ::import::i2& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.i2_)) {
-        value.i2_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8511,17 +5837,7 @@ FBE_INLINE bool FBody<::import::o3>::read(FinalDecoder& d, ::import::o3& value)
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::o3>::read_fields(FinalDecoder& d, ::import::o3& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.o3_)) {
-        value.o3_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8547,17 +5863,7 @@ FBE_INLINE bool FBody<::import::Fbe>::read(FinalDecoder& d, ::import::Fbe& value
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Fbe>::read_fields(FinalDecoder& d, ::import::Fbe& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.Fbe_)) {
-        value.Fbe_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8583,17 +5889,7 @@ FBE_INLINE bool FBody<::import::FINGERPRINT>::read(FinalDecoder& d, ::import::FI
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::FINGERPRINT>::read_fields(FinalDecoder& d, ::import::FINGERPRINT& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.FINGERPRINT_)) {
-        value.FINGERPRINT_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8619,17 +5915,7 @@ FBE_INLINE bool FBody<::import::FBE_FINGERPRINT>::read(FinalDecoder& d, ::import
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::FBE_FINGERPRINT>::read_fields(FinalDecoder& d, ::import::FBE_FINGERPRINT& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.FBE_FINGERPRINT_)) {
-        value.FBE_FINGERPRINT_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8655,17 +5941,7 @@ FBE_INLINE bool FBody<::import::FBEFingerprint>::read(FinalDecoder& d, ::import:
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::FBEFingerprint>::read_fields(FinalDecoder& d, ::import::FBEFingerprint& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.FBEFingerprint_)) {
-        value.FBEFingerprint_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8678,22 +5954,7 @@ FBE_INLINE bool FBody<::import::FBEFingerprint>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::Case>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Case& value)
 {
-    const auto fbe_name = Scalar<int32_t>::get(p);
-    const auto fbe_Name = Scalar<int32_t>::get(p + 4);
-    const auto fbe_NAME = Scalar<int32_t>::get(p + 8);
-    const auto fbe_class___ = Scalar<int32_t>::get(p + 12);
-    const auto fbe_class_ = Scalar<int32_t>::get(p + 16);
-    const auto fbe_class__ = Scalar<int32_t>::get(p + 20);
-    const auto fbe_String = Scalar<int32_t>::get(p + 24);
-    const auto fbe_String_ = Scalar<int32_t>::get(p + 28);
-    value.name = fbe_name;
-    value.Name = fbe_Name;
-    value.NAME = fbe_NAME;
-    value.class___ = fbe_class___;
-    value.class_ = fbe_class_;
-    value.class__ = fbe_class__;
-    value.String = fbe_String;
-    value.String_ = fbe_String_;
+    detail::read_run<&::import::Case::name, &::import::Case::Name, &::import::Case::NAME, &::import::Case::class___, &::import::Case::class_, &::import::Case::class__, &::import::Case::String, &::import::Case::String_>(p, value);
     p += 32;
     return true;
 }
@@ -8706,45 +5967,7 @@ FBE_INLINE bool FBody<::import::Case>::read(FinalDecoder& d, ::import::Case& val
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Case>::read_fields(FinalDecoder& d, ::import::Case& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.name)) {
-        value.name = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.Name)) {
-        value.Name = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.NAME)) {
-        value.NAME = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.class___)) {
-        value.class___ = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.class_)) {
-        value.class_ = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.class__)) {
-        value.class__ = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.String)) {
-        value.String = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.String_)) {
-        value.String_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8793,25 +6016,7 @@ FBE_INLINE bool FBody<::import::Imported>::read(FinalDecoder& d, ::import::Impor
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Imported>::read_fields(FinalDecoder& d, ::import::Imported& value)
-{
-    bool ok = true;
-    if (!FCodec<::market::Side>::read(d, value.market)) {
-        value.market = {};
-        ok = false;
-    }
-    if (!FCodec<::market::Instrument>::read(d, value.org)) {
-        FBE::detail::assign_default(value.org);
-        ok = false;
-    }
-    if (!FCodec<::market::Side>::read(d, value.example)) {
-        value.example = ::market::Side::sell;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8841,17 +6046,7 @@ FBE_INLINE bool FBody<::import::symbol>::read(FinalDecoder& d, ::import::symbol&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::symbol>::read_fields(FinalDecoder& d, ::import::symbol& value)
-{
-    bool ok = true;
-    if (!FCodec<::import::digits>::read(d, value.digits)) {
-        value.digits = ::import::digits::two;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8866,10 +6061,7 @@ FBE_INLINE bool FBody<::import::Listed>::read_fast(const uint8_t*& p, const uint
 {
     if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.symbol))
         return false;
-    const auto fbe_digits = Scalar<int32_t>::get(p);
-    const auto fbe_precision = Scalar<::import::digits>::get(p + 4);
-    value.digits = fbe_digits;
-    value.precision = fbe_precision;
+    detail::read_run<&::market::Instrument::digits, &::import::Listed::precision>(p, value);
     p += 8;
     if (!FBody<::import::symbol>::read_fast(p, end, rest, value.ticker))
         return false;
@@ -8885,29 +6077,7 @@ FBE_INLINE bool FBody<::import::Listed>::read(FinalDecoder& d, ::import::Listed&
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Listed>::read_fields(FinalDecoder& d, ::import::Listed& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.symbol)) {
-        value.symbol = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.digits)) {
-        value.digits = 5;
-        ok = false;
-    }
-    if (!FCodec<::import::digits>::read(d, value.precision)) {
-        value.precision = ::import::digits::two;
-        ok = false;
-    }
-    if (!FCodec<::import::symbol>::read(d, value.ticker)) {
-        FBE::detail::assign_default(value.ticker);
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -8930,16 +6100,7 @@ FBE_INLINE bool FBody<::import::Listed>::verify(D& d)
 
 FBE_INLINE bool FBody<::import::Derived>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::import::Derived& value)
 {
-    const auto fbe_side = Scalar<int32_t>::get(p);
-    const auto fbe_s = Scalar<::import::side>::get(p + 4);
-    const auto fbe_range = Scalar<::import::range>::get(p + 8);
-    const auto fbe_Word = Scalar<::import::Word>::get(p + 12);
-    const auto fbe_side_ = Scalar<::import::range>::get(p + 14);
-    value.side = fbe_side;
-    value.s = fbe_s;
-    value.range = fbe_range;
-    value.Word = fbe_Word;
-    value.side_ = fbe_side_;
+    detail::read_run<&::import::Order::side, &::import::Order::s, &::import::Order::range, &::import::Derived::Word, &::import::Derived::side_>(p, value);
     p += 18;
     return true;
 }
@@ -8952,33 +6113,7 @@ FBE_INLINE bool FBody<::import::Derived>::read(FinalDecoder& d, ::import::Derive
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::import::Derived>::read_fields(FinalDecoder& d, ::import::Derived& value)
-{
-    bool ok = true;
-    if (!FCodec<int32_t>::read(d, value.side)) {
-        value.side = {};
-        ok = false;
-    }
-    if (!FCodec<::import::side>::read(d, value.s)) {
-        value.s = ::import::side::sell;
-        ok = false;
-    }
-    if (!FCodec<::import::range>::read(d, value.range)) {
-        value.range = ::import::range::hi;
-        ok = false;
-    }
-    if (!FCodec<::import::Word>::read(d, value.Word)) {
-        value.Word = ::import::Word::class_;
-        ok = false;
-    }
-    if (!FCodec<::import::range>::read(d, value.side_)) {
-        value.side_ = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -9003,9 +6138,7 @@ FBE_INLINE bool FBody<::import::Derived>::verify(D& d)
 
 inline bool FBody<::import::Shadows>::read_fast_bools_to_orderVector(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Shadows& value)
 {
-    FCodec<std::array<bool, 2>>::read_fixed(p, value.bools);
-    FCodec<std::array<char, 2>>::read_fixed(p + 2, value.chars);
-    FCodec<std::array<double, 2>>::read_fixed(p + 4, value.doubles);
+    detail::read_run<&::import::Shadows::bools, &::import::Shadows::chars, &::import::Shadows::doubles>(p, value);
     p += 20;
     if (!FCodec<std::vector<int64_t>>::read_fast(p, end, rest + 463, value.vector))
         return false;
@@ -9022,36 +6155,7 @@ inline bool FBody<::import::Shadows>::read_fast_order_to_to_s(const uint8_t*& p,
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 422, value.text))
         return false;
-    const auto fbe_made = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_random = Scalar<FBE::uuid_t>::get(p + 16);
-    const auto fbe_nil = Scalar<FBE::uuid_t>::get(p + 32);
-    const auto fbe_now = Scalar<uint64_t>::get(p + 48);
-    const auto fbe_start = Scalar<uint64_t>::get(p + 56);
-    const auto fbe_word = Scalar<::import::Word>::get(p + 64);
-    const auto fbe_modifier = Scalar<::import::Modifier>::get(p + 66);
-    const auto fbe_range = Scalar<int32_t>::get(p + 74);
-    const auto fbe_len = Scalar<int32_t>::get(p + 78);
-    const auto fbe_sorted = Scalar<int32_t>::get(p + 82);
-    const auto fbe_enumerate = Scalar<int32_t>::get(p + 86);
-    const auto fbe_tuple = Scalar<int32_t>::get(p + 90);
-    const auto fbe_frozenset = Scalar<int32_t>::get(p + 94);
-    const auto fbe_bytearray = Scalar<int32_t>::get(p + 98);
-    const auto fbe_int_ = Scalar<int32_t>::get(p + 102);
-    value.made = fbe_made;
-    value.random = fbe_random;
-    value.nil = fbe_nil;
-    value.now = fbe_now;
-    value.start = fbe_start;
-    value.word = fbe_word;
-    value.modifier = fbe_modifier;
-    value.range = fbe_range;
-    value.len = fbe_len;
-    value.sorted = fbe_sorted;
-    value.enumerate = fbe_enumerate;
-    value.tuple = fbe_tuple;
-    value.frozenset = fbe_frozenset;
-    value.bytearray = fbe_bytearray;
-    value.int_ = fbe_int_;
+    detail::read_run<&::import::Shadows::made, &::import::Shadows::random, &::import::Shadows::nil, &::import::Shadows::now, &::import::Shadows::start, &::import::Shadows::word, &::import::Shadows::modifier, &::import::Shadows::range, &::import::Shadows::len, &::import::Shadows::sorted, &::import::Shadows::enumerate, &::import::Shadows::tuple, &::import::Shadows::frozenset, &::import::Shadows::bytearray, &::import::Shadows::int_>(p, value);
     p += 106;
     if (!FCodec<std::string>::read_fast(p, end, rest + 312, value.str))
         return false;
@@ -9061,121 +6165,21 @@ inline bool FBody<::import::Shadows>::read_fast_order_to_to_s(const uint8_t*& p,
     p += 4;
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 288, value.Decimal))
         return false;
-    const auto fbe_UUID = Scalar<FBE::uuid_t>::get(p);
-    const auto fbe_fbe = Scalar<int32_t>::get(p + 16);
-    const auto fbe_type = Scalar<int32_t>::get(p + 20);
-    const auto fbe_Array = Scalar<int32_t>::get(p + 24);
-    const auto fbe_Map = Scalar<int32_t>::get(p + 28);
-    const auto fbe_BigInt = Scalar<int64_t>::get(p + 32);
-    const auto fbe_Number = Scalar<double>::get(p + 40);
-    value.UUID = fbe_UUID;
-    value.fbe = fbe_fbe;
-    value.type = fbe_type;
-    value.Array = fbe_Array;
-    value.Map = fbe_Map;
-    value.BigInt = fbe_BigInt;
-    value.Number = fbe_Number;
+    detail::read_run<&::import::Shadows::UUID, &::import::Shadows::fbe, &::import::Shadows::type, &::import::Shadows::Array, &::import::Shadows::Map, &::import::Shadows::BigInt, &::import::Shadows::Number>(p, value);
     p += 48;
     if (!FCodec<std::string>::read_fast(p, end, rest + 236, value.String))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 232, value.Uint8Array))
         return false;
-    const auto fbe_Object = Scalar<int32_t>::get(p);
-    const auto fbe_Math = Scalar<int32_t>::get(p + 4);
-    const auto fbe_JSON = Scalar<int32_t>::get(p + 8);
-    const auto fbe_Date = Scalar<uint64_t>::get(p + 12);
-    const auto fbe_Arrays = Scalar<int32_t>::get(p + 20);
-    const auto fbe_ArrayList = Scalar<int32_t>::get(p + 24);
-    const auto fbe_HashMap = Scalar<int32_t>::get(p + 28);
-    const auto fbe_TreeMap = Scalar<int32_t>::get(p + 32);
-    const auto fbe_LinkedList = Scalar<int32_t>::get(p + 36);
-    const auto fbe_HashSet = Scalar<int32_t>::get(p + 40);
-    const auto fbe_TreeSet = Scalar<int32_t>::get(p + 44);
-    const auto fbe_Optional = Scalar<int32_t>::get(p + 48);
-    value.Object = fbe_Object;
-    value.Math = fbe_Math;
-    value.JSON = fbe_JSON;
-    value.Date = fbe_Date;
-    value.Arrays = fbe_Arrays;
-    value.ArrayList = fbe_ArrayList;
-    value.HashMap = fbe_HashMap;
-    value.TreeMap = fbe_TreeMap;
-    value.LinkedList = fbe_LinkedList;
-    value.HashSet = fbe_HashSet;
-    value.TreeSet = fbe_TreeSet;
-    value.Optional = fbe_Optional;
+    detail::read_run<&::import::Shadows::Object, &::import::Shadows::Math, &::import::Shadows::JSON, &::import::Shadows::Date, &::import::Shadows::Arrays, &::import::Shadows::ArrayList, &::import::Shadows::HashMap, &::import::Shadows::TreeMap, &::import::Shadows::LinkedList, &::import::Shadows::HashSet, &::import::Shadows::TreeSet, &::import::Shadows::Optional>(p, value);
     p += 52;
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 164, value.BigDecimal))
         return false;
-    const auto fbe_Instant = Scalar<uint64_t>::get(p);
-    const auto fbe_IntArray = Scalar<int32_t>::get(p + 8);
-    const auto fbe_LongArray = Scalar<int32_t>::get(p + 12);
-    value.Instant = fbe_Instant;
-    value.IntArray = fbe_IntArray;
-    value.LongArray = fbe_LongArray;
+    detail::read_run<&::import::Shadows::Instant, &::import::Shadows::IntArray, &::import::Shadows::LongArray>(p, value);
     p += 16;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 144, value.ByteArray))
         return false;
-    const auto fbe_arrayOf = Scalar<int32_t>::get(p);
-    const auto fbe_listOf = Scalar<int32_t>::get(p + 4);
-    const auto fbe_mutableListOf = Scalar<int32_t>::get(p + 8);
-    const auto fbe_emptyList = Scalar<int32_t>::get(p + 12);
-    const auto fbe_mutableMapOf = Scalar<int32_t>::get(p + 16);
-    const auto fbe_Collections = Scalar<int32_t>::get(p + 20);
-    const auto fbe_make = Scalar<int32_t>::get(p + 24);
-    const auto fbe_append = Scalar<int32_t>::get(p + 28);
-    const auto fbe_copy = Scalar<int32_t>::get(p + 32);
-    const auto fbe_time = Scalar<int32_t>::get(p + 36);
-    const auto fbe_std_ = Scalar<int32_t>::get(p + 40);
-    const auto fbe_FBE_ = Scalar<int32_t>::get(p + 44);
-    const auto fbe_Vec = Scalar<int32_t>::get(p + 48);
-    const auto fbe_Default = Scalar<int32_t>::get(p + 52);
-    const auto fbe_Some = Scalar<int32_t>::get(p + 56);
-    const auto fbe_Box = Scalar<int32_t>::get(p + 60);
-    const auto fbe_Uuid = Scalar<FBE::uuid_t>::get(p + 64);
-    const auto fbe_Guid = Scalar<FBE::uuid_t>::get(p + 80);
-    const auto fbe_Dictionary = Scalar<int32_t>::get(p + 96);
-    const auto fbe_SortedDictionary = Scalar<int32_t>::get(p + 100);
-    const auto fbe_System = Scalar<int32_t>::get(p + 104);
-    const auto fbe_Fbe = Scalar<int32_t>::get(p + 108);
-    const auto fbe_Hash = Scalar<int32_t>::get(p + 112);
-    const auto fbe_hash = Scalar<int32_t>::get(p + 116);
-    const auto fbe_freeze = Scalar<int32_t>::get(p + 120);
-    const auto fbe_dup = Scalar<int32_t>::get(p + 124);
-    const auto fbe_clone = Scalar<int32_t>::get(p + 128);
-    const auto fbe_send = Scalar<int32_t>::get(p + 132);
-    const auto fbe_format = Scalar<int32_t>::get(p + 136);
-    const auto fbe_to_s = Scalar<int32_t>::get(p + 140);
-    value.arrayOf = fbe_arrayOf;
-    value.listOf = fbe_listOf;
-    value.mutableListOf = fbe_mutableListOf;
-    value.emptyList = fbe_emptyList;
-    value.mutableMapOf = fbe_mutableMapOf;
-    value.Collections = fbe_Collections;
-    value.make = fbe_make;
-    value.append = fbe_append;
-    value.copy = fbe_copy;
-    value.time = fbe_time;
-    value.std_ = fbe_std_;
-    value.FBE_ = fbe_FBE_;
-    value.Vec = fbe_Vec;
-    value.Default = fbe_Default;
-    value.Some = fbe_Some;
-    value.Box = fbe_Box;
-    value.Uuid = fbe_Uuid;
-    value.Guid = fbe_Guid;
-    value.Dictionary = fbe_Dictionary;
-    value.SortedDictionary = fbe_SortedDictionary;
-    value.System = fbe_System;
-    value.Fbe = fbe_Fbe;
-    value.Hash = fbe_Hash;
-    value.hash = fbe_hash;
-    value.freeze = fbe_freeze;
-    value.dup = fbe_dup;
-    value.clone = fbe_clone;
-    value.send = fbe_send;
-    value.format = fbe_format;
-    value.to_s = fbe_to_s;
+    detail::read_run<&::import::Shadows::arrayOf, &::import::Shadows::listOf, &::import::Shadows::mutableListOf, &::import::Shadows::emptyList, &::import::Shadows::mutableMapOf, &::import::Shadows::Collections, &::import::Shadows::make, &::import::Shadows::append, &::import::Shadows::copy, &::import::Shadows::time, &::import::Shadows::std_, &::import::Shadows::FBE_, &::import::Shadows::Vec, &::import::Shadows::Default, &::import::Shadows::Some, &::import::Shadows::Box, &::import::Shadows::Uuid, &::import::Shadows::Guid, &::import::Shadows::Dictionary, &::import::Shadows::SortedDictionary, &::import::Shadows::System, &::import::Shadows::Fbe, &::import::Shadows::Hash, &::import::Shadows::hash, &::import::Shadows::freeze, &::import::Shadows::dup, &::import::Shadows::clone, &::import::Shadows::send, &::import::Shadows::format, &::import::Shadows::to_s>(p, value);
     p += 144;
     return true;
 }
@@ -9183,412 +6187,121 @@ inline bool FBody<::import::Shadows>::read_fast_order_to_to_s(const uint8_t*& p,
 inline bool FBody<::import::Shadows>::read(FinalDecoder& d, ::import::Shadows& value)
 {
     bool ok = true;
-    if (!FCodec<std::array<int32_t, 3>>::read(d, value.ints)) {
-        FBE::detail::assign_default(value.ints);
-        ok = false;
-    }
-    if (!FCodec<std::array<::import::Order, 2>>::read(d, value.orders)) {
-        FBE::detail::assign_default(value.orders);
-        ok = false;
-    }
-    if (!FCodec<std::array<std::string, 2>>::read(d, value.strings)) {
-        FBE::detail::assign_default(value.strings);
-        ok = false;
-    }
-    if (!FCodec<std::array<FBE::decimal_t, 2>>::read(d, value.decimals)) {
-        FBE::detail::assign_default(value.decimals);
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::Shadows::ints>(d, value);
+    ok &= detail::read_or_default<&::import::Shadows::orders>(d, value);
+    ok &= detail::read_or_default<&::import::Shadows::strings>(d, value);
+    ok &= detail::read_or_default<&::import::Shadows::decimals>(d, value);
     if (FBE_LIKELY(d.remaining() >= 68)) {
         const uint8_t* p = d.data + d.pos;
-        FCodec<std::array<FBE::uuid_t, 2>>::read_fixed(p, value.uuids);
-        FCodec<std::array<uint64_t, 2>>::read_fixed(p + 32, value.times);
-        FCodec<std::array<::import::Word, 2>>::read_fixed(p + 48, value.words);
-        FCodec<std::array<::import::Modifier, 2>>::read_fixed(p + 52, value.modifiers);
+        detail::read_run<&::import::Shadows::uuids, &::import::Shadows::times, &::import::Shadows::words, &::import::Shadows::modifiers>(p, value);
         d.pos += 68;
     } else {
-        if (!FCodec<std::array<FBE::uuid_t, 2>>::read(d, value.uuids)) {
-            FBE::detail::assign_default(value.uuids);
-            ok = false;
-        }
-        if (!FCodec<std::array<uint64_t, 2>>::read(d, value.times)) {
-            FBE::detail::assign_default(value.times);
-            ok = false;
-        }
-        if (!FCodec<std::array<::import::Word, 2>>::read(d, value.words)) {
-            FBE::detail::assign_default(value.words);
-            ok = false;
-        }
-        if (!FCodec<std::array<::import::Modifier, 2>>::read(d, value.modifiers)) {
-            FBE::detail::assign_default(value.modifiers);
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::Shadows::uuids>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::times>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::words>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::modifiers>(d, value);
     }
-    if (!FCodec<std::array<FBE::buffer_t, 2>>::read(d, value.blobs)) {
-        FBE::detail::assign_default(value.blobs);
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::Shadows::blobs>(d, value);
     // bools, chars, doubles, vector, orderVector: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 487 && d.depth_left >= 1u && read_fast_bools_to_orderVector(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<std::array<bool, 2>>::read(d, value.bools)) {
-            FBE::detail::assign_default(value.bools);
-            ok = false;
-        }
-        if (!FCodec<std::array<char, 2>>::read(d, value.chars)) {
-            FBE::detail::assign_default(value.chars);
-            ok = false;
-        }
-        if (!FCodec<std::array<double, 2>>::read(d, value.doubles)) {
-            FBE::detail::assign_default(value.doubles);
-            ok = false;
-        }
-        if (!FCodec<std::vector<int64_t>>::read(d, value.vector)) {
-            value.vector = {};
-            ok = false;
-        }
-        if (!FCodec<std::vector<::import::Order>>::read(d, value.orderVector)) {
-            value.orderVector = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::Shadows::bools>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::chars>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::doubles>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::vector>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::orderVector>(d, value);
     }
-    if (!FCodec<std::list<int32_t>>::read(d, value.listed)) {
-        value.listed = {};
-        ok = false;
-    }
-    if (!FCodec<std::unordered_map<int32_t, std::string>>::read(d, value.hashed)) {
-        value.hashed = {};
-        ok = false;
-    }
-    if (!FCodec<std::map<std::string, int32_t>>::read(d, value.mapped)) {
-        value.mapped = {};
-        ok = false;
-    }
-    if (!FCodec<std::set<std::string>>::read(d, value.setted)) {
-        value.setted = {};
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::Shadows::listed>(d, value);
+    ok &= detail::read_or_default<&::import::Shadows::hashed>(d, value);
+    ok &= detail::read_or_default<&::import::Shadows::mapped>(d, value);
+    ok &= detail::read_or_default<&::import::Shadows::setted>(d, value);
     // order to to_s: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 443 && d.depth_left >= 1u && read_fast_order_to_to_s(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<std::optional<::import::Order>>::read(d, value.order)) {
-            value.order = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.price)) {
-            value.price = FBE::decimal_t("1.5");
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.text)) {
-            value.text = "text";
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.made)) {
-            value.made = FBE::uuid_t::sequential();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.random)) {
-            value.random = FBE::uuid_t::random();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.nil)) {
-            value.nil = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.now)) {
-            value.now = FBE::utc();
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.start)) {
-            value.start = UINT64_C(0);
-            ok = false;
-        }
-        if (!FCodec<::import::Word>::read(d, value.word)) {
-            value.word = ::import::Word::class_;
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.modifier)) {
-            value.modifier = ::import::Modifier::static_;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.range)) {
-            value.range = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.len)) {
-            value.len = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.sorted)) {
-            value.sorted = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.enumerate)) {
-            value.enumerate = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.tuple)) {
-            value.tuple = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.frozenset)) {
-            value.frozenset = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.bytearray)) {
-            value.bytearray = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.int_)) {
-            value.int_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.str)) {
-            value.str = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.dict)) {
-            value.dict = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.set)) {
-            value.set = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.Decimal)) {
-            value.Decimal = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.UUID)) {
-            value.UUID = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.fbe)) {
-            value.fbe = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.type)) {
-            value.type = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Array)) {
-            value.Array = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Map)) {
-            value.Map = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.BigInt)) {
-            value.BigInt = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.Number)) {
-            value.Number = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.String)) {
-            value.String = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.Uint8Array)) {
-            value.Uint8Array = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Object)) {
-            value.Object = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Math)) {
-            value.Math = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.JSON)) {
-            value.JSON = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.Date)) {
-            value.Date = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Arrays)) {
-            value.Arrays = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.ArrayList)) {
-            value.ArrayList = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.HashMap)) {
-            value.HashMap = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.TreeMap)) {
-            value.TreeMap = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.LinkedList)) {
-            value.LinkedList = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.HashSet)) {
-            value.HashSet = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.TreeSet)) {
-            value.TreeSet = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Optional)) {
-            value.Optional = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.BigDecimal)) {
-            value.BigDecimal = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.Instant)) {
-            value.Instant = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.IntArray)) {
-            value.IntArray = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.LongArray)) {
-            value.LongArray = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.ByteArray)) {
-            value.ByteArray = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.arrayOf)) {
-            value.arrayOf = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.listOf)) {
-            value.listOf = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.mutableListOf)) {
-            value.mutableListOf = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.emptyList)) {
-            value.emptyList = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.mutableMapOf)) {
-            value.mutableMapOf = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Collections)) {
-            value.Collections = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.make)) {
-            value.make = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.append)) {
-            value.append = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.copy)) {
-            value.copy = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.time)) {
-            value.time = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.std_)) {
-            value.std_ = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.FBE_)) {
-            value.FBE_ = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Vec)) {
-            value.Vec = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Default)) {
-            value.Default = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Some)) {
-            value.Some = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Box)) {
-            value.Box = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.Uuid)) {
-            value.Uuid = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.Guid)) {
-            value.Guid = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Dictionary)) {
-            value.Dictionary = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.SortedDictionary)) {
-            value.SortedDictionary = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.System)) {
-            value.System = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Fbe)) {
-            value.Fbe = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.Hash)) {
-            value.Hash = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.hash)) {
-            value.hash = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.freeze)) {
-            value.freeze = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.dup)) {
-            value.dup = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.clone)) {
-            value.clone = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.send)) {
-            value.send = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.format)) {
-            value.format = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.to_s)) {
-            value.to_s = {};
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::Shadows::order>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::price>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::text>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::made>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::random>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::nil>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::now>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::start>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::word>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::modifier>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::range>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::len>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::sorted>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::enumerate>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::tuple>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::frozenset>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::bytearray>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::int_>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::str>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::dict>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::set>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Decimal>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::UUID>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::fbe>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::type>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Array>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Map>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::BigInt>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Number>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::String>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Uint8Array>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Object>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Math>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::JSON>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Date>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Arrays>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::ArrayList>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::HashMap>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::TreeMap>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::LinkedList>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::HashSet>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::TreeSet>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Optional>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::BigDecimal>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Instant>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::IntArray>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::LongArray>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::ByteArray>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::arrayOf>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::listOf>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::mutableListOf>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::emptyList>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::mutableMapOf>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Collections>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::make>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::append>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::copy>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::time>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::std_>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::FBE_>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Vec>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Default>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Some>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Box>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Uuid>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Guid>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Dictionary>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::SortedDictionary>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::System>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Fbe>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::Hash>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::hash>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::freeze>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::dup>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::clone>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::send>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::format>(d, value);
+        ok &= detail::read_or_default<&::import::Shadows::to_s>(d, value);
     }
     return ok;
 }
@@ -9959,345 +6672,96 @@ inline bool FBody<::import::Hostile>::read_fast_class_to_Letters(const uint8_t*&
 inline bool FBody<::import::Hostile>::read(FinalDecoder& d, ::import::Hostile& value)
 {
     bool ok = true;
-    if (!FCodec<::import::Order>::read(d, value.Order)) {
-        FBE::detail::assign_default(value.Order);
-        ok = false;
-    }
-    if (!FCodec<::import::CppWords>::read(d, value.CppWords)) {
-        FBE::detail::assign_default(value.CppWords);
-        ok = false;
-    }
-    if (!FCodec<::import::PythonWords>::read(d, value.PythonWords)) {
-        FBE::detail::assign_default(value.PythonWords);
-        ok = false;
-    }
-    if (!FCodec<::import::GoWords>::read(d, value.GoWords)) {
-        FBE::detail::assign_default(value.GoWords);
-        ok = false;
-    }
-    if (!FCodec<::import::JavaWords>::read(d, value.JavaWords)) {
-        FBE::detail::assign_default(value.JavaWords);
-        ok = false;
-    }
-    if (!FCodec<::import::KotlinWords>::read(d, value.KotlinWords)) {
-        FBE::detail::assign_default(value.KotlinWords);
-        ok = false;
-    }
-    if (!FCodec<::import::JsWords>::read(d, value.JsWords)) {
-        FBE::detail::assign_default(value.JsWords);
-        ok = false;
-    }
-    if (!FCodec<::import::RustWords>::read(d, value.RustWords)) {
-        FBE::detail::assign_default(value.RustWords);
-        ok = false;
-    }
-    if (!FCodec<::import::CSharpWords>::read(d, value.CSharpWords)) {
-        FBE::detail::assign_default(value.CSharpWords);
-        ok = false;
-    }
-    if (!FCodec<::import::RubyWords>::read(d, value.RubyWords)) {
-        FBE::detail::assign_default(value.RubyWords);
-        ok = false;
-    }
-    if (!FCodec<::import::CppMembers>::read(d, value.CppMembers)) {
-        FBE::detail::assign_default(value.CppMembers);
-        ok = false;
-    }
-    if (!FCodec<::import::PythonMembers>::read(d, value.PythonMembers)) {
-        FBE::detail::assign_default(value.PythonMembers);
-        ok = false;
-    }
-    if (!FCodec<::import::GoMembers>::read(d, value.GoMembers)) {
-        FBE::detail::assign_default(value.GoMembers);
-        ok = false;
-    }
-    if (!FCodec<::import::JvmMembers>::read(d, value.JvmMembers)) {
-        FBE::detail::assign_default(value.JvmMembers);
-        ok = false;
-    }
-    if (!FCodec<::import::JsMembers>::read(d, value.JsMembers)) {
-        FBE::detail::assign_default(value.JsMembers);
-        ok = false;
-    }
-    if (!FCodec<::import::RuntimeNames>::read(d, value.RuntimeNames)) {
-        FBE::detail::assign_default(value.RuntimeNames);
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::Hostile::Order>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::CppWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::PythonWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::GoWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::JavaWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::KotlinWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::JsWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::RustWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::CSharpWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::RubyWords>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::CppMembers>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::PythonMembers>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::GoMembers>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::JvmMembers>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::JsMembers>(d, value);
+    ok &= detail::read_or_default<&::import::Hostile::RuntimeNames>(d, value);
     // class to Letters: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= 963 && d.depth_left >= 2u && read_fast_class_to_Letters(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
-        if (!FCodec<::import::class_>::read(d, value.class_)) {
-            FBE::detail::assign_default(value.class_);
-            ok = false;
-        }
-        if (!FCodec<::import::Object>::read(d, value.Object)) {
-            FBE::detail::assign_default(value.Object);
-            ok = false;
-        }
-        if (!FCodec<::import::String>::read(d, value.String)) {
-            FBE::detail::assign_default(value.String);
-            ok = false;
-        }
-        if (!FCodec<::import::List>::read(d, value.List)) {
-            FBE::detail::assign_default(value.List);
-            ok = false;
-        }
-        if (!FCodec<::import::Map>::read(d, value.Map)) {
-            FBE::detail::assign_default(value.Map);
-            ok = false;
-        }
-        if (!FCodec<::import::Model>::read(d, value.Model)) {
-            FBE::detail::assign_default(value.Model);
-            ok = false;
-        }
-        if (!FCodec<::import::FinalModel>::read(d, value.FinalModel)) {
-            FBE::detail::assign_default(value.FinalModel);
-            ok = false;
-        }
-        if (!FCodec<::import::Buffer>::read(d, value.Buffer)) {
-            FBE::detail::assign_default(value.Buffer);
-            ok = false;
-        }
-        if (!FCodec<::import::Reader>::read(d, value.Reader)) {
-            FBE::detail::assign_default(value.Reader);
-            ok = false;
-        }
-        if (!FCodec<::import::Writer>::read(d, value.Writer)) {
-            FBE::detail::assign_default(value.Writer);
-            ok = false;
-        }
-        if (!FCodec<::import::Limits>::read(d, value.Limits)) {
-            FBE::detail::assign_default(value.Limits);
-            ok = false;
-        }
-        if (!FCodec<::import::DecodeError>::read(d, value.DecodeError)) {
-            FBE::detail::assign_default(value.DecodeError);
-            ok = false;
-        }
-        if (!FCodec<::import::DecodeException>::read(d, value.DecodeException)) {
-            FBE::detail::assign_default(value.DecodeException);
-            ok = false;
-        }
-        if (!FCodec<::import::Decimal>::read(d, value.Decimal)) {
-            FBE::detail::assign_default(value.Decimal);
-            ok = false;
-        }
-        if (!FCodec<::import::Uuid>::read(d, value.Uuid)) {
-            FBE::detail::assign_default(value.Uuid);
-            ok = false;
-        }
-        if (!FCodec<::import::UUID>::read(d, value.UUID)) {
-            FBE::detail::assign_default(value.UUID);
-            ok = false;
-        }
-        if (!FCodec<::import::Timestamp>::read(d, value.Timestamp)) {
-            FBE::detail::assign_default(value.Timestamp);
-            ok = false;
-        }
-        if (!FCodec<::import::Sender>::read(d, value.Sender)) {
-            FBE::detail::assign_default(value.Sender);
-            ok = false;
-        }
-        if (!FCodec<::import::Receiver>::read(d, value.Receiver)) {
-            FBE::detail::assign_default(value.Receiver);
-            ok = false;
-        }
-        if (!FCodec<::import::Client>::read(d, value.Client)) {
-            FBE::detail::assign_default(value.Client);
-            ok = false;
-        }
-        if (!FCodec<::import::Proxy>::read(d, value.Proxy)) {
-            FBE::detail::assign_default(value.Proxy);
-            ok = false;
-        }
-        if (!FCodec<::import::Handler>::read(d, value.Handler)) {
-            FBE::detail::assign_default(value.Handler);
-            ok = false;
-        }
-        if (!FCodec<::import::fbe>::read(d, value.fbe)) {
-            FBE::detail::assign_default(value.fbe);
-            ok = false;
-        }
-        if (!FCodec<::import::FBE_>::read(d, value.FBE_)) {
-            FBE::detail::assign_default(value.FBE_);
-            ok = false;
-        }
-        if (!FCodec<::import::std_>::read(d, value.std_)) {
-            FBE::detail::assign_default(value.std_);
-            ok = false;
-        }
-        if (!FCodec<::import::Companion>::read(d, value.Companion)) {
-            FBE::detail::assign_default(value.Companion);
-            ok = false;
-        }
-        if (!FCodec<::import::Any>::read(d, value.Any)) {
-            FBE::detail::assign_default(value.Any);
-            ok = false;
-        }
-        if (!FCodec<::import::Self>::read(d, value.Self)) {
-            FBE::detail::assign_default(value.Self);
-            ok = false;
-        }
-        if (!FCodec<::import::self>::read(d, value.self)) {
-            FBE::detail::assign_default(value.self);
-            ok = false;
-        }
-        if (!FCodec<::import::None>::read(d, value.None)) {
-            FBE::detail::assign_default(value.None);
-            ok = false;
-        }
-        if (!FCodec<::import::Option>::read(d, value.Option)) {
-            FBE::detail::assign_default(value.Option);
-            ok = false;
-        }
-        if (!FCodec<::import::Result>::read(d, value.Result)) {
-            FBE::detail::assign_default(value.Result);
-            ok = false;
-        }
-        if (!FCodec<::import::Vec>::read(d, value.Vec)) {
-            FBE::detail::assign_default(value.Vec);
-            ok = false;
-        }
-        if (!FCodec<::import::Box>::read(d, value.Box)) {
-            FBE::detail::assign_default(value.Box);
-            ok = false;
-        }
-        if (!FCodec<::import::Error>::read(d, value.Error)) {
-            FBE::detail::assign_default(value.Error);
-            ok = false;
-        }
-        if (!FCodec<::import::Exception>::read(d, value.Exception)) {
-            FBE::detail::assign_default(value.Exception);
-            ok = false;
-        }
-        if (!FCodec<::import::Text>::read(d, value.Text)) {
-            FBE::detail::assign_default(value.Text);
-            ok = false;
-        }
-        if (!FCodec<::import::JsonWriter>::read(d, value.JsonWriter)) {
-            FBE::detail::assign_default(value.JsonWriter);
-            ok = false;
-        }
-        if (!FCodec<::import::int32_t_>::read(d, value.int32_t_)) {
-            FBE::detail::assign_default(value.int32_t_);
-            ok = false;
-        }
-        if (!FCodec<::import::size_t_>::read(d, value.size_t_)) {
-            FBE::detail::assign_default(value.size_t_);
-            ok = false;
-        }
-        if (!FCodec<::import::list>::read(d, value.list)) {
-            FBE::detail::assign_default(value.list);
-            ok = false;
-        }
-        if (!FCodec<::import::object>::read(d, value.object)) {
-            FBE::detail::assign_default(value.object);
-            ok = false;
-        }
-        if (!FCodec<::import::v>::read(d, value.v)) {
-            FBE::detail::assign_default(value.v);
-            ok = false;
-        }
-        if (!FCodec<::import::r>::read(d, value.r)) {
-            FBE::detail::assign_default(value.r);
-            ok = false;
-        }
-        if (!FCodec<::import::w>::read(d, value.w)) {
-            FBE::detail::assign_default(value.w);
-            ok = false;
-        }
-        if (!FCodec<::import::SideBuy>::read(d, value.SideBuy)) {
-            FBE::detail::assign_default(value.SideBuy);
-            ok = false;
-        }
-        if (!FCodec<::import::OrderKey>::read(d, value.OrderKey)) {
-            FBE::detail::assign_default(value.OrderKey);
-            ok = false;
-        }
-        if (!FCodec<::import::textOfside>::read(d, value.textOfside)) {
-            FBE::detail::assign_default(value.textOfside);
-            ok = false;
-        }
-        if (!FCodec<::import::DECIMAL_1>::read(d, value.DECIMAL_1)) {
-            FBE::detail::assign_default(value.DECIMAL_1);
-            ok = false;
-        }
-        if (!FCodec<::import::OrderModel>::read(d, value.OrderModel)) {
-            FBE::detail::assign_default(value.OrderModel);
-            ok = false;
-        }
-        if (!FCodec<::import::OrderFinal>::read(d, value.OrderFinal)) {
-            FBE::detail::assign_default(value.OrderFinal);
-            ok = false;
-        }
-        if (!FCodec<::import::NewOrder>::read(d, value.NewOrder)) {
-            FBE::detail::assign_default(value.NewOrder);
-            ok = false;
-        }
-        if (!FCodec<::import::VerifyFBEOrder>::read(d, value.VerifyFBEOrder)) {
-            FBE::detail::assign_default(value.VerifyFBEOrder);
-            ok = false;
-        }
-        if (!FCodec<::import::fbe_vr_Order>::read(d, value.fbe_vr_Order)) {
-            FBE::detail::assign_default(value.fbe_vr_Order);
-            ok = false;
-        }
-        if (!FCodec<::import::e1>::read(d, value.e1)) {
-            FBE::detail::assign_default(value.e1);
-            ok = false;
-        }
-        if (!FCodec<::import::i2>::read(d, value.i2)) {
-            FBE::detail::assign_default(value.i2);
-            ok = false;
-        }
-        if (!FCodec<::import::o3>::read(d, value.o3)) {
-            FBE::detail::assign_default(value.o3);
-            ok = false;
-        }
-        if (!FCodec<::import::Fbe>::read(d, value.Fbe)) {
-            FBE::detail::assign_default(value.Fbe);
-            ok = false;
-        }
-        if (!FCodec<::import::FINGERPRINT>::read(d, value.FINGERPRINT)) {
-            FBE::detail::assign_default(value.FINGERPRINT);
-            ok = false;
-        }
-        if (!FCodec<::import::FBE_FINGERPRINT>::read(d, value.FBE_FINGERPRINT)) {
-            FBE::detail::assign_default(value.FBE_FINGERPRINT);
-            ok = false;
-        }
-        if (!FCodec<::import::FBEFingerprint>::read(d, value.FBEFingerprint)) {
-            FBE::detail::assign_default(value.FBEFingerprint);
-            ok = false;
-        }
-        if (!FCodec<::import::Case>::read(d, value.Case)) {
-            FBE::detail::assign_default(value.Case);
-            ok = false;
-        }
-        if (!FCodec<::import::Imported>::read(d, value.Imported)) {
-            FBE::detail::assign_default(value.Imported);
-            ok = false;
-        }
-        if (!FCodec<::import::Derived>::read(d, value.Derived)) {
-            FBE::detail::assign_default(value.Derived);
-            ok = false;
-        }
-        if (!FCodec<::import::Listed>::read(d, value.Listed)) {
-            FBE::detail::assign_default(value.Listed);
-            ok = false;
-        }
-        if (!FCodec<::import::Letters>::read(d, value.Letters)) {
-            value.Letters = ::import::Letters::_a;
-            ok = false;
-        }
+        ok &= detail::read_or_default<&::import::Hostile::class_>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Object>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::String>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::List>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Map>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Model>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::FinalModel>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Buffer>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Reader>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Writer>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Limits>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::DecodeError>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::DecodeException>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Decimal>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Uuid>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::UUID>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Timestamp>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Sender>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Receiver>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Client>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Proxy>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Handler>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::fbe>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::FBE_>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::std_>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Companion>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Any>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Self>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::self>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::None>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Option>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Result>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Vec>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Box>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Error>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Exception>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Text>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::JsonWriter>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::int32_t_>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::size_t_>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::list>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::object>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::v>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::r>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::w>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::SideBuy>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::OrderKey>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::textOfside>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::DECIMAL_1>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::OrderModel>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::OrderFinal>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::NewOrder>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::VerifyFBEOrder>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::fbe_vr_Order>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::e1>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::i2>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::o3>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Fbe>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::FINGERPRINT>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::FBE_FINGERPRINT>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::FBEFingerprint>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Case>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Imported>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Derived>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Listed>(d, value);
+        ok &= detail::read_or_default<&::import::Hostile::Letters>(d, value);
     }
-    if (!FCodec<::import::Shadows>::read(d, value.Shadows)) {
-        FBE::detail::assign_default(value.Shadows);
-        ok = false;
-    }
+    ok &= detail::read_or_default<&::import::Hostile::Shadows>(d, value);
     return ok;
 }
 

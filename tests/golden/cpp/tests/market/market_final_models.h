@@ -20,7 +20,6 @@ struct FBody<::market::Instrument> : detail::FFields<::market::Instrument, &::ma
     static constexpr uint64_t cost = 8;
     static bool read(FinalDecoder& d, ::market::Instrument& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Instrument& value);
-    static bool read_fields(FinalDecoder& d, ::market::Instrument& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -36,7 +35,6 @@ struct FBody<::market::Failure> : detail::FFields<::market::Failure, &::market::
     static constexpr uint64_t cost = 20;
     static bool read(FinalDecoder& d, ::market::Failure& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Failure& value);
-    static bool read_fields(FinalDecoder& d, ::market::Failure& value);
     template <class D>
     static bool verify(D& d);
 };
@@ -58,21 +56,7 @@ FBE_INLINE bool FBody<::market::Instrument>::read(FinalDecoder& d, ::market::Ins
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::market::Instrument>::read_fields(FinalDecoder& d, ::market::Instrument& value)
-{
-    bool ok = true;
-    if (!FCodec<std::string>::read(d, value.symbol)) {
-        value.symbol = {};
-        ok = false;
-    }
-    if (!FCodec<int32_t>::read(d, value.digits)) {
-        value.digits = 5;
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
@@ -102,21 +86,7 @@ FBE_INLINE bool FBody<::market::Failure>::read(FinalDecoder& d, ::market::Failur
         d.pos = std::size_t(p - d.data);
         return true;
     }
-    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
-}
-
-FBE_NOINLINE inline bool FBody<::market::Failure>::read_fields(FinalDecoder& d, ::market::Failure& value)
-{
-    bool ok = true;
-    if (!FCodec<FBE::uuid_t>::read(d, value.id)) {
-        value.id = {};
-        ok = false;
-    }
-    if (!FCodec<std::string>::read(d, value.reason)) {
-        value.reason = {};
-        ok = false;
-    }
-    return ok;
+    return call_apart(d, [&](FinalDecoder& c) { return read_each(c, value); });
 }
 
 template <class D>
