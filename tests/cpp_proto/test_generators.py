@@ -65,7 +65,9 @@ def test_imports_are_virtual_bases_and_global_rejects_delegate(tmp_path):
 def test_json_flattens_the_base(tmp_path):
     fbec(tmp_path, "--cpp", "--json", f"--input={os.path.join(ROOT, 'tests', 'cpp_proto', 'schemas', 'jsoncases.fbe')}")
     text = (tmp_path / "jsoncases_json.h").read_text()
-    assert "struct ValueWriter<TWriter, ::jsoncases::Values> : StructWriter<TWriter, ::jsoncases::Values> {};" in text
+    # the writer is the runtime's for every type with a table Fields<T>; the reader derives from StructReader
+    assert "ValueWriter" not in text
+    assert "struct ValueReader<TJson, ::jsoncases::Values> : StructReader<TJson, ::jsoncases::Values>" in text
     # the writer's table: the base's fields first, through the base's data members
     assert ('FBE::JSON::field(&::jsoncases::Base::origin, "origin"),\n'
             '        FBE::JSON::field(&::jsoncases::Values::c, "c"),') in text

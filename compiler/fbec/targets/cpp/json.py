@@ -46,8 +46,6 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 fields = [f'FBE::JSON::field(&{qualified(f.owner)}::{field_ident(f)}, "{f.name}")'
                           for f in s.all_fields]
                 arguments(w, "static constexpr auto fields = std::make_tuple(", fields, ";")
-            w.line("template <class TWriter>")
-            w.line(f"struct ValueWriter<TWriter, {cpp}> : StructWriter<TWriter, {cpp}> {{}};")
             w.blank()
 
             w.line("template <class TJson>")

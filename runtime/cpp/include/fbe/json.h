@@ -997,10 +997,10 @@ FBE_INLINE bool write_from(TWriter& writer, const T& value) {
 }
 } // namespace detail
 
-//! The ValueWriter of a struct (`<package>_json.h` derives it from this): its object, the members over
-//! Fields<T>::fields (inherited ones first, as docs/cpp-json-protocol.md writes them).
+//! The ValueWriter of a struct, of every type T with a table Fields<T> (`<package>_json.h` specialises it): its
+//! object, the members over Fields<T>::fields (inherited ones first, as docs/cpp-json-protocol.md writes them).
 template <class TWriter, typename T>
-struct StructWriter {
+struct ValueWriter<TWriter, T, std::void_t<decltype(Fields<T>::fields)>> {
     static bool to_json(TWriter& writer, const T& value, bool scope = true) {
         return detail::write_struct(writer, scope, Fields<T>::name,
                                     [&] { return detail::write_from<0>(writer, value); });

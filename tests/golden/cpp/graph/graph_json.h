@@ -22,9 +22,6 @@ struct Fields<::graph::Node>
         FBE::JSON::field(&::graph::Node::out_edges, "out_edges"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::graph::Node> : StructWriter<TWriter, ::graph::Node> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::graph::Node> : StructReader<TJson, ::graph::Node>
 {
@@ -70,9 +67,6 @@ struct Fields<::graph::Edge>
         FBE::JSON::field(&::graph::Edge::weight, "weight"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::graph::Edge> : StructWriter<TWriter, ::graph::Edge> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::graph::Edge> : StructReader<TJson, ::graph::Edge>
 {
@@ -113,9 +107,6 @@ struct Fields<::graph::Graph>
         FBE::JSON::field(&::graph::Graph::nodes, "nodes"),
         FBE::JSON::field(&::graph::Graph::edges, "edges"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::graph::Graph> : StructWriter<TWriter, ::graph::Graph> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::graph::Graph> : StructReader<TJson, ::graph::Graph>

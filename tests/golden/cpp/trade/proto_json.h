@@ -24,9 +24,6 @@ struct Fields<::proto::Order>
         FBE::JSON::field(&::proto::Order::volume, "volume"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::Order> : StructWriter<TWriter, ::proto::Order> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::proto::Order> : StructReader<TJson, ::proto::Order>
 {
@@ -77,9 +74,6 @@ struct Fields<::proto::Balance>
         FBE::JSON::field(&::proto::Balance::amount, "amount"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::Balance> : StructWriter<TWriter, ::proto::Balance> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::proto::Balance> : StructReader<TJson, ::proto::Balance>
 {
@@ -121,9 +115,6 @@ struct Fields<::proto::Account>
         FBE::JSON::field(&::proto::Account::asset, "asset"),
         FBE::JSON::field(&::proto::Account::orders, "orders"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::Account> : StructWriter<TWriter, ::proto::Account> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::proto::Account> : StructReader<TJson, ::proto::Account>
@@ -178,9 +169,6 @@ struct Fields<::proto::OrderMessage>
         FBE::JSON::field(&::proto::OrderMessage::body, "body"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::OrderMessage> : StructWriter<TWriter, ::proto::OrderMessage> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::proto::OrderMessage> : StructReader<TJson, ::proto::OrderMessage>
 {
@@ -219,9 +207,6 @@ struct Fields<::proto::BalanceMessage>
         FBE::JSON::field(&::proto::BalanceMessage::body, "body"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::BalanceMessage> : StructWriter<TWriter, ::proto::BalanceMessage> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::proto::BalanceMessage> : StructReader<TJson, ::proto::BalanceMessage>
 {
@@ -259,9 +244,6 @@ struct Fields<::proto::AccountMessage>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::proto::AccountMessage::body, "body"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::proto::AccountMessage> : StructWriter<TWriter, ::proto::AccountMessage> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::proto::AccountMessage> : StructReader<TJson, ::proto::AccountMessage>

@@ -21,9 +21,6 @@ struct Fields<::recursive::Node>
         FBE::JSON::field(&::recursive::Node::children, "children"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::recursive::Node> : StructWriter<TWriter, ::recursive::Node> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::recursive::Node> : StructReader<TJson, ::recursive::Node>
 {

@@ -21,9 +21,6 @@ struct Fields<::vectors::Edge>
         FBE::JSON::field(&::vectors::Edge::weight, "weight"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Edge> : StructWriter<TWriter, ::vectors::Edge> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Edge> : StructReader<TJson, ::vectors::Edge>
 {
@@ -65,9 +62,6 @@ struct Fields<::vectors::Point>
         FBE::JSON::field(&::vectors::Point::x, "x"),
         FBE::JSON::field(&::vectors::Point::y, "y"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Point> : StructWriter<TWriter, ::vectors::Point> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Point> : StructReader<TJson, ::vectors::Point>
@@ -111,9 +105,6 @@ struct Fields<::vectors::Point3>
         FBE::JSON::field(&::vectors::Point::y, "y"),
         FBE::JSON::field(&::vectors::Point3::z, "z"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Point3> : StructWriter<TWriter, ::vectors::Point3> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Point3> : StructReader<TJson, ::vectors::Point3>
@@ -159,9 +150,6 @@ struct Fields<::vectors::Named>
         FBE::JSON::field(&::vectors::Named::values, "values"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Named> : StructWriter<TWriter, ::vectors::Named> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Named> : StructReader<TJson, ::vectors::Named>
 {
@@ -203,9 +191,6 @@ struct Fields<::vectors::Holder>
         FBE::JSON::field(&::vectors::Holder::reals, "reals"),
         FBE::JSON::field(&::vectors::Holder::named, "named"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors::Holder> : StructWriter<TWriter, ::vectors::Holder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors::Holder> : StructReader<TJson, ::vectors::Holder>

@@ -22,9 +22,6 @@ struct Fields<::vectors_new::Edge>
         FBE::JSON::field(&::vectors_new::Edge::note, "note"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors_new::Edge> : StructWriter<TWriter, ::vectors_new::Edge> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::vectors_new::Edge> : StructReader<TJson, ::vectors_new::Edge>
 {
@@ -67,9 +64,6 @@ struct Fields<::vectors_new::Holder>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::vectors_new::Holder::edges, "edges"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors_new::Holder> : StructWriter<TWriter, ::vectors_new::Holder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors_new::Holder> : StructReader<TJson, ::vectors_new::Holder>

@@ -19,9 +19,6 @@ struct Fields<::vectors_old::Edge>
         FBE::JSON::field(&::vectors_old::Edge::source, "source"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors_old::Edge> : StructWriter<TWriter, ::vectors_old::Edge> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::vectors_old::Edge> : StructReader<TJson, ::vectors_old::Edge>
 {
@@ -55,9 +52,6 @@ struct Fields<::vectors_old::Holder>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::vectors_old::Holder::edges, "edges"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::vectors_old::Holder> : StructWriter<TWriter, ::vectors_old::Holder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::vectors_old::Holder> : StructReader<TJson, ::vectors_old::Holder>

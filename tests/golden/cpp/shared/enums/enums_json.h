@@ -84,9 +84,6 @@ struct Fields<::enums::Enums>
         FBE::JSON::field(&::enums::Enums::uint64b5, "uint64b5"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::enums::Enums> : StructWriter<TWriter, ::enums::Enums> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::enums::Enums> : StructReader<TJson, ::enums::Enums>
 {

@@ -27,9 +27,6 @@ struct Fields<::protoex::Order>
         FBE::JSON::field(&::protoex::Order::sl, "sl"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::Order> : StructWriter<TWriter, ::protoex::Order> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Order> : StructReader<TJson, ::protoex::Order>
 {
@@ -87,9 +84,6 @@ struct Fields<::protoex::Balance>
         FBE::JSON::field(&::protoex::Balance::locked, "locked"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::Balance> : StructWriter<TWriter, ::protoex::Balance> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Balance> : StructReader<TJson, ::protoex::Balance>
 {
@@ -134,9 +128,6 @@ struct Fields<::protoex::Account>
         FBE::JSON::field(&::protoex::Account::asset, "asset"),
         FBE::JSON::field(&::protoex::Account::orders, "orders"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::Account> : StructWriter<TWriter, ::protoex::Account> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::protoex::Account> : StructReader<TJson, ::protoex::Account>
@@ -191,9 +182,6 @@ struct Fields<::protoex::OrderMessage>
         FBE::JSON::field(&::protoex::OrderMessage::body, "body"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::OrderMessage> : StructWriter<TWriter, ::protoex::OrderMessage> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::protoex::OrderMessage> : StructReader<TJson, ::protoex::OrderMessage>
 {
@@ -232,9 +220,6 @@ struct Fields<::protoex::BalanceMessage>
         FBE::JSON::field(&::protoex::BalanceMessage::body, "body"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::BalanceMessage> : StructWriter<TWriter, ::protoex::BalanceMessage> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::protoex::BalanceMessage> : StructReader<TJson, ::protoex::BalanceMessage>
 {
@@ -272,9 +257,6 @@ struct Fields<::protoex::AccountMessage>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::protoex::AccountMessage::body, "body"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::protoex::AccountMessage> : StructWriter<TWriter, ::protoex::AccountMessage> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::protoex::AccountMessage> : StructReader<TJson, ::protoex::AccountMessage>

@@ -64,9 +64,6 @@ struct Fields<::test::StructSimple>
         FBE::JSON::field(&::test::StructSimple::f44, "f44"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructSimple> : StructWriter<TWriter, ::test::StructSimple> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::test::StructSimple> : StructReader<TJson, ::test::StructSimple>
 {
@@ -352,9 +349,6 @@ struct Fields<::test::StructOptional>
         FBE::JSON::field(&::test::StructOptional::f164, "f164"),
         FBE::JSON::field(&::test::StructOptional::f165, "f165"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructOptional> : StructWriter<TWriter, ::test::StructOptional> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructOptional> : StructReader<TJson, ::test::StructOptional>
@@ -852,9 +846,6 @@ struct Fields<::test::StructNested>
         FBE::JSON::field(&::test::StructNested::f1011, "f1011"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructNested> : StructWriter<TWriter, ::test::StructNested> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::test::StructNested> : StructReader<TJson, ::test::StructNested>
 {
@@ -1273,9 +1264,6 @@ struct Fields<::test::StructBytes>
         FBE::JSON::field(&::test::StructBytes::f3, "f3"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructBytes> : StructWriter<TWriter, ::test::StructBytes> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::test::StructBytes> : StructReader<TJson, ::test::StructBytes>
 {
@@ -1324,9 +1312,6 @@ struct Fields<::test::StructArray>
         FBE::JSON::field(&::test::StructArray::f9, "f9"),
         FBE::JSON::field(&::test::StructArray::f10, "f10"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructArray> : StructWriter<TWriter, ::test::StructArray> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructArray> : StructReader<TJson, ::test::StructArray>
@@ -1402,9 +1387,6 @@ struct Fields<::test::StructVector>
         FBE::JSON::field(&::test::StructVector::f10, "f10"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructVector> : StructWriter<TWriter, ::test::StructVector> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::test::StructVector> : StructReader<TJson, ::test::StructVector>
 {
@@ -1475,9 +1457,6 @@ struct Fields<::test::StructList>
         FBE::JSON::field(&::test::StructList::f10, "f10"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructList> : StructWriter<TWriter, ::test::StructList> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::test::StructList> : StructReader<TJson, ::test::StructList>
 {
@@ -1542,9 +1521,6 @@ struct Fields<::test::StructSet>
         FBE::JSON::field(&::test::StructSet::f4, "f4"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructSet> : StructWriter<TWriter, ::test::StructSet> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::test::StructSet> : StructReader<TJson, ::test::StructSet>
 {
@@ -1596,9 +1572,6 @@ struct Fields<::test::StructMap>
         FBE::JSON::field(&::test::StructMap::f9, "f9"),
         FBE::JSON::field(&::test::StructMap::f10, "f10"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructMap> : StructWriter<TWriter, ::test::StructMap> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructMap> : StructReader<TJson, ::test::StructMap>
@@ -1670,9 +1643,6 @@ struct Fields<::test::StructHash>
         FBE::JSON::field(&::test::StructHash::f10, "f10"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructHash> : StructWriter<TWriter, ::test::StructHash> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::test::StructHash> : StructReader<TJson, ::test::StructHash>
 {
@@ -1735,9 +1705,6 @@ struct Fields<::test::StructHashEx>
         FBE::JSON::field(&::test::StructHashEx::f2, "f2"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructHashEx> : StructWriter<TWriter, ::test::StructHashEx> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::test::StructHashEx> : StructReader<TJson, ::test::StructHashEx>
 {
@@ -1773,9 +1740,6 @@ struct Fields<::test::StructEmpty>
     static constexpr const char* name = "test.StructEmpty";
     static constexpr auto fields = std::make_tuple();
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::test::StructEmpty> : StructWriter<TWriter, ::test::StructEmpty> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::test::StructEmpty> : StructReader<TJson, ::test::StructEmpty>

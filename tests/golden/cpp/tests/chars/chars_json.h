@@ -20,9 +20,6 @@ struct Fields<::chars::CharKeys>
         FBE::JSON::field(&::chars::CharKeys::countByLetter, "countByLetter"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::chars::CharKeys> : StructWriter<TWriter, ::chars::CharKeys> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::chars::CharKeys> : StructReader<TJson, ::chars::CharKeys>
 {
@@ -60,9 +57,6 @@ struct Fields<::chars::GradeKeys>
         FBE::JSON::field(&::chars::GradeKeys::grades, "grades"),
         FBE::JSON::field(&::chars::GradeKeys::countByGrade, "countByGrade"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::chars::GradeKeys> : StructWriter<TWriter, ::chars::GradeKeys> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::chars::GradeKeys> : StructReader<TJson, ::chars::GradeKeys>

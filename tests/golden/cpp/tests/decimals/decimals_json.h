@@ -28,9 +28,6 @@ struct Fields<::decimals::Prices>
         FBE::JSON::field(&::decimals::Prices::maybePrices, "maybePrices"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::decimals::Prices> : StructWriter<TWriter, ::decimals::Prices> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::decimals::Prices> : StructReader<TJson, ::decimals::Prices>
 {

@@ -32,9 +32,6 @@ struct Fields<::defaults::Zeros>
         FBE::JSON::field(&::defaults::Zeros::absent, "absent"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::defaults::Zeros> : StructWriter<TWriter, ::defaults::Zeros> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::defaults::Zeros> : StructReader<TJson, ::defaults::Zeros>
 {

@@ -23,9 +23,6 @@ struct Fields<::everything::Counted>
         FBE::JSON::field(&::everything::Counted::a, "a"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Counted> : StructWriter<TWriter, ::everything::Counted> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::everything::Counted> : StructReader<TJson, ::everything::Counted>
 {
@@ -59,9 +56,6 @@ struct Fields<::everything::Shifted>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::everything::Shifted::a, "a"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Shifted> : StructWriter<TWriter, ::everything::Shifted> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Shifted> : StructReader<TJson, ::everything::Shifted>
@@ -97,9 +91,6 @@ struct Fields<::everything::AfterShift>
         FBE::JSON::field(&::everything::AfterShift::a, "a"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::AfterShift> : StructWriter<TWriter, ::everything::AfterShift> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::everything::AfterShift> : StructReader<TJson, ::everything::AfterShift>
 {
@@ -133,9 +124,6 @@ struct Fields<::everything::Fixed>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::everything::Fixed::a, "a"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Fixed> : StructWriter<TWriter, ::everything::Fixed> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Fixed> : StructReader<TJson, ::everything::Fixed>
@@ -171,9 +159,6 @@ struct Fields<::everything::Derived>
         FBE::JSON::field(&::everything::Fixed::a, "a"),
         FBE::JSON::field(&::everything::Derived::b, "b"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Derived> : StructWriter<TWriter, ::everything::Derived> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Derived> : StructReader<TJson, ::everything::Derived>
@@ -213,9 +198,6 @@ struct Fields<::everything::ImportedBase>
         FBE::JSON::field(&::market::Instrument::digits, "digits"),
         FBE::JSON::field(&::everything::ImportedBase::price, "price"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::ImportedBase> : StructWriter<TWriter, ::everything::ImportedBase> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::ImportedBase> : StructReader<TJson, ::everything::ImportedBase>
@@ -257,9 +239,6 @@ struct Fields<::everything::Note>
         FBE::JSON::field(&::everything::Note::text, "text"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Note> : StructWriter<TWriter, ::everything::Note> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::everything::Note> : StructReader<TJson, ::everything::Note>
 {
@@ -294,9 +273,6 @@ struct Fields<::everything::Quiet>
         FBE::JSON::field(&::everything::Quiet::password, "password"),
         FBE::JSON::field(&::everything::Quiet::legacy, "legacy"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Quiet> : StructWriter<TWriter, ::everything::Quiet> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Quiet> : StructReader<TJson, ::everything::Quiet>
@@ -333,9 +309,6 @@ struct Fields<::everything::Empty>
     static constexpr const char* name = "everything.Empty";
     static constexpr auto fields = std::make_tuple();
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Empty> : StructWriter<TWriter, ::everything::Empty> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Empty> : StructReader<TJson, ::everything::Empty>
@@ -410,9 +383,6 @@ struct Fields<::everything::Everything>
         FBE::JSON::field(&::everything::Everything::f51, "f51"),
         FBE::JSON::field(&::everything::Everything::f52, "f52"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Everything> : StructWriter<TWriter, ::everything::Everything> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Everything> : StructReader<TJson, ::everything::Everything>
@@ -615,9 +585,6 @@ struct Fields<::everything::PlaceOrder>
         FBE::JSON::field(&::everything::PlaceOrder::instrument, "instrument"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::PlaceOrder> : StructWriter<TWriter, ::everything::PlaceOrder> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::everything::PlaceOrder> : StructReader<TJson, ::everything::PlaceOrder>
 {
@@ -659,9 +626,6 @@ struct Fields<::everything::Accepted>
         FBE::JSON::field(&::everything::Accepted::id, "id"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Accepted> : StructWriter<TWriter, ::everything::Accepted> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::everything::Accepted> : StructReader<TJson, ::everything::Accepted>
 {
@@ -696,9 +660,6 @@ struct Fields<::everything::Rejected>
         FBE::JSON::field(&::everything::Rejected::id, "id"),
         FBE::JSON::field(&::everything::Rejected::reason, "reason"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Rejected> : StructWriter<TWriter, ::everything::Rejected> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Rejected> : StructReader<TJson, ::everything::Rejected>
@@ -737,9 +698,6 @@ struct Fields<::everything::Ping>
         FBE::JSON::field(&::everything::Ping::sequence, "sequence"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Ping> : StructWriter<TWriter, ::everything::Ping> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::everything::Ping> : StructReader<TJson, ::everything::Ping>
 {
@@ -775,9 +733,6 @@ struct Fields<::everything::FixedKeywords>
         FBE::JSON::field(&::everything::FixedKeywords::swap_, "swap"),
         FBE::JSON::field(&::everything::FixedKeywords::default_, "default"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::FixedKeywords> : StructWriter<TWriter, ::everything::FixedKeywords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::FixedKeywords> : StructReader<TJson, ::everything::FixedKeywords>
@@ -826,9 +781,6 @@ struct Fields<::everything::Keywords>
         FBE::JSON::field(&::everything::Keywords::operator_, "operator"),
         FBE::JSON::field(&::everything::Keywords::this_, "this"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Keywords> : StructWriter<TWriter, ::everything::Keywords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Keywords> : StructReader<TJson, ::everything::Keywords>
@@ -890,9 +842,6 @@ struct Fields<::everything::Route>
         FBE::JSON::field(&::everything::Route::leg, "leg"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Route> : StructWriter<TWriter, ::everything::Route> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::everything::Route> : StructReader<TJson, ::everything::Route>
 {
@@ -934,9 +883,6 @@ struct Fields<::everything::Routes>
         FBE::JSON::field(&::everything::Routes::ranks, "ranks"),
         FBE::JSON::field(&::everything::Routes::names, "names"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::everything::Routes> : StructWriter<TWriter, ::everything::Routes> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::everything::Routes> : StructReader<TJson, ::everything::Routes>

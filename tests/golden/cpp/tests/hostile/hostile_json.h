@@ -18,9 +18,6 @@ struct Fields<::hostile::Empty>
     static constexpr auto fields = std::make_tuple();
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Empty> : StructWriter<TWriter, ::hostile::Empty> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Empty> : StructReader<TJson, ::hostile::Empty>
 {
@@ -41,9 +38,6 @@ struct Fields<::hostile::Empties>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::hostile::Empties::items, "items"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Empties> : StructWriter<TWriter, ::hostile::Empties> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Empties> : StructReader<TJson, ::hostile::Empties>
@@ -78,9 +72,6 @@ struct Fields<::hostile::Wide>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::hostile::Wide::values, "values"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Wide> : StructWriter<TWriter, ::hostile::Wide> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Wide> : StructReader<TJson, ::hostile::Wide>
@@ -118,9 +109,6 @@ struct Fields<::hostile::Wides>
         FBE::JSON::field(&::hostile::Wides::items, "items"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Wides> : StructWriter<TWriter, ::hostile::Wides> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Wides> : StructReader<TJson, ::hostile::Wides>
 {
@@ -156,9 +144,6 @@ struct Fields<::hostile::Holder>
         FBE::JSON::field(&::hostile::Holder::maybe, "maybe"),
         FBE::JSON::field(&::hostile::Holder::byId, "byId"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::hostile::Holder> : StructWriter<TWriter, ::hostile::Holder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::hostile::Holder> : StructReader<TJson, ::hostile::Holder>

@@ -22,9 +22,6 @@ struct Fields<::import::Order>
         FBE::JSON::field(&::import::Order::range, "range"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Order> : StructWriter<TWriter, ::import::Order> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Order> : StructReader<TJson, ::import::Order>
 {
@@ -178,9 +175,6 @@ struct Fields<::import::CppWords>
         FBE::JSON::field(&::import::CppWords::CHAR_BIT, "CHAR_BIT"),
         FBE::JSON::field(&::import::CppWords::EINVAL_, "EINVAL"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::CppWords> : StructWriter<TWriter, ::import::CppWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::CppWords> : StructReader<TJson, ::import::CppWords>
@@ -602,9 +596,6 @@ struct Fields<::import::PythonWords>
         FBE::JSON::field(&::import::PythonWords::VERSION, "VERSION"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::PythonWords> : StructWriter<TWriter, ::import::PythonWords> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::PythonWords> : StructReader<TJson, ::import::PythonWords>
 {
@@ -808,9 +799,6 @@ struct Fields<::import::GoWords>
         FBE::JSON::field(&::import::GoWords::comparable, "comparable"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::GoWords> : StructWriter<TWriter, ::import::GoWords> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::GoWords> : StructReader<TJson, ::import::GoWords>
 {
@@ -987,9 +975,6 @@ struct Fields<::import::JavaWords>
         FBE::JSON::field(&::import::JavaWords::Set, "Set"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JavaWords> : StructWriter<TWriter, ::import::JavaWords> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::JavaWords> : StructReader<TJson, ::import::JavaWords>
 {
@@ -1155,9 +1140,6 @@ struct Fields<::import::KotlinWords>
         FBE::JSON::field(&::import::KotlinWords::Int, "Int"),
         FBE::JSON::field(&::import::KotlinWords::Array, "Array"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::KotlinWords> : StructWriter<TWriter, ::import::KotlinWords> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::KotlinWords> : StructReader<TJson, ::import::KotlinWords>
@@ -1351,9 +1333,6 @@ struct Fields<::import::JsWords>
         FBE::JSON::field(&::import::JsWords::accessor, "accessor"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JsWords> : StructWriter<TWriter, ::import::JsWords> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::JsWords> : StructReader<TJson, ::import::JsWords>
 {
@@ -1545,9 +1524,6 @@ struct Fields<::import::RustWords>
         FBE::JSON::field(&::import::RustWords::Sized, "Sized"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::RustWords> : StructWriter<TWriter, ::import::RustWords> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::RustWords> : StructReader<TJson, ::import::RustWords>
 {
@@ -1713,9 +1689,6 @@ struct Fields<::import::CSharpWords>
         FBE::JSON::field(&::import::CSharpWords::notnull, "notnull"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::CSharpWords> : StructWriter<TWriter, ::import::CSharpWords> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::CSharpWords> : StructReader<TJson, ::import::CSharpWords>
 {
@@ -1854,9 +1827,6 @@ struct Fields<::import::RubyWords>
         FBE::JSON::field(&::import::RubyWords::initialize, "initialize"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::RubyWords> : StructWriter<TWriter, ::import::RubyWords> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::RubyWords> : StructReader<TJson, ::import::RubyWords>
 {
@@ -1952,9 +1922,6 @@ struct Fields<::import::CppMembers>
         FBE::JSON::field(&::import::CppMembers::reset, "reset"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::CppMembers> : StructWriter<TWriter, ::import::CppMembers> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::CppMembers> : StructReader<TJson, ::import::CppMembers>
 {
@@ -2033,9 +2000,6 @@ struct Fields<::import::PythonMembers>
         FBE::JSON::field(&::import::PythonMembers::__eq___, "__eq__"),
         FBE::JSON::field(&::import::PythonMembers::__private_, "__private"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::PythonMembers> : StructWriter<TWriter, ::import::PythonMembers> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::PythonMembers> : StructReader<TJson, ::import::PythonMembers>
@@ -2139,9 +2103,6 @@ struct Fields<::import::GoMembers>
         FBE::JSON::field(&::import::GoMembers::Verify, "Verify"),
         FBE::JSON::field(&::import::GoMembers::VerifyFinal, "VerifyFinal"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::GoMembers> : StructWriter<TWriter, ::import::GoMembers> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::GoMembers> : StructReader<TJson, ::import::GoMembers>
@@ -2274,9 +2235,6 @@ struct Fields<::import::JvmMembers>
         FBE::JSON::field(&::import::JvmMembers::fbeLevels, "fbeLevels"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JvmMembers> : StructWriter<TWriter, ::import::JvmMembers> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::JvmMembers> : StructReader<TJson, ::import::JvmMembers>
 {
@@ -2389,9 +2347,6 @@ struct Fields<::import::JsMembers>
         FBE::JSON::field(&::import::JsMembers::verify, "verify"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JsMembers> : StructWriter<TWriter, ::import::JsMembers> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::JsMembers> : StructReader<TJson, ::import::JsMembers>
 {
@@ -2461,9 +2416,6 @@ struct Fields<::import::RuntimeNames>
         FBE::JSON::field(&::import::RuntimeNames::Utf8, "Utf8"),
         FBE::JSON::field(&::import::RuntimeNames::Requests, "Requests"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::RuntimeNames> : StructWriter<TWriter, ::import::RuntimeNames> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::RuntimeNames> : StructReader<TJson, ::import::RuntimeNames>
@@ -2580,9 +2532,6 @@ struct Fields<::import::class_>
         FBE::JSON::field(&::import::class_::class__, "class"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::class_> : StructWriter<TWriter, ::import::class_> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::class_> : StructReader<TJson, ::import::class_>
 {
@@ -2616,9 +2565,6 @@ struct Fields<::import::Object>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Object::Object_, "Object"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Object> : StructWriter<TWriter, ::import::Object> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Object> : StructReader<TJson, ::import::Object>
@@ -2654,9 +2600,6 @@ struct Fields<::import::String>
         FBE::JSON::field(&::import::String::String_, "String"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::String> : StructWriter<TWriter, ::import::String> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::String> : StructReader<TJson, ::import::String>
 {
@@ -2690,9 +2633,6 @@ struct Fields<::import::List>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::List::List_, "List"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::List> : StructWriter<TWriter, ::import::List> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::List> : StructReader<TJson, ::import::List>
@@ -2728,9 +2668,6 @@ struct Fields<::import::Map>
         FBE::JSON::field(&::import::Map::Map_, "Map"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Map> : StructWriter<TWriter, ::import::Map> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Map> : StructReader<TJson, ::import::Map>
 {
@@ -2764,9 +2701,6 @@ struct Fields<::import::Model>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Model::Model_, "Model"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Model> : StructWriter<TWriter, ::import::Model> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Model> : StructReader<TJson, ::import::Model>
@@ -2802,9 +2736,6 @@ struct Fields<::import::FinalModel>
         FBE::JSON::field(&::import::FinalModel::FinalModel_, "FinalModel"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FinalModel> : StructWriter<TWriter, ::import::FinalModel> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::FinalModel> : StructReader<TJson, ::import::FinalModel>
 {
@@ -2838,9 +2769,6 @@ struct Fields<::import::Buffer>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Buffer::Buffer_, "Buffer"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Buffer> : StructWriter<TWriter, ::import::Buffer> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Buffer> : StructReader<TJson, ::import::Buffer>
@@ -2876,9 +2804,6 @@ struct Fields<::import::Reader>
         FBE::JSON::field(&::import::Reader::Reader_, "Reader"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Reader> : StructWriter<TWriter, ::import::Reader> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Reader> : StructReader<TJson, ::import::Reader>
 {
@@ -2912,9 +2837,6 @@ struct Fields<::import::Writer>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Writer::Writer_, "Writer"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Writer> : StructWriter<TWriter, ::import::Writer> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Writer> : StructReader<TJson, ::import::Writer>
@@ -2950,9 +2872,6 @@ struct Fields<::import::Limits>
         FBE::JSON::field(&::import::Limits::Limits_, "Limits"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Limits> : StructWriter<TWriter, ::import::Limits> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Limits> : StructReader<TJson, ::import::Limits>
 {
@@ -2986,9 +2905,6 @@ struct Fields<::import::DecodeError>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::DecodeError::DecodeError_, "DecodeError"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::DecodeError> : StructWriter<TWriter, ::import::DecodeError> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::DecodeError> : StructReader<TJson, ::import::DecodeError>
@@ -3024,9 +2940,6 @@ struct Fields<::import::DecodeException>
         FBE::JSON::field(&::import::DecodeException::DecodeException_, "DecodeException"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::DecodeException> : StructWriter<TWriter, ::import::DecodeException> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::DecodeException> : StructReader<TJson, ::import::DecodeException>
 {
@@ -3060,9 +2973,6 @@ struct Fields<::import::Decimal>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Decimal::Decimal_, "Decimal"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Decimal> : StructWriter<TWriter, ::import::Decimal> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Decimal> : StructReader<TJson, ::import::Decimal>
@@ -3098,9 +3008,6 @@ struct Fields<::import::Uuid>
         FBE::JSON::field(&::import::Uuid::Uuid_, "Uuid"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Uuid> : StructWriter<TWriter, ::import::Uuid> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Uuid> : StructReader<TJson, ::import::Uuid>
 {
@@ -3134,9 +3041,6 @@ struct Fields<::import::UUID>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::UUID::UUID_, "UUID"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::UUID> : StructWriter<TWriter, ::import::UUID> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::UUID> : StructReader<TJson, ::import::UUID>
@@ -3172,9 +3076,6 @@ struct Fields<::import::Timestamp>
         FBE::JSON::field(&::import::Timestamp::Timestamp_, "Timestamp"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Timestamp> : StructWriter<TWriter, ::import::Timestamp> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Timestamp> : StructReader<TJson, ::import::Timestamp>
 {
@@ -3208,9 +3109,6 @@ struct Fields<::import::Sender>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Sender::Sender_, "Sender"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Sender> : StructWriter<TWriter, ::import::Sender> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Sender> : StructReader<TJson, ::import::Sender>
@@ -3246,9 +3144,6 @@ struct Fields<::import::Receiver>
         FBE::JSON::field(&::import::Receiver::Receiver_, "Receiver"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Receiver> : StructWriter<TWriter, ::import::Receiver> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Receiver> : StructReader<TJson, ::import::Receiver>
 {
@@ -3282,9 +3177,6 @@ struct Fields<::import::Client>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Client::Client_, "Client"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Client> : StructWriter<TWriter, ::import::Client> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Client> : StructReader<TJson, ::import::Client>
@@ -3320,9 +3212,6 @@ struct Fields<::import::Proxy>
         FBE::JSON::field(&::import::Proxy::Proxy_, "Proxy"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Proxy> : StructWriter<TWriter, ::import::Proxy> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Proxy> : StructReader<TJson, ::import::Proxy>
 {
@@ -3356,9 +3245,6 @@ struct Fields<::import::Handler>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Handler::Handler_, "Handler"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Handler> : StructWriter<TWriter, ::import::Handler> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Handler> : StructReader<TJson, ::import::Handler>
@@ -3394,9 +3280,6 @@ struct Fields<::import::fbe>
         FBE::JSON::field(&::import::fbe::fbe_, "fbe"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::fbe> : StructWriter<TWriter, ::import::fbe> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::fbe> : StructReader<TJson, ::import::fbe>
 {
@@ -3430,9 +3313,6 @@ struct Fields<::import::FBE_>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::FBE_::FBE__, "FBE"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FBE_> : StructWriter<TWriter, ::import::FBE_> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::FBE_> : StructReader<TJson, ::import::FBE_>
@@ -3468,9 +3348,6 @@ struct Fields<::import::std_>
         FBE::JSON::field(&::import::std_::std__, "std"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::std_> : StructWriter<TWriter, ::import::std_> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::std_> : StructReader<TJson, ::import::std_>
 {
@@ -3504,9 +3381,6 @@ struct Fields<::import::Companion>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Companion::Companion_, "Companion"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Companion> : StructWriter<TWriter, ::import::Companion> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Companion> : StructReader<TJson, ::import::Companion>
@@ -3542,9 +3416,6 @@ struct Fields<::import::Any>
         FBE::JSON::field(&::import::Any::Any_, "Any"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Any> : StructWriter<TWriter, ::import::Any> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Any> : StructReader<TJson, ::import::Any>
 {
@@ -3578,9 +3449,6 @@ struct Fields<::import::Self>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Self::Self_, "Self"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Self> : StructWriter<TWriter, ::import::Self> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Self> : StructReader<TJson, ::import::Self>
@@ -3616,9 +3484,6 @@ struct Fields<::import::self>
         FBE::JSON::field(&::import::self::self_, "self"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::self> : StructWriter<TWriter, ::import::self> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::self> : StructReader<TJson, ::import::self>
 {
@@ -3652,9 +3517,6 @@ struct Fields<::import::None>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::None::None_, "None"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::None> : StructWriter<TWriter, ::import::None> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::None> : StructReader<TJson, ::import::None>
@@ -3690,9 +3552,6 @@ struct Fields<::import::Option>
         FBE::JSON::field(&::import::Option::Option_, "Option"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Option> : StructWriter<TWriter, ::import::Option> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Option> : StructReader<TJson, ::import::Option>
 {
@@ -3726,9 +3585,6 @@ struct Fields<::import::Result>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Result::Result_, "Result"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Result> : StructWriter<TWriter, ::import::Result> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Result> : StructReader<TJson, ::import::Result>
@@ -3764,9 +3620,6 @@ struct Fields<::import::Vec>
         FBE::JSON::field(&::import::Vec::Vec_, "Vec"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Vec> : StructWriter<TWriter, ::import::Vec> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Vec> : StructReader<TJson, ::import::Vec>
 {
@@ -3800,9 +3653,6 @@ struct Fields<::import::Box>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Box::Box_, "Box"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Box> : StructWriter<TWriter, ::import::Box> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Box> : StructReader<TJson, ::import::Box>
@@ -3838,9 +3688,6 @@ struct Fields<::import::Error>
         FBE::JSON::field(&::import::Error::Error_, "Error"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Error> : StructWriter<TWriter, ::import::Error> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Error> : StructReader<TJson, ::import::Error>
 {
@@ -3874,9 +3721,6 @@ struct Fields<::import::Exception>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Exception::Exception_, "Exception"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Exception> : StructWriter<TWriter, ::import::Exception> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Exception> : StructReader<TJson, ::import::Exception>
@@ -3912,9 +3756,6 @@ struct Fields<::import::Text>
         FBE::JSON::field(&::import::Text::Text_, "Text"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Text> : StructWriter<TWriter, ::import::Text> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Text> : StructReader<TJson, ::import::Text>
 {
@@ -3948,9 +3789,6 @@ struct Fields<::import::JsonWriter>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::JsonWriter::JsonWriter_, "JsonWriter"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::JsonWriter> : StructWriter<TWriter, ::import::JsonWriter> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::JsonWriter> : StructReader<TJson, ::import::JsonWriter>
@@ -3986,9 +3824,6 @@ struct Fields<::import::int32_t_>
         FBE::JSON::field(&::import::int32_t_::int32_t__, "int32_t"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::int32_t_> : StructWriter<TWriter, ::import::int32_t_> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::int32_t_> : StructReader<TJson, ::import::int32_t_>
 {
@@ -4022,9 +3857,6 @@ struct Fields<::import::size_t_>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::size_t_::size_t__, "size_t"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::size_t_> : StructWriter<TWriter, ::import::size_t_> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::size_t_> : StructReader<TJson, ::import::size_t_>
@@ -4060,9 +3892,6 @@ struct Fields<::import::list>
         FBE::JSON::field(&::import::list::list_, "list"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::list> : StructWriter<TWriter, ::import::list> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::list> : StructReader<TJson, ::import::list>
 {
@@ -4096,9 +3925,6 @@ struct Fields<::import::object>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::object::object_, "object"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::object> : StructWriter<TWriter, ::import::object> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::object> : StructReader<TJson, ::import::object>
@@ -4134,9 +3960,6 @@ struct Fields<::import::v>
         FBE::JSON::field(&::import::v::v_, "v"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::v> : StructWriter<TWriter, ::import::v> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::v> : StructReader<TJson, ::import::v>
 {
@@ -4170,9 +3993,6 @@ struct Fields<::import::r>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::r::r_, "r"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::r> : StructWriter<TWriter, ::import::r> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::r> : StructReader<TJson, ::import::r>
@@ -4208,9 +4028,6 @@ struct Fields<::import::w>
         FBE::JSON::field(&::import::w::w_, "w"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::w> : StructWriter<TWriter, ::import::w> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::w> : StructReader<TJson, ::import::w>
 {
@@ -4244,9 +4061,6 @@ struct Fields<::import::SideBuy>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::SideBuy::SideBuy_, "SideBuy"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::SideBuy> : StructWriter<TWriter, ::import::SideBuy> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::SideBuy> : StructReader<TJson, ::import::SideBuy>
@@ -4282,9 +4096,6 @@ struct Fields<::import::OrderKey>
         FBE::JSON::field(&::import::OrderKey::OrderKey_, "OrderKey"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::OrderKey> : StructWriter<TWriter, ::import::OrderKey> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::OrderKey> : StructReader<TJson, ::import::OrderKey>
 {
@@ -4318,9 +4129,6 @@ struct Fields<::import::textOfside>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::textOfside::textOfside_, "textOfside"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::textOfside> : StructWriter<TWriter, ::import::textOfside> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::textOfside> : StructReader<TJson, ::import::textOfside>
@@ -4356,9 +4164,6 @@ struct Fields<::import::DECIMAL_1>
         FBE::JSON::field(&::import::DECIMAL_1::DECIMAL_1_, "DECIMAL_1"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::DECIMAL_1> : StructWriter<TWriter, ::import::DECIMAL_1> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::DECIMAL_1> : StructReader<TJson, ::import::DECIMAL_1>
 {
@@ -4392,9 +4197,6 @@ struct Fields<::import::OrderModel>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::OrderModel::OrderModel_, "OrderModel"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::OrderModel> : StructWriter<TWriter, ::import::OrderModel> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::OrderModel> : StructReader<TJson, ::import::OrderModel>
@@ -4430,9 +4232,6 @@ struct Fields<::import::OrderFinal>
         FBE::JSON::field(&::import::OrderFinal::OrderFinal_, "OrderFinal"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::OrderFinal> : StructWriter<TWriter, ::import::OrderFinal> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::OrderFinal> : StructReader<TJson, ::import::OrderFinal>
 {
@@ -4466,9 +4265,6 @@ struct Fields<::import::NewOrder>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::NewOrder::NewOrder_, "NewOrder"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::NewOrder> : StructWriter<TWriter, ::import::NewOrder> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::NewOrder> : StructReader<TJson, ::import::NewOrder>
@@ -4504,9 +4300,6 @@ struct Fields<::import::VerifyFBEOrder>
         FBE::JSON::field(&::import::VerifyFBEOrder::VerifyFBEOrder_, "VerifyFBEOrder"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::VerifyFBEOrder> : StructWriter<TWriter, ::import::VerifyFBEOrder> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::VerifyFBEOrder> : StructReader<TJson, ::import::VerifyFBEOrder>
 {
@@ -4540,9 +4333,6 @@ struct Fields<::import::fbe_vr_Order>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::fbe_vr_Order::fbe_vr_Order_, "fbe_vr_Order"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::fbe_vr_Order> : StructWriter<TWriter, ::import::fbe_vr_Order> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::fbe_vr_Order> : StructReader<TJson, ::import::fbe_vr_Order>
@@ -4578,9 +4368,6 @@ struct Fields<::import::e1>
         FBE::JSON::field(&::import::e1::e1_, "e1"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::e1> : StructWriter<TWriter, ::import::e1> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::e1> : StructReader<TJson, ::import::e1>
 {
@@ -4614,9 +4401,6 @@ struct Fields<::import::i2>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::i2::i2_, "i2"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::i2> : StructWriter<TWriter, ::import::i2> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::i2> : StructReader<TJson, ::import::i2>
@@ -4652,9 +4436,6 @@ struct Fields<::import::o3>
         FBE::JSON::field(&::import::o3::o3_, "o3"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::o3> : StructWriter<TWriter, ::import::o3> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::o3> : StructReader<TJson, ::import::o3>
 {
@@ -4688,9 +4469,6 @@ struct Fields<::import::Fbe>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::Fbe::Fbe_, "Fbe"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Fbe> : StructWriter<TWriter, ::import::Fbe> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Fbe> : StructReader<TJson, ::import::Fbe>
@@ -4726,9 +4504,6 @@ struct Fields<::import::FINGERPRINT>
         FBE::JSON::field(&::import::FINGERPRINT::FINGERPRINT_, "FINGERPRINT"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FINGERPRINT> : StructWriter<TWriter, ::import::FINGERPRINT> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::FINGERPRINT> : StructReader<TJson, ::import::FINGERPRINT>
 {
@@ -4763,9 +4538,6 @@ struct Fields<::import::FBE_FINGERPRINT>
         FBE::JSON::field(&::import::FBE_FINGERPRINT::FBE_FINGERPRINT_, "FBE_FINGERPRINT"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FBE_FINGERPRINT> : StructWriter<TWriter, ::import::FBE_FINGERPRINT> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::FBE_FINGERPRINT> : StructReader<TJson, ::import::FBE_FINGERPRINT>
 {
@@ -4799,9 +4571,6 @@ struct Fields<::import::FBEFingerprint>
     static constexpr auto fields = std::make_tuple(
         FBE::JSON::field(&::import::FBEFingerprint::FBEFingerprint_, "FBEFingerprint"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::FBEFingerprint> : StructWriter<TWriter, ::import::FBEFingerprint> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::FBEFingerprint> : StructReader<TJson, ::import::FBEFingerprint>
@@ -4843,9 +4612,6 @@ struct Fields<::import::Case>
         FBE::JSON::field(&::import::Case::String, "String"),
         FBE::JSON::field(&::import::Case::String_, "String_"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Case> : StructWriter<TWriter, ::import::Case> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Case> : StructReader<TJson, ::import::Case>
@@ -4904,9 +4670,6 @@ struct Fields<::import::Imported>
         FBE::JSON::field(&::import::Imported::example, "example"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Imported> : StructWriter<TWriter, ::import::Imported> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::Imported> : StructReader<TJson, ::import::Imported>
 {
@@ -4951,9 +4714,6 @@ struct Fields<::import::symbol>
         FBE::JSON::field(&::import::symbol::digits, "digits"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::symbol> : StructWriter<TWriter, ::import::symbol> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::import::symbol> : StructReader<TJson, ::import::symbol>
 {
@@ -4990,9 +4750,6 @@ struct Fields<::import::Listed>
         FBE::JSON::field(&::import::Listed::precision, "precision"),
         FBE::JSON::field(&::import::Listed::ticker, "ticker"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Listed> : StructWriter<TWriter, ::import::Listed> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Listed> : StructReader<TJson, ::import::Listed>
@@ -5044,9 +4801,6 @@ struct Fields<::import::Derived>
         FBE::JSON::field(&::import::Derived::Word, "Word"),
         FBE::JSON::field(&::import::Derived::side_, "side_"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Derived> : StructWriter<TWriter, ::import::Derived> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Derived> : StructReader<TJson, ::import::Derived>
@@ -5188,9 +4942,6 @@ struct Fields<::import::Shadows>
         FBE::JSON::field(&::import::Shadows::format, "format"),
         FBE::JSON::field(&::import::Shadows::to_s, "to_s"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Shadows> : StructWriter<TWriter, ::import::Shadows> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Shadows> : StructReader<TJson, ::import::Shadows>
@@ -5596,9 +5347,6 @@ struct Fields<::import::Hostile>
         FBE::JSON::field(&::import::Hostile::Letters, "Letters"),
         FBE::JSON::field(&::import::Hostile::Shadows, "Shadows"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::import::Hostile> : StructWriter<TWriter, ::import::Hostile> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::import::Hostile> : StructReader<TJson, ::import::Hostile>

@@ -20,9 +20,6 @@ struct Fields<::market::Instrument>
         FBE::JSON::field(&::market::Instrument::digits, "digits"));
 };
 
-template <class TWriter>
-struct ValueWriter<TWriter, ::market::Instrument> : StructWriter<TWriter, ::market::Instrument> {};
-
 template <class TJson>
 struct ValueReader<TJson, ::market::Instrument> : StructReader<TJson, ::market::Instrument>
 {
@@ -60,9 +57,6 @@ struct Fields<::market::Failure>
         FBE::JSON::field(&::market::Failure::id, "id"),
         FBE::JSON::field(&::market::Failure::reason, "reason"));
 };
-
-template <class TWriter>
-struct ValueWriter<TWriter, ::market::Failure> : StructWriter<TWriter, ::market::Failure> {};
 
 template <class TJson>
 struct ValueReader<TJson, ::market::Failure> : StructReader<TJson, ::market::Failure>
