@@ -49,6 +49,10 @@ def test_protocol_classes_and_requests(tmp_path):
     for name in ("class FinalSender", "class FinalReceiver", "class FinalClient"):
         assert name in final
     assert "Proxy" not in final
+    # the runtime's dispatch over one reader per message, each named for the errors (FBE::Receiver::dispatch)
+    assert 'FBE::MessageReader<FBE::rpc::PingFinalModel<FBE::ReadBuffer>> PingReader{"rpc.Ping"};' in final
+    assert "const bool known = this->template dispatch<true>(type, data, size, handle," in final
+    assert "const bool known = this->template dispatch<false>(type, data, size, handle," in text   # the Proxy's
     assert "OrderMessageFinalModel" not in final and "PingFinalModel<TBuffer> PingModel" in final
 
 

@@ -22,8 +22,6 @@ in import order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import Options, import_closure
 
@@ -132,40 +130,29 @@ def _receiver(w: CppWriter, schema: Schema, package: Package, final: bool) -> No
         for s in types:
             w.line(f"virtual void onReceive(const {qualified(s.qualified)}& /*value*/) {{}}")
         w.blank()
-        _on_receive(w, bases, dispatch, lambda s: (
-            f'this->read_frame({s.name}Reader, data, size, "{s.qualified}")', f"onReceive(*{s.name}Reader.value);"))
-        _private(w, dispatch, lambda s: f"FBE::MessageReader<{_model(s, final, 'FBE::ReadBuffer')}> {s.name}Reader;")
+        _on_receive(w, bases, dispatch, final, proxy=False)
     w.blank()
 
 
-def _private(w: CppWriter, dispatch: list[Struct], member: Callable[[Struct], str]) -> None:
-    """The private members a Receiver or Proxy reads the messages it dispatches with, `member(s)` each."""
+def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct], final: bool, proxy: bool) -> None:
+    """A Receiver's or Proxy's onReceive and readers: the runtime's dispatch over the readers of `dispatch`, which
+    hands a Receiver's value deserialized to onReceive(value), a Proxy's model only verified to onProxy(model, ...),
+    then the imports' classes."""
+    with w.function("bool onReceive(std::size_t type, const void* data, std::size_t size) override", False):
+        tried = [f"{b}::onReceive(type, data, size)" for b in bases]
+        if dispatch:
+            w.line("const auto handle = [&](auto& model) { onProxy(model, type, data, size); };" if proxy
+                   else "const auto handle = [this](const auto& value) { this->onReceive(value); };")
+            with w.block(f"const bool known = this->template dispatch<{'false' if proxy else 'true'}>"
+                         "(type, data, size, handle,"):
+                w.lines(",\n".join(f"{s.name}Reader" for s in dispatch) + ");")
+            tried.insert(0, "known")
+        w.line(f"return {' || '.join(tried or ['false'])};")
     if dispatch:
         w.blank()
         w.label("private:")
     for s in dispatch:
-        w.line(member(s))
-
-
-def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct],
-                case: Callable[[Struct], tuple[str, str]]) -> None:
-    """A Receiver's or Proxy's onReceive: a switch over the type ids of `dispatch`, each case calling
-    its handler (`case(s)`: the read that must succeed, the call), then the imports' classes."""
-    with w.function("bool onReceive(std::size_t type, const void* data, std::size_t size) override", False):
-        if dispatch:
-            with w.braced("switch (type)"):
-                for s in dispatch:
-                    w.line(f"case {s.type_id}:")
-                    with w.indented():
-                        read, call = case(s)
-                        guard(w, f"{read}", call)
-                        w.line("return true;")
-                w.line("default:")
-                with w.indented():
-                    w.line("break;")
-        for b in bases:
-            guard(w, f"{b}::onReceive(type, data, size)", "return true;")
-        w.line("return false;")
+        w.line(f'FBE::MessageReader<{_model(s, final, "FBE::ReadBuffer")}> {s.name}Reader{{"{s.qualified}"}};')
 
 
 # ---------------------------------------------------------------- Proxy
@@ -184,10 +171,7 @@ def _proxy(w: CppWriter, schema: Schema, package: Package) -> None:
             w.line(f"virtual void onProxy({_model(s, False, 'FBE::ReadBuffer')}& /*model*/, std::size_t /*type*/, "
                    "const void* /*data*/, std::size_t /*size*/) {}")
         w.blank()
-        _on_receive(w, bases, dispatch, lambda s: (
-            f'this->verify_frame({s.name}Model, data, size, "{s.qualified}")',
-            f"onProxy({s.name}Model, type, data, size);"))
-        _private(w, dispatch, lambda s: f"{_model(s, False, 'FBE::ReadBuffer')} {s.name}Model;")
+        _on_receive(w, bases, dispatch, False, proxy=True)
     w.blank()
 
 

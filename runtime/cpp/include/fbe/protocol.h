@@ -195,14 +195,20 @@ protected:
 
 // ---------------------------------------------------------------- Receiver
 
-//! What a generated Receiver reads the frames of one message type with: the message's model (TModel, of a
-//! ReadBuffer) and the value read. The value lives on the heap, made at the first frame that verifies and
-//! reused by the next ones (deserialize overwrites every field): a message may hold fixed arrays of up to a
-//! frame's size, which no stack holds, and a frame that does not verify allocates nothing.
+//! What a generated Receiver or Proxy reads the frames of one message type with: the message's model (TModel,
+//! of a ReadBuffer), its schema name (in errors) and the value read (a Receiver's). The value lives on the heap,
+//! made at the first frame that verifies and reused by the next ones (deserialize overwrites every field): a
+//! message may hold fixed arrays of up to a frame's size, which no stack holds, and a frame that does not
+//! verify allocates nothing.
 template <class TModel>
 struct MessageReader {
+    using value_type = typename TModel::value_type;
+
+    explicit MessageReader(const char* name_) noexcept : name(name_) {}
+
     TModel model;
-    std::unique_ptr<typename TModel::value_type> value;
+    const char* name;
+    std::unique_ptr<value_type> value;
 };
 
 template <class TBuffer = WriteBuffer>
@@ -348,15 +354,37 @@ protected:
     //! A frame that was not delivered, and why.
     virtual void onReceiveError(ReceiveError /*error*/, const std::string& /*reason*/) {}
 
+    //! A generated Receiver's (Proxy's) onReceive(type, data, size): the frame read with the one of `readers`
+    //! whose message has type id `type` (read_frame; a Proxy's only verified, verify_frame), then handed to
+    //! `handle` (the value read; a Proxy's the model attached to the frame) when it reads. False when no reader
+    //! has the type id; the readers are tried in their order, each by one compare.
+    template <bool Deserialize, typename THandle, class TReader, class... TReaders>
+    FBE_INLINE bool dispatch(std::size_t type, const void* data, std::size_t size, THandle&& handle,
+                             TReader& reader, TReaders&... readers) {
+        if (type == TReader::value_type::fbe_type()) {
+            if constexpr (Deserialize) {
+                if (read_frame(reader, data, size))
+                    handle(*reader.value);
+            } else if (verify_frame(reader, data, size)) {
+                handle(reader.model);
+            }
+            return true;
+        }
+        if constexpr (sizeof...(TReaders) > 0)
+            return dispatch<Deserialize>(type, data, size, handle, readers...);
+        else
+            return false;
+    }
+
     //! Reads a frame with `reader.model` (attached to the frame, verified, then
     //! deserialized into `*reader.value`); reports a failure and returns false.
     template <class TModel>
-    bool read_frame(MessageReader<TModel>& reader, const void* data, std::size_t size, const char* name) {
+    bool read_frame(MessageReader<TModel>& reader, const void* data, std::size_t size) {
         TModel& model = reader.model;
         model.attach(data, size);
         model.limits(_limits);
         if (!model.verify()) {
-            report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
+            report(ReceiveError::InvalidBody, std::string(reader.name) + ": " + model.error());
             return false;
         }
         if (!reader.value)
@@ -364,7 +392,7 @@ protected:
         auto& result = *reader.value;
         model.deserialize(result);
         if (!model.error().empty()) {
-            report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
+            report(ReceiveError::InvalidBody, std::string(reader.name) + ": " + model.error());
             return false;
         }
         ++_received;
@@ -373,13 +401,14 @@ protected:
         return true;
     }
 
-    //! Attaches `model` to a frame and verifies it (Proxy); reports a failure.
+    //! Attaches `reader.model` to a frame and verifies it (Proxy); reports a failure.
     template <class TModel>
-    bool verify_frame(TModel& model, const void* data, std::size_t size, const char* name) {
+    bool verify_frame(MessageReader<TModel>& reader, const void* data, std::size_t size) {
+        TModel& model = reader.model;
         model.attach(data, size);
         model.limits(_limits);
         if (!model.verify()) {
-            report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
+            report(ReceiveError::InvalidBody, std::string(reader.name) + ": " + model.error());
             return false;
         }
         ++_received;

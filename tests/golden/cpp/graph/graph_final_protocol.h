@@ -55,30 +55,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(NodeReader, data, size, "graph.Node"))
-                    onReceive(*NodeReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(EdgeReader, data, size, "graph.Edge"))
-                    onReceive(*EdgeReader.value);
-                return true;
-            case 3:
-                if (this->read_frame(GraphReader, data, size, "graph.Graph"))
-                    onReceive(*GraphReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            NodeReader,
+            EdgeReader,
+            GraphReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::graph::NodeFinalModel<FBE::ReadBuffer>> NodeReader;
-    FBE::MessageReader<FBE::graph::EdgeFinalModel<FBE::ReadBuffer>> EdgeReader;
-    FBE::MessageReader<FBE::graph::GraphFinalModel<FBE::ReadBuffer>> GraphReader;
+    FBE::MessageReader<FBE::graph::NodeFinalModel<FBE::ReadBuffer>> NodeReader{"graph.Node"};
+    FBE::MessageReader<FBE::graph::EdgeFinalModel<FBE::ReadBuffer>> EdgeReader{"graph.Edge"};
+    FBE::MessageReader<FBE::graph::GraphFinalModel<FBE::ReadBuffer>> GraphReader{"graph.Graph"};
 };
 
 //! Sender + Receiver of 'graph' with requests: request(value, timeout) returns a

@@ -55,30 +55,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(NodeReader, data, size, "graph.Node"))
-                    onReceive(*NodeReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(EdgeReader, data, size, "graph.Edge"))
-                    onReceive(*EdgeReader.value);
-                return true;
-            case 3:
-                if (this->read_frame(GraphReader, data, size, "graph.Graph"))
-                    onReceive(*GraphReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            NodeReader,
+            EdgeReader,
+            GraphReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::graph::NodeModel<FBE::ReadBuffer>> NodeReader;
-    FBE::MessageReader<FBE::graph::EdgeModel<FBE::ReadBuffer>> EdgeReader;
-    FBE::MessageReader<FBE::graph::GraphModel<FBE::ReadBuffer>> GraphReader;
+    FBE::MessageReader<FBE::graph::NodeModel<FBE::ReadBuffer>> NodeReader{"graph.Node"};
+    FBE::MessageReader<FBE::graph::EdgeModel<FBE::ReadBuffer>> EdgeReader{"graph.Edge"};
+    FBE::MessageReader<FBE::graph::GraphModel<FBE::ReadBuffer>> GraphReader{"graph.Graph"};
 };
 
 //! Dispatches versioned frames of 'graph' like a Receiver but without deserializing:
@@ -94,30 +82,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->verify_frame(NodeModel, data, size, "graph.Node"))
-                    onProxy(NodeModel, type, data, size);
-                return true;
-            case 2:
-                if (this->verify_frame(EdgeModel, data, size, "graph.Edge"))
-                    onProxy(EdgeModel, type, data, size);
-                return true;
-            case 3:
-                if (this->verify_frame(GraphModel, data, size, "graph.Graph"))
-                    onProxy(GraphModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            NodeReader,
+            EdgeReader,
+            GraphReader);
+        return known;
     }
 
 private:
-    FBE::graph::NodeModel<FBE::ReadBuffer> NodeModel;
-    FBE::graph::EdgeModel<FBE::ReadBuffer> EdgeModel;
-    FBE::graph::GraphModel<FBE::ReadBuffer> GraphModel;
+    FBE::MessageReader<FBE::graph::NodeModel<FBE::ReadBuffer>> NodeReader{"graph.Node"};
+    FBE::MessageReader<FBE::graph::EdgeModel<FBE::ReadBuffer>> EdgeReader{"graph.Edge"};
+    FBE::MessageReader<FBE::graph::GraphModel<FBE::ReadBuffer>> GraphReader{"graph.Graph"};
 };
 
 //! Sender + Receiver of 'graph' with requests: request(value, timeout) returns a

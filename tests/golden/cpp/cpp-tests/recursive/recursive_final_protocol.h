@@ -47,20 +47,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(NodeReader, data, size, "recursive.Node"))
-                    onReceive(*NodeReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            NodeReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::recursive::NodeFinalModel<FBE::ReadBuffer>> NodeReader;
+    FBE::MessageReader<FBE::recursive::NodeFinalModel<FBE::ReadBuffer>> NodeReader{"recursive.Node"};
 };
 
 //! Sender + Receiver of 'recursive' with requests: request(value, timeout) returns a

@@ -63,40 +63,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(EdgeReader, data, size, "vectors.Edge"))
-                    onReceive(*EdgeReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(PointReader, data, size, "vectors.Point"))
-                    onReceive(*PointReader.value);
-                return true;
-            case 3:
-                if (this->read_frame(Point3Reader, data, size, "vectors.Point3"))
-                    onReceive(*Point3Reader.value);
-                return true;
-            case 4:
-                if (this->read_frame(NamedReader, data, size, "vectors.Named"))
-                    onReceive(*NamedReader.value);
-                return true;
-            case 10:
-                if (this->read_frame(HolderReader, data, size, "vectors.Holder"))
-                    onReceive(*HolderReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            EdgeReader,
+            PointReader,
+            Point3Reader,
+            NamedReader,
+            HolderReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::vectors::EdgeFinalModel<FBE::ReadBuffer>> EdgeReader;
-    FBE::MessageReader<FBE::vectors::PointFinalModel<FBE::ReadBuffer>> PointReader;
-    FBE::MessageReader<FBE::vectors::Point3FinalModel<FBE::ReadBuffer>> Point3Reader;
-    FBE::MessageReader<FBE::vectors::NamedFinalModel<FBE::ReadBuffer>> NamedReader;
-    FBE::MessageReader<FBE::vectors::HolderFinalModel<FBE::ReadBuffer>> HolderReader;
+    FBE::MessageReader<FBE::vectors::EdgeFinalModel<FBE::ReadBuffer>> EdgeReader{"vectors.Edge"};
+    FBE::MessageReader<FBE::vectors::PointFinalModel<FBE::ReadBuffer>> PointReader{"vectors.Point"};
+    FBE::MessageReader<FBE::vectors::Point3FinalModel<FBE::ReadBuffer>> Point3Reader{"vectors.Point3"};
+    FBE::MessageReader<FBE::vectors::NamedFinalModel<FBE::ReadBuffer>> NamedReader{"vectors.Named"};
+    FBE::MessageReader<FBE::vectors::HolderFinalModel<FBE::ReadBuffer>> HolderReader{"vectors.Holder"};
 };
 
 //! Sender + Receiver of 'vectors' with requests: request(value, timeout) returns a

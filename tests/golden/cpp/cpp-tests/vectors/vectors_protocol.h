@@ -63,40 +63,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(EdgeReader, data, size, "vectors.Edge"))
-                    onReceive(*EdgeReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(PointReader, data, size, "vectors.Point"))
-                    onReceive(*PointReader.value);
-                return true;
-            case 3:
-                if (this->read_frame(Point3Reader, data, size, "vectors.Point3"))
-                    onReceive(*Point3Reader.value);
-                return true;
-            case 4:
-                if (this->read_frame(NamedReader, data, size, "vectors.Named"))
-                    onReceive(*NamedReader.value);
-                return true;
-            case 10:
-                if (this->read_frame(HolderReader, data, size, "vectors.Holder"))
-                    onReceive(*HolderReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            EdgeReader,
+            PointReader,
+            Point3Reader,
+            NamedReader,
+            HolderReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::vectors::EdgeModel<FBE::ReadBuffer>> EdgeReader;
-    FBE::MessageReader<FBE::vectors::PointModel<FBE::ReadBuffer>> PointReader;
-    FBE::MessageReader<FBE::vectors::Point3Model<FBE::ReadBuffer>> Point3Reader;
-    FBE::MessageReader<FBE::vectors::NamedModel<FBE::ReadBuffer>> NamedReader;
-    FBE::MessageReader<FBE::vectors::HolderModel<FBE::ReadBuffer>> HolderReader;
+    FBE::MessageReader<FBE::vectors::EdgeModel<FBE::ReadBuffer>> EdgeReader{"vectors.Edge"};
+    FBE::MessageReader<FBE::vectors::PointModel<FBE::ReadBuffer>> PointReader{"vectors.Point"};
+    FBE::MessageReader<FBE::vectors::Point3Model<FBE::ReadBuffer>> Point3Reader{"vectors.Point3"};
+    FBE::MessageReader<FBE::vectors::NamedModel<FBE::ReadBuffer>> NamedReader{"vectors.Named"};
+    FBE::MessageReader<FBE::vectors::HolderModel<FBE::ReadBuffer>> HolderReader{"vectors.Holder"};
 };
 
 //! Dispatches versioned frames of 'vectors' like a Receiver but without deserializing:
@@ -114,40 +96,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->verify_frame(EdgeModel, data, size, "vectors.Edge"))
-                    onProxy(EdgeModel, type, data, size);
-                return true;
-            case 2:
-                if (this->verify_frame(PointModel, data, size, "vectors.Point"))
-                    onProxy(PointModel, type, data, size);
-                return true;
-            case 3:
-                if (this->verify_frame(Point3Model, data, size, "vectors.Point3"))
-                    onProxy(Point3Model, type, data, size);
-                return true;
-            case 4:
-                if (this->verify_frame(NamedModel, data, size, "vectors.Named"))
-                    onProxy(NamedModel, type, data, size);
-                return true;
-            case 10:
-                if (this->verify_frame(HolderModel, data, size, "vectors.Holder"))
-                    onProxy(HolderModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            EdgeReader,
+            PointReader,
+            Point3Reader,
+            NamedReader,
+            HolderReader);
+        return known;
     }
 
 private:
-    FBE::vectors::EdgeModel<FBE::ReadBuffer> EdgeModel;
-    FBE::vectors::PointModel<FBE::ReadBuffer> PointModel;
-    FBE::vectors::Point3Model<FBE::ReadBuffer> Point3Model;
-    FBE::vectors::NamedModel<FBE::ReadBuffer> NamedModel;
-    FBE::vectors::HolderModel<FBE::ReadBuffer> HolderModel;
+    FBE::MessageReader<FBE::vectors::EdgeModel<FBE::ReadBuffer>> EdgeReader{"vectors.Edge"};
+    FBE::MessageReader<FBE::vectors::PointModel<FBE::ReadBuffer>> PointReader{"vectors.Point"};
+    FBE::MessageReader<FBE::vectors::Point3Model<FBE::ReadBuffer>> Point3Reader{"vectors.Point3"};
+    FBE::MessageReader<FBE::vectors::NamedModel<FBE::ReadBuffer>> NamedReader{"vectors.Named"};
+    FBE::MessageReader<FBE::vectors::HolderModel<FBE::ReadBuffer>> HolderReader{"vectors.Holder"};
 };
 
 //! Sender + Receiver of 'vectors' with requests: request(value, timeout) returns a

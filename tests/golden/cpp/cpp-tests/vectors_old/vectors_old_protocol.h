@@ -51,25 +51,16 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(EdgeReader, data, size, "vectors_old.Edge"))
-                    onReceive(*EdgeReader.value);
-                return true;
-            case 10:
-                if (this->read_frame(HolderReader, data, size, "vectors_old.Holder"))
-                    onReceive(*HolderReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            EdgeReader,
+            HolderReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::vectors_old::EdgeModel<FBE::ReadBuffer>> EdgeReader;
-    FBE::MessageReader<FBE::vectors_old::HolderModel<FBE::ReadBuffer>> HolderReader;
+    FBE::MessageReader<FBE::vectors_old::EdgeModel<FBE::ReadBuffer>> EdgeReader{"vectors_old.Edge"};
+    FBE::MessageReader<FBE::vectors_old::HolderModel<FBE::ReadBuffer>> HolderReader{"vectors_old.Holder"};
 };
 
 //! Dispatches versioned frames of 'vectors_old' like a Receiver but without deserializing:
@@ -84,25 +75,16 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->verify_frame(EdgeModel, data, size, "vectors_old.Edge"))
-                    onProxy(EdgeModel, type, data, size);
-                return true;
-            case 10:
-                if (this->verify_frame(HolderModel, data, size, "vectors_old.Holder"))
-                    onProxy(HolderModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            EdgeReader,
+            HolderReader);
+        return known;
     }
 
 private:
-    FBE::vectors_old::EdgeModel<FBE::ReadBuffer> EdgeModel;
-    FBE::vectors_old::HolderModel<FBE::ReadBuffer> HolderModel;
+    FBE::MessageReader<FBE::vectors_old::EdgeModel<FBE::ReadBuffer>> EdgeReader{"vectors_old.Edge"};
+    FBE::MessageReader<FBE::vectors_old::HolderModel<FBE::ReadBuffer>> HolderReader{"vectors_old.Holder"};
 };
 
 //! Sender + Receiver of 'vectors_old' with requests: request(value, timeout) returns a

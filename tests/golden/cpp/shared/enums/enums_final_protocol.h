@@ -47,20 +47,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(EnumsReader, data, size, "enums.Enums"))
-                    onReceive(*EnumsReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            EnumsReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::enums::EnumsFinalModel<FBE::ReadBuffer>> EnumsReader;
+    FBE::MessageReader<FBE::enums::EnumsFinalModel<FBE::ReadBuffer>> EnumsReader{"enums.Enums"};
 };
 
 //! Sender + Receiver of 'enums' with requests: request(value, timeout) returns a

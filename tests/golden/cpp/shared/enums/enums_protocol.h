@@ -47,20 +47,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(EnumsReader, data, size, "enums.Enums"))
-                    onReceive(*EnumsReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            EnumsReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::enums::EnumsModel<FBE::ReadBuffer>> EnumsReader;
+    FBE::MessageReader<FBE::enums::EnumsModel<FBE::ReadBuffer>> EnumsReader{"enums.Enums"};
 };
 
 //! Dispatches versioned frames of 'enums' like a Receiver but without deserializing:
@@ -74,20 +68,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->verify_frame(EnumsModel, data, size, "enums.Enums"))
-                    onProxy(EnumsModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            EnumsReader);
+        return known;
     }
 
 private:
-    FBE::enums::EnumsModel<FBE::ReadBuffer> EnumsModel;
+    FBE::MessageReader<FBE::enums::EnumsModel<FBE::ReadBuffer>> EnumsReader{"enums.Enums"};
 };
 
 //! Sender + Receiver of 'enums' with requests: request(value, timeout) returns a

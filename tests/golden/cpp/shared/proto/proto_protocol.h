@@ -55,30 +55,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(OrderMessageReader, data, size, "proto.OrderMessage"))
-                    onReceive(*OrderMessageReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(BalanceMessageReader, data, size, "proto.BalanceMessage"))
-                    onReceive(*BalanceMessageReader.value);
-                return true;
-            case 3:
-                if (this->read_frame(AccountMessageReader, data, size, "proto.AccountMessage"))
-                    onReceive(*AccountMessageReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            OrderMessageReader,
+            BalanceMessageReader,
+            AccountMessageReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::proto::OrderMessageModel<FBE::ReadBuffer>> OrderMessageReader;
-    FBE::MessageReader<FBE::proto::BalanceMessageModel<FBE::ReadBuffer>> BalanceMessageReader;
-    FBE::MessageReader<FBE::proto::AccountMessageModel<FBE::ReadBuffer>> AccountMessageReader;
+    FBE::MessageReader<FBE::proto::OrderMessageModel<FBE::ReadBuffer>> OrderMessageReader{"proto.OrderMessage"};
+    FBE::MessageReader<FBE::proto::BalanceMessageModel<FBE::ReadBuffer>> BalanceMessageReader{"proto.BalanceMessage"};
+    FBE::MessageReader<FBE::proto::AccountMessageModel<FBE::ReadBuffer>> AccountMessageReader{"proto.AccountMessage"};
 };
 
 //! Dispatches versioned frames of 'proto' like a Receiver but without deserializing:
@@ -94,30 +82,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->verify_frame(OrderMessageModel, data, size, "proto.OrderMessage"))
-                    onProxy(OrderMessageModel, type, data, size);
-                return true;
-            case 2:
-                if (this->verify_frame(BalanceMessageModel, data, size, "proto.BalanceMessage"))
-                    onProxy(BalanceMessageModel, type, data, size);
-                return true;
-            case 3:
-                if (this->verify_frame(AccountMessageModel, data, size, "proto.AccountMessage"))
-                    onProxy(AccountMessageModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            OrderMessageReader,
+            BalanceMessageReader,
+            AccountMessageReader);
+        return known;
     }
 
 private:
-    FBE::proto::OrderMessageModel<FBE::ReadBuffer> OrderMessageModel;
-    FBE::proto::BalanceMessageModel<FBE::ReadBuffer> BalanceMessageModel;
-    FBE::proto::AccountMessageModel<FBE::ReadBuffer> AccountMessageModel;
+    FBE::MessageReader<FBE::proto::OrderMessageModel<FBE::ReadBuffer>> OrderMessageReader{"proto.OrderMessage"};
+    FBE::MessageReader<FBE::proto::BalanceMessageModel<FBE::ReadBuffer>> BalanceMessageReader{"proto.BalanceMessage"};
+    FBE::MessageReader<FBE::proto::AccountMessageModel<FBE::ReadBuffer>> AccountMessageReader{"proto.AccountMessage"};
 };
 
 //! Sender + Receiver of 'proto' with requests: request(value, timeout) returns a

@@ -60,32 +60,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 11:
-                if (this->read_frame(OrderMessageReader, data, size, "protoex.OrderMessage"))
-                    onReceive(*OrderMessageReader.value);
-                return true;
-            case 12:
-                if (this->read_frame(BalanceMessageReader, data, size, "protoex.BalanceMessage"))
-                    onReceive(*BalanceMessageReader.value);
-                return true;
-            case 13:
-                if (this->read_frame(AccountMessageReader, data, size, "protoex.AccountMessage"))
-                    onReceive(*AccountMessageReader.value);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::proto::FinalReceiver<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            OrderMessageReader,
+            BalanceMessageReader,
+            AccountMessageReader);
+        return known || FBE::proto::FinalReceiver<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::MessageReader<FBE::protoex::OrderMessageFinalModel<FBE::ReadBuffer>> OrderMessageReader;
-    FBE::MessageReader<FBE::protoex::BalanceMessageFinalModel<FBE::ReadBuffer>> BalanceMessageReader;
-    FBE::MessageReader<FBE::protoex::AccountMessageFinalModel<FBE::ReadBuffer>> AccountMessageReader;
+    FBE::MessageReader<FBE::protoex::OrderMessageFinalModel<FBE::ReadBuffer>> OrderMessageReader{"protoex.OrderMessage"};
+    FBE::MessageReader<FBE::protoex::BalanceMessageFinalModel<FBE::ReadBuffer>> BalanceMessageReader{"protoex.BalanceMessage"};
+    FBE::MessageReader<FBE::protoex::AccountMessageFinalModel<FBE::ReadBuffer>> AccountMessageReader{"protoex.AccountMessage"};
 };
 
 //! Sender + Receiver of 'protoex' with requests: request(value, timeout) returns a

@@ -60,32 +60,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 11:
-                if (this->read_frame(OrderMessageReader, data, size, "protoex.OrderMessage"))
-                    onReceive(*OrderMessageReader.value);
-                return true;
-            case 12:
-                if (this->read_frame(BalanceMessageReader, data, size, "protoex.BalanceMessage"))
-                    onReceive(*BalanceMessageReader.value);
-                return true;
-            case 13:
-                if (this->read_frame(AccountMessageReader, data, size, "protoex.AccountMessage"))
-                    onReceive(*AccountMessageReader.value);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::proto::Receiver<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            OrderMessageReader,
+            BalanceMessageReader,
+            AccountMessageReader);
+        return known || FBE::proto::Receiver<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::MessageReader<FBE::protoex::OrderMessageModel<FBE::ReadBuffer>> OrderMessageReader;
-    FBE::MessageReader<FBE::protoex::BalanceMessageModel<FBE::ReadBuffer>> BalanceMessageReader;
-    FBE::MessageReader<FBE::protoex::AccountMessageModel<FBE::ReadBuffer>> AccountMessageReader;
+    FBE::MessageReader<FBE::protoex::OrderMessageModel<FBE::ReadBuffer>> OrderMessageReader{"protoex.OrderMessage"};
+    FBE::MessageReader<FBE::protoex::BalanceMessageModel<FBE::ReadBuffer>> BalanceMessageReader{"protoex.BalanceMessage"};
+    FBE::MessageReader<FBE::protoex::AccountMessageModel<FBE::ReadBuffer>> AccountMessageReader{"protoex.AccountMessage"};
 };
 
 //! Dispatches versioned frames of 'protoex' like a Receiver but without deserializing:
@@ -103,32 +89,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 11:
-                if (this->verify_frame(OrderMessageModel, data, size, "protoex.OrderMessage"))
-                    onProxy(OrderMessageModel, type, data, size);
-                return true;
-            case 12:
-                if (this->verify_frame(BalanceMessageModel, data, size, "protoex.BalanceMessage"))
-                    onProxy(BalanceMessageModel, type, data, size);
-                return true;
-            case 13:
-                if (this->verify_frame(AccountMessageModel, data, size, "protoex.AccountMessage"))
-                    onProxy(AccountMessageModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::proto::Proxy<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            OrderMessageReader,
+            BalanceMessageReader,
+            AccountMessageReader);
+        return known || FBE::proto::Proxy<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::protoex::OrderMessageModel<FBE::ReadBuffer> OrderMessageModel;
-    FBE::protoex::BalanceMessageModel<FBE::ReadBuffer> BalanceMessageModel;
-    FBE::protoex::AccountMessageModel<FBE::ReadBuffer> AccountMessageModel;
+    FBE::MessageReader<FBE::protoex::OrderMessageModel<FBE::ReadBuffer>> OrderMessageReader{"protoex.OrderMessage"};
+    FBE::MessageReader<FBE::protoex::BalanceMessageModel<FBE::ReadBuffer>> BalanceMessageReader{"protoex.BalanceMessage"};
+    FBE::MessageReader<FBE::protoex::AccountMessageModel<FBE::ReadBuffer>> AccountMessageReader{"protoex.AccountMessage"};
 };
 
 //! Sender + Receiver of 'protoex' with requests: request(value, timeout) returns a

@@ -96,77 +96,36 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 110:
-                if (this->read_frame(StructSimpleReader, data, size, "test.StructSimple"))
-                    onReceive(*StructSimpleReader.value);
-                return true;
-            case 111:
-                if (this->read_frame(StructOptionalReader, data, size, "test.StructOptional"))
-                    onReceive(*StructOptionalReader.value);
-                return true;
-            case 112:
-                if (this->read_frame(StructNestedReader, data, size, "test.StructNested"))
-                    onReceive(*StructNestedReader.value);
-                return true;
-            case 120:
-                if (this->read_frame(StructBytesReader, data, size, "test.StructBytes"))
-                    onReceive(*StructBytesReader.value);
-                return true;
-            case 125:
-                if (this->read_frame(StructArrayReader, data, size, "test.StructArray"))
-                    onReceive(*StructArrayReader.value);
-                return true;
-            case 130:
-                if (this->read_frame(StructVectorReader, data, size, "test.StructVector"))
-                    onReceive(*StructVectorReader.value);
-                return true;
-            case 131:
-                if (this->read_frame(StructListReader, data, size, "test.StructList"))
-                    onReceive(*StructListReader.value);
-                return true;
-            case 132:
-                if (this->read_frame(StructSetReader, data, size, "test.StructSet"))
-                    onReceive(*StructSetReader.value);
-                return true;
-            case 140:
-                if (this->read_frame(StructMapReader, data, size, "test.StructMap"))
-                    onReceive(*StructMapReader.value);
-                return true;
-            case 141:
-                if (this->read_frame(StructHashReader, data, size, "test.StructHash"))
-                    onReceive(*StructHashReader.value);
-                return true;
-            case 142:
-                if (this->read_frame(StructHashExReader, data, size, "test.StructHashEx"))
-                    onReceive(*StructHashExReader.value);
-                return true;
-            case 143:
-                if (this->read_frame(StructEmptyReader, data, size, "test.StructEmpty"))
-                    onReceive(*StructEmptyReader.value);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::proto::FinalReceiver<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            StructSimpleReader,
+            StructOptionalReader,
+            StructNestedReader,
+            StructBytesReader,
+            StructArrayReader,
+            StructVectorReader,
+            StructListReader,
+            StructSetReader,
+            StructMapReader,
+            StructHashReader,
+            StructHashExReader,
+            StructEmptyReader);
+        return known || FBE::proto::FinalReceiver<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::MessageReader<FBE::test::StructSimpleFinalModel<FBE::ReadBuffer>> StructSimpleReader;
-    FBE::MessageReader<FBE::test::StructOptionalFinalModel<FBE::ReadBuffer>> StructOptionalReader;
-    FBE::MessageReader<FBE::test::StructNestedFinalModel<FBE::ReadBuffer>> StructNestedReader;
-    FBE::MessageReader<FBE::test::StructBytesFinalModel<FBE::ReadBuffer>> StructBytesReader;
-    FBE::MessageReader<FBE::test::StructArrayFinalModel<FBE::ReadBuffer>> StructArrayReader;
-    FBE::MessageReader<FBE::test::StructVectorFinalModel<FBE::ReadBuffer>> StructVectorReader;
-    FBE::MessageReader<FBE::test::StructListFinalModel<FBE::ReadBuffer>> StructListReader;
-    FBE::MessageReader<FBE::test::StructSetFinalModel<FBE::ReadBuffer>> StructSetReader;
-    FBE::MessageReader<FBE::test::StructMapFinalModel<FBE::ReadBuffer>> StructMapReader;
-    FBE::MessageReader<FBE::test::StructHashFinalModel<FBE::ReadBuffer>> StructHashReader;
-    FBE::MessageReader<FBE::test::StructHashExFinalModel<FBE::ReadBuffer>> StructHashExReader;
-    FBE::MessageReader<FBE::test::StructEmptyFinalModel<FBE::ReadBuffer>> StructEmptyReader;
+    FBE::MessageReader<FBE::test::StructSimpleFinalModel<FBE::ReadBuffer>> StructSimpleReader{"test.StructSimple"};
+    FBE::MessageReader<FBE::test::StructOptionalFinalModel<FBE::ReadBuffer>> StructOptionalReader{"test.StructOptional"};
+    FBE::MessageReader<FBE::test::StructNestedFinalModel<FBE::ReadBuffer>> StructNestedReader{"test.StructNested"};
+    FBE::MessageReader<FBE::test::StructBytesFinalModel<FBE::ReadBuffer>> StructBytesReader{"test.StructBytes"};
+    FBE::MessageReader<FBE::test::StructArrayFinalModel<FBE::ReadBuffer>> StructArrayReader{"test.StructArray"};
+    FBE::MessageReader<FBE::test::StructVectorFinalModel<FBE::ReadBuffer>> StructVectorReader{"test.StructVector"};
+    FBE::MessageReader<FBE::test::StructListFinalModel<FBE::ReadBuffer>> StructListReader{"test.StructList"};
+    FBE::MessageReader<FBE::test::StructSetFinalModel<FBE::ReadBuffer>> StructSetReader{"test.StructSet"};
+    FBE::MessageReader<FBE::test::StructMapFinalModel<FBE::ReadBuffer>> StructMapReader{"test.StructMap"};
+    FBE::MessageReader<FBE::test::StructHashFinalModel<FBE::ReadBuffer>> StructHashReader{"test.StructHash"};
+    FBE::MessageReader<FBE::test::StructHashExFinalModel<FBE::ReadBuffer>> StructHashExReader{"test.StructHashEx"};
+    FBE::MessageReader<FBE::test::StructEmptyFinalModel<FBE::ReadBuffer>> StructEmptyReader{"test.StructEmpty"};
 };
 
 //! Sender + Receiver of 'test' with requests: request(value, timeout) returns a

@@ -96,77 +96,36 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 110:
-                if (this->read_frame(StructSimpleReader, data, size, "test.StructSimple"))
-                    onReceive(*StructSimpleReader.value);
-                return true;
-            case 111:
-                if (this->read_frame(StructOptionalReader, data, size, "test.StructOptional"))
-                    onReceive(*StructOptionalReader.value);
-                return true;
-            case 112:
-                if (this->read_frame(StructNestedReader, data, size, "test.StructNested"))
-                    onReceive(*StructNestedReader.value);
-                return true;
-            case 120:
-                if (this->read_frame(StructBytesReader, data, size, "test.StructBytes"))
-                    onReceive(*StructBytesReader.value);
-                return true;
-            case 125:
-                if (this->read_frame(StructArrayReader, data, size, "test.StructArray"))
-                    onReceive(*StructArrayReader.value);
-                return true;
-            case 130:
-                if (this->read_frame(StructVectorReader, data, size, "test.StructVector"))
-                    onReceive(*StructVectorReader.value);
-                return true;
-            case 131:
-                if (this->read_frame(StructListReader, data, size, "test.StructList"))
-                    onReceive(*StructListReader.value);
-                return true;
-            case 132:
-                if (this->read_frame(StructSetReader, data, size, "test.StructSet"))
-                    onReceive(*StructSetReader.value);
-                return true;
-            case 140:
-                if (this->read_frame(StructMapReader, data, size, "test.StructMap"))
-                    onReceive(*StructMapReader.value);
-                return true;
-            case 141:
-                if (this->read_frame(StructHashReader, data, size, "test.StructHash"))
-                    onReceive(*StructHashReader.value);
-                return true;
-            case 142:
-                if (this->read_frame(StructHashExReader, data, size, "test.StructHashEx"))
-                    onReceive(*StructHashExReader.value);
-                return true;
-            case 143:
-                if (this->read_frame(StructEmptyReader, data, size, "test.StructEmpty"))
-                    onReceive(*StructEmptyReader.value);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::proto::Receiver<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            StructSimpleReader,
+            StructOptionalReader,
+            StructNestedReader,
+            StructBytesReader,
+            StructArrayReader,
+            StructVectorReader,
+            StructListReader,
+            StructSetReader,
+            StructMapReader,
+            StructHashReader,
+            StructHashExReader,
+            StructEmptyReader);
+        return known || FBE::proto::Receiver<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::MessageReader<FBE::test::StructSimpleModel<FBE::ReadBuffer>> StructSimpleReader;
-    FBE::MessageReader<FBE::test::StructOptionalModel<FBE::ReadBuffer>> StructOptionalReader;
-    FBE::MessageReader<FBE::test::StructNestedModel<FBE::ReadBuffer>> StructNestedReader;
-    FBE::MessageReader<FBE::test::StructBytesModel<FBE::ReadBuffer>> StructBytesReader;
-    FBE::MessageReader<FBE::test::StructArrayModel<FBE::ReadBuffer>> StructArrayReader;
-    FBE::MessageReader<FBE::test::StructVectorModel<FBE::ReadBuffer>> StructVectorReader;
-    FBE::MessageReader<FBE::test::StructListModel<FBE::ReadBuffer>> StructListReader;
-    FBE::MessageReader<FBE::test::StructSetModel<FBE::ReadBuffer>> StructSetReader;
-    FBE::MessageReader<FBE::test::StructMapModel<FBE::ReadBuffer>> StructMapReader;
-    FBE::MessageReader<FBE::test::StructHashModel<FBE::ReadBuffer>> StructHashReader;
-    FBE::MessageReader<FBE::test::StructHashExModel<FBE::ReadBuffer>> StructHashExReader;
-    FBE::MessageReader<FBE::test::StructEmptyModel<FBE::ReadBuffer>> StructEmptyReader;
+    FBE::MessageReader<FBE::test::StructSimpleModel<FBE::ReadBuffer>> StructSimpleReader{"test.StructSimple"};
+    FBE::MessageReader<FBE::test::StructOptionalModel<FBE::ReadBuffer>> StructOptionalReader{"test.StructOptional"};
+    FBE::MessageReader<FBE::test::StructNestedModel<FBE::ReadBuffer>> StructNestedReader{"test.StructNested"};
+    FBE::MessageReader<FBE::test::StructBytesModel<FBE::ReadBuffer>> StructBytesReader{"test.StructBytes"};
+    FBE::MessageReader<FBE::test::StructArrayModel<FBE::ReadBuffer>> StructArrayReader{"test.StructArray"};
+    FBE::MessageReader<FBE::test::StructVectorModel<FBE::ReadBuffer>> StructVectorReader{"test.StructVector"};
+    FBE::MessageReader<FBE::test::StructListModel<FBE::ReadBuffer>> StructListReader{"test.StructList"};
+    FBE::MessageReader<FBE::test::StructSetModel<FBE::ReadBuffer>> StructSetReader{"test.StructSet"};
+    FBE::MessageReader<FBE::test::StructMapModel<FBE::ReadBuffer>> StructMapReader{"test.StructMap"};
+    FBE::MessageReader<FBE::test::StructHashModel<FBE::ReadBuffer>> StructHashReader{"test.StructHash"};
+    FBE::MessageReader<FBE::test::StructHashExModel<FBE::ReadBuffer>> StructHashExReader{"test.StructHashEx"};
+    FBE::MessageReader<FBE::test::StructEmptyModel<FBE::ReadBuffer>> StructEmptyReader{"test.StructEmpty"};
 };
 
 //! Dispatches versioned frames of 'test' like a Receiver but without deserializing:
@@ -193,77 +152,36 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 110:
-                if (this->verify_frame(StructSimpleModel, data, size, "test.StructSimple"))
-                    onProxy(StructSimpleModel, type, data, size);
-                return true;
-            case 111:
-                if (this->verify_frame(StructOptionalModel, data, size, "test.StructOptional"))
-                    onProxy(StructOptionalModel, type, data, size);
-                return true;
-            case 112:
-                if (this->verify_frame(StructNestedModel, data, size, "test.StructNested"))
-                    onProxy(StructNestedModel, type, data, size);
-                return true;
-            case 120:
-                if (this->verify_frame(StructBytesModel, data, size, "test.StructBytes"))
-                    onProxy(StructBytesModel, type, data, size);
-                return true;
-            case 125:
-                if (this->verify_frame(StructArrayModel, data, size, "test.StructArray"))
-                    onProxy(StructArrayModel, type, data, size);
-                return true;
-            case 130:
-                if (this->verify_frame(StructVectorModel, data, size, "test.StructVector"))
-                    onProxy(StructVectorModel, type, data, size);
-                return true;
-            case 131:
-                if (this->verify_frame(StructListModel, data, size, "test.StructList"))
-                    onProxy(StructListModel, type, data, size);
-                return true;
-            case 132:
-                if (this->verify_frame(StructSetModel, data, size, "test.StructSet"))
-                    onProxy(StructSetModel, type, data, size);
-                return true;
-            case 140:
-                if (this->verify_frame(StructMapModel, data, size, "test.StructMap"))
-                    onProxy(StructMapModel, type, data, size);
-                return true;
-            case 141:
-                if (this->verify_frame(StructHashModel, data, size, "test.StructHash"))
-                    onProxy(StructHashModel, type, data, size);
-                return true;
-            case 142:
-                if (this->verify_frame(StructHashExModel, data, size, "test.StructHashEx"))
-                    onProxy(StructHashExModel, type, data, size);
-                return true;
-            case 143:
-                if (this->verify_frame(StructEmptyModel, data, size, "test.StructEmpty"))
-                    onProxy(StructEmptyModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::proto::Proxy<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            StructSimpleReader,
+            StructOptionalReader,
+            StructNestedReader,
+            StructBytesReader,
+            StructArrayReader,
+            StructVectorReader,
+            StructListReader,
+            StructSetReader,
+            StructMapReader,
+            StructHashReader,
+            StructHashExReader,
+            StructEmptyReader);
+        return known || FBE::proto::Proxy<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::test::StructSimpleModel<FBE::ReadBuffer> StructSimpleModel;
-    FBE::test::StructOptionalModel<FBE::ReadBuffer> StructOptionalModel;
-    FBE::test::StructNestedModel<FBE::ReadBuffer> StructNestedModel;
-    FBE::test::StructBytesModel<FBE::ReadBuffer> StructBytesModel;
-    FBE::test::StructArrayModel<FBE::ReadBuffer> StructArrayModel;
-    FBE::test::StructVectorModel<FBE::ReadBuffer> StructVectorModel;
-    FBE::test::StructListModel<FBE::ReadBuffer> StructListModel;
-    FBE::test::StructSetModel<FBE::ReadBuffer> StructSetModel;
-    FBE::test::StructMapModel<FBE::ReadBuffer> StructMapModel;
-    FBE::test::StructHashModel<FBE::ReadBuffer> StructHashModel;
-    FBE::test::StructHashExModel<FBE::ReadBuffer> StructHashExModel;
-    FBE::test::StructEmptyModel<FBE::ReadBuffer> StructEmptyModel;
+    FBE::MessageReader<FBE::test::StructSimpleModel<FBE::ReadBuffer>> StructSimpleReader{"test.StructSimple"};
+    FBE::MessageReader<FBE::test::StructOptionalModel<FBE::ReadBuffer>> StructOptionalReader{"test.StructOptional"};
+    FBE::MessageReader<FBE::test::StructNestedModel<FBE::ReadBuffer>> StructNestedReader{"test.StructNested"};
+    FBE::MessageReader<FBE::test::StructBytesModel<FBE::ReadBuffer>> StructBytesReader{"test.StructBytes"};
+    FBE::MessageReader<FBE::test::StructArrayModel<FBE::ReadBuffer>> StructArrayReader{"test.StructArray"};
+    FBE::MessageReader<FBE::test::StructVectorModel<FBE::ReadBuffer>> StructVectorReader{"test.StructVector"};
+    FBE::MessageReader<FBE::test::StructListModel<FBE::ReadBuffer>> StructListReader{"test.StructList"};
+    FBE::MessageReader<FBE::test::StructSetModel<FBE::ReadBuffer>> StructSetReader{"test.StructSet"};
+    FBE::MessageReader<FBE::test::StructMapModel<FBE::ReadBuffer>> StructMapReader{"test.StructMap"};
+    FBE::MessageReader<FBE::test::StructHashModel<FBE::ReadBuffer>> StructHashReader{"test.StructHash"};
+    FBE::MessageReader<FBE::test::StructHashExModel<FBE::ReadBuffer>> StructHashExReader{"test.StructHashEx"};
+    FBE::MessageReader<FBE::test::StructEmptyModel<FBE::ReadBuffer>> StructEmptyReader{"test.StructEmpty"};
 };
 
 //! Sender + Receiver of 'test' with requests: request(value, timeout) returns a

@@ -51,25 +51,16 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(CharKeysReader, data, size, "chars.CharKeys"))
-                    onReceive(*CharKeysReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(GradeKeysReader, data, size, "chars.GradeKeys"))
-                    onReceive(*GradeKeysReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            CharKeysReader,
+            GradeKeysReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::chars::CharKeysFinalModel<FBE::ReadBuffer>> CharKeysReader;
-    FBE::MessageReader<FBE::chars::GradeKeysFinalModel<FBE::ReadBuffer>> GradeKeysReader;
+    FBE::MessageReader<FBE::chars::CharKeysFinalModel<FBE::ReadBuffer>> CharKeysReader{"chars.CharKeys"};
+    FBE::MessageReader<FBE::chars::GradeKeysFinalModel<FBE::ReadBuffer>> GradeKeysReader{"chars.GradeKeys"};
 };
 
 //! Sender + Receiver of 'chars' with requests: request(value, timeout) returns a

@@ -51,25 +51,16 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(CharKeysReader, data, size, "chars.CharKeys"))
-                    onReceive(*CharKeysReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(GradeKeysReader, data, size, "chars.GradeKeys"))
-                    onReceive(*GradeKeysReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            CharKeysReader,
+            GradeKeysReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::chars::CharKeysModel<FBE::ReadBuffer>> CharKeysReader;
-    FBE::MessageReader<FBE::chars::GradeKeysModel<FBE::ReadBuffer>> GradeKeysReader;
+    FBE::MessageReader<FBE::chars::CharKeysModel<FBE::ReadBuffer>> CharKeysReader{"chars.CharKeys"};
+    FBE::MessageReader<FBE::chars::GradeKeysModel<FBE::ReadBuffer>> GradeKeysReader{"chars.GradeKeys"};
 };
 
 //! Dispatches versioned frames of 'chars' like a Receiver but without deserializing:
@@ -84,25 +75,16 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->verify_frame(CharKeysModel, data, size, "chars.CharKeys"))
-                    onProxy(CharKeysModel, type, data, size);
-                return true;
-            case 2:
-                if (this->verify_frame(GradeKeysModel, data, size, "chars.GradeKeys"))
-                    onProxy(GradeKeysModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            CharKeysReader,
+            GradeKeysReader);
+        return known;
     }
 
 private:
-    FBE::chars::CharKeysModel<FBE::ReadBuffer> CharKeysModel;
-    FBE::chars::GradeKeysModel<FBE::ReadBuffer> GradeKeysModel;
+    FBE::MessageReader<FBE::chars::CharKeysModel<FBE::ReadBuffer>> CharKeysReader{"chars.CharKeys"};
+    FBE::MessageReader<FBE::chars::GradeKeysModel<FBE::ReadBuffer>> GradeKeysReader{"chars.GradeKeys"};
 };
 
 //! Sender + Receiver of 'chars' with requests: request(value, timeout) returns a

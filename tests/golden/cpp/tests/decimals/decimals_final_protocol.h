@@ -47,20 +47,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(PricesReader, data, size, "decimals.Prices"))
-                    onReceive(*PricesReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            PricesReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::decimals::PricesFinalModel<FBE::ReadBuffer>> PricesReader;
+    FBE::MessageReader<FBE::decimals::PricesFinalModel<FBE::ReadBuffer>> PricesReader{"decimals.Prices"};
 };
 
 //! Sender + Receiver of 'decimals' with requests: request(value, timeout) returns a

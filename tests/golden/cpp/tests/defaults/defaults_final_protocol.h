@@ -47,20 +47,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(ZerosReader, data, size, "defaults.Zeros"))
-                    onReceive(*ZerosReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            ZerosReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::defaults::ZerosFinalModel<FBE::ReadBuffer>> ZerosReader;
+    FBE::MessageReader<FBE::defaults::ZerosFinalModel<FBE::ReadBuffer>> ZerosReader{"defaults.Zeros"};
 };
 
 //! Sender + Receiver of 'defaults' with requests: request(value, timeout) returns a

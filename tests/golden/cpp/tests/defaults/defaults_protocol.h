@@ -47,20 +47,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(ZerosReader, data, size, "defaults.Zeros"))
-                    onReceive(*ZerosReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            ZerosReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::defaults::ZerosModel<FBE::ReadBuffer>> ZerosReader;
+    FBE::MessageReader<FBE::defaults::ZerosModel<FBE::ReadBuffer>> ZerosReader{"defaults.Zeros"};
 };
 
 //! Dispatches versioned frames of 'defaults' like a Receiver but without deserializing:
@@ -74,20 +68,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->verify_frame(ZerosModel, data, size, "defaults.Zeros"))
-                    onProxy(ZerosModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            ZerosReader);
+        return known;
     }
 
 private:
-    FBE::defaults::ZerosModel<FBE::ReadBuffer> ZerosModel;
+    FBE::MessageReader<FBE::defaults::ZerosModel<FBE::ReadBuffer>> ZerosReader{"defaults.Zeros"};
 };
 
 //! Sender + Receiver of 'defaults' with requests: request(value, timeout) returns a

@@ -68,42 +68,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1023:
-                if (this->read_frame(NoteReader, data, size, "everything.Note"))
-                    onReceive(*NoteReader.value);
-                return true;
-            case 1027:
-                if (this->read_frame(PlaceOrderReader, data, size, "everything.PlaceOrder"))
-                    onReceive(*PlaceOrderReader.value);
-                return true;
-            case 1028:
-                if (this->read_frame(AcceptedReader, data, size, "everything.Accepted"))
-                    onReceive(*AcceptedReader.value);
-                return true;
-            case 1029:
-                if (this->read_frame(RejectedReader, data, size, "everything.Rejected"))
-                    onReceive(*RejectedReader.value);
-                return true;
-            case 1030:
-                if (this->read_frame(PingReader, data, size, "everything.Ping"))
-                    onReceive(*PingReader.value);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::market::FinalReceiver<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            NoteReader,
+            PlaceOrderReader,
+            AcceptedReader,
+            RejectedReader,
+            PingReader);
+        return known || FBE::market::FinalReceiver<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::MessageReader<FBE::everything::NoteFinalModel<FBE::ReadBuffer>> NoteReader;
-    FBE::MessageReader<FBE::everything::PlaceOrderFinalModel<FBE::ReadBuffer>> PlaceOrderReader;
-    FBE::MessageReader<FBE::everything::AcceptedFinalModel<FBE::ReadBuffer>> AcceptedReader;
-    FBE::MessageReader<FBE::everything::RejectedFinalModel<FBE::ReadBuffer>> RejectedReader;
-    FBE::MessageReader<FBE::everything::PingFinalModel<FBE::ReadBuffer>> PingReader;
+    FBE::MessageReader<FBE::everything::NoteFinalModel<FBE::ReadBuffer>> NoteReader{"everything.Note"};
+    FBE::MessageReader<FBE::everything::PlaceOrderFinalModel<FBE::ReadBuffer>> PlaceOrderReader{"everything.PlaceOrder"};
+    FBE::MessageReader<FBE::everything::AcceptedFinalModel<FBE::ReadBuffer>> AcceptedReader{"everything.Accepted"};
+    FBE::MessageReader<FBE::everything::RejectedFinalModel<FBE::ReadBuffer>> RejectedReader{"everything.Rejected"};
+    FBE::MessageReader<FBE::everything::PingFinalModel<FBE::ReadBuffer>> PingReader{"everything.Ping"};
 };
 
 //! Sender + Receiver of 'everything' with requests: request(value, timeout) returns a

@@ -68,42 +68,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1023:
-                if (this->read_frame(NoteReader, data, size, "everything.Note"))
-                    onReceive(*NoteReader.value);
-                return true;
-            case 1027:
-                if (this->read_frame(PlaceOrderReader, data, size, "everything.PlaceOrder"))
-                    onReceive(*PlaceOrderReader.value);
-                return true;
-            case 1028:
-                if (this->read_frame(AcceptedReader, data, size, "everything.Accepted"))
-                    onReceive(*AcceptedReader.value);
-                return true;
-            case 1029:
-                if (this->read_frame(RejectedReader, data, size, "everything.Rejected"))
-                    onReceive(*RejectedReader.value);
-                return true;
-            case 1030:
-                if (this->read_frame(PingReader, data, size, "everything.Ping"))
-                    onReceive(*PingReader.value);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::market::Receiver<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            NoteReader,
+            PlaceOrderReader,
+            AcceptedReader,
+            RejectedReader,
+            PingReader);
+        return known || FBE::market::Receiver<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::MessageReader<FBE::everything::NoteModel<FBE::ReadBuffer>> NoteReader;
-    FBE::MessageReader<FBE::everything::PlaceOrderModel<FBE::ReadBuffer>> PlaceOrderReader;
-    FBE::MessageReader<FBE::everything::AcceptedModel<FBE::ReadBuffer>> AcceptedReader;
-    FBE::MessageReader<FBE::everything::RejectedModel<FBE::ReadBuffer>> RejectedReader;
-    FBE::MessageReader<FBE::everything::PingModel<FBE::ReadBuffer>> PingReader;
+    FBE::MessageReader<FBE::everything::NoteModel<FBE::ReadBuffer>> NoteReader{"everything.Note"};
+    FBE::MessageReader<FBE::everything::PlaceOrderModel<FBE::ReadBuffer>> PlaceOrderReader{"everything.PlaceOrder"};
+    FBE::MessageReader<FBE::everything::AcceptedModel<FBE::ReadBuffer>> AcceptedReader{"everything.Accepted"};
+    FBE::MessageReader<FBE::everything::RejectedModel<FBE::ReadBuffer>> RejectedReader{"everything.Rejected"};
+    FBE::MessageReader<FBE::everything::PingModel<FBE::ReadBuffer>> PingReader{"everything.Ping"};
 };
 
 //! Dispatches versioned frames of 'everything' like a Receiver but without deserializing:
@@ -123,42 +103,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1023:
-                if (this->verify_frame(NoteModel, data, size, "everything.Note"))
-                    onProxy(NoteModel, type, data, size);
-                return true;
-            case 1027:
-                if (this->verify_frame(PlaceOrderModel, data, size, "everything.PlaceOrder"))
-                    onProxy(PlaceOrderModel, type, data, size);
-                return true;
-            case 1028:
-                if (this->verify_frame(AcceptedModel, data, size, "everything.Accepted"))
-                    onProxy(AcceptedModel, type, data, size);
-                return true;
-            case 1029:
-                if (this->verify_frame(RejectedModel, data, size, "everything.Rejected"))
-                    onProxy(RejectedModel, type, data, size);
-                return true;
-            case 1030:
-                if (this->verify_frame(PingModel, data, size, "everything.Ping"))
-                    onProxy(PingModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::market::Proxy<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            NoteReader,
+            PlaceOrderReader,
+            AcceptedReader,
+            RejectedReader,
+            PingReader);
+        return known || FBE::market::Proxy<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::everything::NoteModel<FBE::ReadBuffer> NoteModel;
-    FBE::everything::PlaceOrderModel<FBE::ReadBuffer> PlaceOrderModel;
-    FBE::everything::AcceptedModel<FBE::ReadBuffer> AcceptedModel;
-    FBE::everything::RejectedModel<FBE::ReadBuffer> RejectedModel;
-    FBE::everything::PingModel<FBE::ReadBuffer> PingModel;
+    FBE::MessageReader<FBE::everything::NoteModel<FBE::ReadBuffer>> NoteReader{"everything.Note"};
+    FBE::MessageReader<FBE::everything::PlaceOrderModel<FBE::ReadBuffer>> PlaceOrderReader{"everything.PlaceOrder"};
+    FBE::MessageReader<FBE::everything::AcceptedModel<FBE::ReadBuffer>> AcceptedReader{"everything.Accepted"};
+    FBE::MessageReader<FBE::everything::RejectedModel<FBE::ReadBuffer>> RejectedReader{"everything.Rejected"};
+    FBE::MessageReader<FBE::everything::PingModel<FBE::ReadBuffer>> PingReader{"everything.Ping"};
 };
 
 //! Sender + Receiver of 'everything' with requests: request(value, timeout) returns a

@@ -63,40 +63,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(EmptyReader, data, size, "hostile.Empty"))
-                    onReceive(*EmptyReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(EmptiesReader, data, size, "hostile.Empties"))
-                    onReceive(*EmptiesReader.value);
-                return true;
-            case 3:
-                if (this->read_frame(WideReader, data, size, "hostile.Wide"))
-                    onReceive(*WideReader.value);
-                return true;
-            case 4:
-                if (this->read_frame(WidesReader, data, size, "hostile.Wides"))
-                    onReceive(*WidesReader.value);
-                return true;
-            case 5:
-                if (this->read_frame(HolderReader, data, size, "hostile.Holder"))
-                    onReceive(*HolderReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            EmptyReader,
+            EmptiesReader,
+            WideReader,
+            WidesReader,
+            HolderReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::hostile::EmptyFinalModel<FBE::ReadBuffer>> EmptyReader;
-    FBE::MessageReader<FBE::hostile::EmptiesFinalModel<FBE::ReadBuffer>> EmptiesReader;
-    FBE::MessageReader<FBE::hostile::WideFinalModel<FBE::ReadBuffer>> WideReader;
-    FBE::MessageReader<FBE::hostile::WidesFinalModel<FBE::ReadBuffer>> WidesReader;
-    FBE::MessageReader<FBE::hostile::HolderFinalModel<FBE::ReadBuffer>> HolderReader;
+    FBE::MessageReader<FBE::hostile::EmptyFinalModel<FBE::ReadBuffer>> EmptyReader{"hostile.Empty"};
+    FBE::MessageReader<FBE::hostile::EmptiesFinalModel<FBE::ReadBuffer>> EmptiesReader{"hostile.Empties"};
+    FBE::MessageReader<FBE::hostile::WideFinalModel<FBE::ReadBuffer>> WideReader{"hostile.Wide"};
+    FBE::MessageReader<FBE::hostile::WidesFinalModel<FBE::ReadBuffer>> WidesReader{"hostile.Wides"};
+    FBE::MessageReader<FBE::hostile::HolderFinalModel<FBE::ReadBuffer>> HolderReader{"hostile.Holder"};
 };
 
 //! Sender + Receiver of 'hostile' with requests: request(value, timeout) returns a

@@ -63,40 +63,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->read_frame(EmptyReader, data, size, "hostile.Empty"))
-                    onReceive(*EmptyReader.value);
-                return true;
-            case 2:
-                if (this->read_frame(EmptiesReader, data, size, "hostile.Empties"))
-                    onReceive(*EmptiesReader.value);
-                return true;
-            case 3:
-                if (this->read_frame(WideReader, data, size, "hostile.Wide"))
-                    onReceive(*WideReader.value);
-                return true;
-            case 4:
-                if (this->read_frame(WidesReader, data, size, "hostile.Wides"))
-                    onReceive(*WidesReader.value);
-                return true;
-            case 5:
-                if (this->read_frame(HolderReader, data, size, "hostile.Holder"))
-                    onReceive(*HolderReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            EmptyReader,
+            EmptiesReader,
+            WideReader,
+            WidesReader,
+            HolderReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::hostile::EmptyModel<FBE::ReadBuffer>> EmptyReader;
-    FBE::MessageReader<FBE::hostile::EmptiesModel<FBE::ReadBuffer>> EmptiesReader;
-    FBE::MessageReader<FBE::hostile::WideModel<FBE::ReadBuffer>> WideReader;
-    FBE::MessageReader<FBE::hostile::WidesModel<FBE::ReadBuffer>> WidesReader;
-    FBE::MessageReader<FBE::hostile::HolderModel<FBE::ReadBuffer>> HolderReader;
+    FBE::MessageReader<FBE::hostile::EmptyModel<FBE::ReadBuffer>> EmptyReader{"hostile.Empty"};
+    FBE::MessageReader<FBE::hostile::EmptiesModel<FBE::ReadBuffer>> EmptiesReader{"hostile.Empties"};
+    FBE::MessageReader<FBE::hostile::WideModel<FBE::ReadBuffer>> WideReader{"hostile.Wide"};
+    FBE::MessageReader<FBE::hostile::WidesModel<FBE::ReadBuffer>> WidesReader{"hostile.Wides"};
+    FBE::MessageReader<FBE::hostile::HolderModel<FBE::ReadBuffer>> HolderReader{"hostile.Holder"};
 };
 
 //! Dispatches versioned frames of 'hostile' like a Receiver but without deserializing:
@@ -114,40 +96,22 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 1:
-                if (this->verify_frame(EmptyModel, data, size, "hostile.Empty"))
-                    onProxy(EmptyModel, type, data, size);
-                return true;
-            case 2:
-                if (this->verify_frame(EmptiesModel, data, size, "hostile.Empties"))
-                    onProxy(EmptiesModel, type, data, size);
-                return true;
-            case 3:
-                if (this->verify_frame(WideModel, data, size, "hostile.Wide"))
-                    onProxy(WideModel, type, data, size);
-                return true;
-            case 4:
-                if (this->verify_frame(WidesModel, data, size, "hostile.Wides"))
-                    onProxy(WidesModel, type, data, size);
-                return true;
-            case 5:
-                if (this->verify_frame(HolderModel, data, size, "hostile.Holder"))
-                    onProxy(HolderModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            EmptyReader,
+            EmptiesReader,
+            WideReader,
+            WidesReader,
+            HolderReader);
+        return known;
     }
 
 private:
-    FBE::hostile::EmptyModel<FBE::ReadBuffer> EmptyModel;
-    FBE::hostile::EmptiesModel<FBE::ReadBuffer> EmptiesModel;
-    FBE::hostile::WideModel<FBE::ReadBuffer> WideModel;
-    FBE::hostile::WidesModel<FBE::ReadBuffer> WidesModel;
-    FBE::hostile::HolderModel<FBE::ReadBuffer> HolderModel;
+    FBE::MessageReader<FBE::hostile::EmptyModel<FBE::ReadBuffer>> EmptyReader{"hostile.Empty"};
+    FBE::MessageReader<FBE::hostile::EmptiesModel<FBE::ReadBuffer>> EmptiesReader{"hostile.Empties"};
+    FBE::MessageReader<FBE::hostile::WideModel<FBE::ReadBuffer>> WideReader{"hostile.Wide"};
+    FBE::MessageReader<FBE::hostile::WidesModel<FBE::ReadBuffer>> WidesReader{"hostile.Wides"};
+    FBE::MessageReader<FBE::hostile::HolderModel<FBE::ReadBuffer>> HolderReader{"hostile.Holder"};
 };
 
 //! Sender + Receiver of 'hostile' with requests: request(value, timeout) returns a

@@ -60,32 +60,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 44:
-                if (this->read_frame(SelfReader, data, size, "import.Self"))
-                    onReceive(*SelfReader.value);
-                return true;
-            case 45:
-                if (this->read_frame(selfReader, data, size, "import.self"))
-                    onReceive(*selfReader.value);
-                return true;
-            case 84:
-                if (this->read_frame(HostileReader, data, size, "import.Hostile"))
-                    onReceive(*HostileReader.value);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::market::FinalReceiver<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            SelfReader,
+            selfReader,
+            HostileReader);
+        return known || FBE::market::FinalReceiver<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::MessageReader<FBE::import::SelfFinalModel<FBE::ReadBuffer>> SelfReader;
-    FBE::MessageReader<FBE::import::selfFinalModel<FBE::ReadBuffer>> selfReader;
-    FBE::MessageReader<FBE::import::HostileFinalModel<FBE::ReadBuffer>> HostileReader;
+    FBE::MessageReader<FBE::import::SelfFinalModel<FBE::ReadBuffer>> SelfReader{"import.Self"};
+    FBE::MessageReader<FBE::import::selfFinalModel<FBE::ReadBuffer>> selfReader{"import.self"};
+    FBE::MessageReader<FBE::import::HostileFinalModel<FBE::ReadBuffer>> HostileReader{"import.Hostile"};
 };
 
 //! Sender + Receiver of 'import' with requests: request(value, timeout) returns a

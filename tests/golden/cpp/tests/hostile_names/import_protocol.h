@@ -60,32 +60,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 44:
-                if (this->read_frame(SelfReader, data, size, "import.Self"))
-                    onReceive(*SelfReader.value);
-                return true;
-            case 45:
-                if (this->read_frame(selfReader, data, size, "import.self"))
-                    onReceive(*selfReader.value);
-                return true;
-            case 84:
-                if (this->read_frame(HostileReader, data, size, "import.Hostile"))
-                    onReceive(*HostileReader.value);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::market::Receiver<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            SelfReader,
+            selfReader,
+            HostileReader);
+        return known || FBE::market::Receiver<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::MessageReader<FBE::import::SelfModel<FBE::ReadBuffer>> SelfReader;
-    FBE::MessageReader<FBE::import::selfModel<FBE::ReadBuffer>> selfReader;
-    FBE::MessageReader<FBE::import::HostileModel<FBE::ReadBuffer>> HostileReader;
+    FBE::MessageReader<FBE::import::SelfModel<FBE::ReadBuffer>> SelfReader{"import.Self"};
+    FBE::MessageReader<FBE::import::selfModel<FBE::ReadBuffer>> selfReader{"import.self"};
+    FBE::MessageReader<FBE::import::HostileModel<FBE::ReadBuffer>> HostileReader{"import.Hostile"};
 };
 
 //! Dispatches versioned frames of 'import' like a Receiver but without deserializing:
@@ -103,32 +89,18 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 44:
-                if (this->verify_frame(SelfModel, data, size, "import.Self"))
-                    onProxy(SelfModel, type, data, size);
-                return true;
-            case 45:
-                if (this->verify_frame(selfModel, data, size, "import.self"))
-                    onProxy(selfModel, type, data, size);
-                return true;
-            case 84:
-                if (this->verify_frame(HostileModel, data, size, "import.Hostile"))
-                    onProxy(HostileModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        if (FBE::market::Proxy<TBuffer>::onReceive(type, data, size))
-            return true;
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            SelfReader,
+            selfReader,
+            HostileReader);
+        return known || FBE::market::Proxy<TBuffer>::onReceive(type, data, size);
     }
 
 private:
-    FBE::import::SelfModel<FBE::ReadBuffer> SelfModel;
-    FBE::import::selfModel<FBE::ReadBuffer> selfModel;
-    FBE::import::HostileModel<FBE::ReadBuffer> HostileModel;
+    FBE::MessageReader<FBE::import::SelfModel<FBE::ReadBuffer>> SelfReader{"import.Self"};
+    FBE::MessageReader<FBE::import::selfModel<FBE::ReadBuffer>> selfReader{"import.self"};
+    FBE::MessageReader<FBE::import::HostileModel<FBE::ReadBuffer>> HostileReader{"import.Hostile"};
 };
 
 //! Sender + Receiver of 'import' with requests: request(value, timeout) returns a

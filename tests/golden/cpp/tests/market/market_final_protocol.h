@@ -47,20 +47,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 502:
-                if (this->read_frame(FailureReader, data, size, "market.Failure"))
-                    onReceive(*FailureReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            FailureReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::market::FailureFinalModel<FBE::ReadBuffer>> FailureReader;
+    FBE::MessageReader<FBE::market::FailureFinalModel<FBE::ReadBuffer>> FailureReader{"market.Failure"};
 };
 
 //! Sender + Receiver of 'market' with requests: request(value, timeout) returns a

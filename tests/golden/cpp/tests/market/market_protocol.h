@@ -47,20 +47,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 502:
-                if (this->read_frame(FailureReader, data, size, "market.Failure"))
-                    onReceive(*FailureReader.value);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [this](const auto& value) { this->onReceive(value); };
+        const bool known = this->template dispatch<true>(type, data, size, handle,
+            FailureReader);
+        return known;
     }
 
 private:
-    FBE::MessageReader<FBE::market::FailureModel<FBE::ReadBuffer>> FailureReader;
+    FBE::MessageReader<FBE::market::FailureModel<FBE::ReadBuffer>> FailureReader{"market.Failure"};
 };
 
 //! Dispatches versioned frames of 'market' like a Receiver but without deserializing:
@@ -74,20 +68,14 @@ protected:
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
-        switch (type)
-        {
-            case 502:
-                if (this->verify_frame(FailureModel, data, size, "market.Failure"))
-                    onProxy(FailureModel, type, data, size);
-                return true;
-            default:
-                break;
-        }
-        return false;
+        const auto handle = [&](auto& model) { onProxy(model, type, data, size); };
+        const bool known = this->template dispatch<false>(type, data, size, handle,
+            FailureReader);
+        return known;
     }
 
 private:
-    FBE::market::FailureModel<FBE::ReadBuffer> FailureModel;
+    FBE::MessageReader<FBE::market::FailureModel<FBE::ReadBuffer>> FailureReader{"market.Failure"};
 };
 
 //! Sender + Receiver of 'market' with requests: request(value, timeout) returns a
