@@ -21,7 +21,7 @@ from fbec.model.ir import Field, Package, Primitive, Schema, Struct, is_scalar
 from fbec.targets.base import CodeWriter, Options
 
 from .common import cpp_type, default_expr, header_file, imported, namespace, qualified
-from .names import FIELD_MODEL_MEMBERS, current, escape
+from .names import current, escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -38,21 +38,16 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
 
 def field_model_ident(f: Field) -> str:
-    """A field's member in its struct's field model (names.py)."""
+    """A field's member in its struct's field model (names.py; outside naming(), escaped from the reserved
+    words only, as common.py's helpers)."""
     names = current()
-    if names is not None:
-        return names.field_model(f)
-    ident = escape(f.name)
-    while ident in FIELD_MODEL_MEMBERS:
-        ident += "_"
-    return ident
+    return names.field_model(f) if names else escape(f.name)
 
 
 def _struct(w: CodeWriter, p: plan.StructPlan) -> None:
     s: Struct = p.struct
     t = qualified(s.qualified)
     base = f"StructModel<TBuffer, {t}>"
-    own = p.own_fields
     w.line(f"//! Field model of {s.qualified}: the fields' models at their offsets in the body.")
     w.line("template <class TBuffer>")
     w.line(f"class FieldModel<TBuffer, {t}> : public {base}")
@@ -69,7 +64,7 @@ def _struct(w: CodeWriter, p: plan.StructPlan) -> None:
         if s.base:
             w.line(f"FieldModel<TBuffer, {qualified(s.base)}> parent"
                    "{this->fbe_buffer(), 8, nullptr, this->body_limit()};")
-        for f in own:
+        for f in p.own_fields:
             w.line(f"FieldModel<TBuffer, {cpp_type(f.type)}> {field_model_ident(f.field)}"
                    f"{{this->fbe_buffer(), {f.offset}, this->body_limit()}};")
     w.blank()

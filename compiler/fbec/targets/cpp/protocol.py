@@ -183,20 +183,16 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
     imp_packages = imports(schema, package)
     imp_clients = _bases(schema, package, "Client", final)
 
-    # Response types (one pending table each) and, per reject type, the
-    # response tables it can fail.
-    responses: list[str] = []
+    # Response types (one pending table each) and, per reject type, the response tables it can fail (a
+    # global reject's: any table, FBE::Client::fail_request).
+    responses = list(dict.fromkeys(r.response for r in requests if r.response))
     rejects: dict[str, list[str]] = {}
-    global_rejects: set[str] = set()
     for r in requests:
-        if r.response and r.response not in responses:
-            responses.append(r.response)
         for j in r.rejects:
             tables = rejects.setdefault(j.type, [])
             if r.response and r.response not in tables:
                 tables.append(r.response)
-            if j.global_:
-                global_rejects.add(j.type)
+    global_rejects = {j.type for r in requests for j in r.rejects if j.global_}
 
     # Every received type this client handles: own protocol types, then imported response/reject types.
     own = [s.qualified for s in _dispatch_types(schema, package)]
@@ -220,12 +216,9 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
             w.blank()
         w.label("protected:")
         w.line(f"using FBE::{escape(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
-        for imp, c in zip(imp_packages, imp_clients):
-            if not imp.dispatch:
-                continue
-            w.line(f"using {c}::onReceiveResponse;")
-            w.line(f"using {c}::onReceiveReject;")
-            w.line(f"using {c}::onReceiveNotify;")
+        for c in (c for imp, c in zip(imp_packages, imp_clients) if imp.dispatch):
+            for handler in ("onReceiveResponse", "onReceiveReject", "onReceiveNotify"):
+                w.line(f"using {c}::{handler};")
         for q, is_own in handled:
             t = qualified(q)
             if not is_own:
