@@ -56,7 +56,7 @@ def test_api_of_the_original():
     types, models, _, final = (f.text for f in cpp.generate(schema("trade.fbe"), Options(final=True)))
     assert "struct Order\n{" in types
     assert ("Order(int32_t arg_id, const std::string& arg_symbol, ::proto::OrderSide arg_side, "
-            "::proto::OrderType arg_type, double arg_price, double arg_volume);") in types
+            "::proto::OrderType arg_type, double arg_price, double arg_volume)\n        : id(arg_id)") in types
     assert "enum class OrderSide : uint8_t" in types
     assert "FBE_ENUM_FLAGS(State)" in types
     assert ("template <class TBuffer = FBE::WriteBuffer>\n"

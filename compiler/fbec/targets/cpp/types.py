@@ -81,7 +81,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
 def _enum(w: CppWriter, e: Enum, flags: bool) -> None:
     """An enum or flags type and its `operator<<` (docs/format.md 9): the runtime's print_enum or print_flags
-    over a table of its named values (an enum's first name of each value; a flags' non-zero ones)."""
+    over a list of its named values (an enum's first name of each value; a flags' non-zero ones), which may be
+    empty."""
     wire = PRIMITIVES[e.wire]
     name = type_ident(e.qualified)
     w.line(f"enum class {name} : {wire}")
@@ -92,24 +93,14 @@ def _enum(w: CppWriter, e: Enum, flags: bool) -> None:
     if flags:
         w.line(f"FBE_ENUM_FLAGS({name})")
         w.blank()
-    named = e.named_flags if flags else e.text_values
-    with w.function(f"inline std::ostream& operator<<(std::ostream& stream, {name} value)"):
-        if not named:     # (the unused value unnamed by CppWriter.function)
-            w.line("return stream;" if flags else 'return stream << "<unknown>";')
-            return
-        with w.block(f"static constexpr FBE::ValueName<{wire}> names[] = {{", "};"):
-            for v in named:
-                w.line(f'{{{int_literal(v.value, wire)}, "{v.name}"}},')
-        w.line(f"return FBE::print_{'flags' if flags else 'enum'}(stream, static_cast<{wire}>(value), names);")
+    printer = f"FBE::print_{'flags' if flags else 'enum'}(stream, static_cast<{wire}>(value), {{"
+    with (w.function(f"inline std::ostream& operator<<(std::ostream& stream, {name} value)"),
+          w.block(f"return {printer}", "});")):
+        for v in e.named_flags if flags else e.text_values:
+            w.line(f'{{{int_literal(v.value, wire)}, "{v.name}"}},')
 
 
 # ---------------------------------------------------------------- structs
-
-def _params(s: Struct) -> list[str]:
-    """The parameters of the constructor taking every field (a derived struct's base object first)."""
-    own = [f"{param_type(f.type)} arg_{f.name}" for f in s.fields]
-    return ([f"const {qualified(s.base)}& base"] if s.base else []) + own
-
 
 def _struct(w: CppWriter, s: Struct) -> None:
     fields = list(s.fields)
@@ -125,18 +116,28 @@ def _struct(w: CppWriter, s: Struct) -> None:
         w.line(f"static constexpr uint32_t fbe_type() noexcept {{ return {s.type_id}; }}")
         w.blank()
         w.line(f"{name}() = default;")
-        if _params(s):
-            w.line(f"{'explicit ' if len(_params(s)) == 1 else ''}{name}({', '.join(_params(s))});")
+        # the constructor taking every field (a derived struct's base object first)
+        params = ([f"const {base}& base"] if base else []) + [f"{param_type(f.type)} arg_{f.name}" for f in fields]
+        if params:
+            w.line(f"{'explicit ' if len(params) == 1 else ''}{name}({', '.join(params)})")
+            inits = ([f"{base}(base)"] if base else []) + [f"{field_ident(f)}(arg_{f.name})" for f in fields]
+            with w.indented():
+                for i, init in enumerate(inits):
+                    w.line((": " if i == 0 else ", ") + init)
+            w.line("{}")
         w.blank()
-        # == and < on the key fields (defined below), the others through them
-        for op, body in (("==", ""), ("!=", "!(*this == other)"), ("<", ""), ("<=", "!(other < *this)"),
+        # Equality and ordering on the key fields (IR `keys`, inherited ones included), the others through them,
+        # the text form and swap: the runtime's (fbe/members.h, fbe/text.h) over the members they name.
+        keys = "".join(f", &{name}::{field_ident(f)}" for f in s.key_fields)
+        for op, body in (("==", f"FBE::equal_members(*this, other{keys})"), ("!=", "!(*this == other)"),
+                         ("<", f"FBE::less_members(*this, other{keys})"), ("<=", "!(other < *this)"),
                          (">", "other < *this"), (">=", "!(*this < other)")):
-            w.line(f"bool operator{op}(const {name}& other) const noexcept"
-                   + (f" {{ return {body}; }}" if body else ";"))
+            w.line(f"bool operator{op}(const {name}& other) const noexcept {{ return {body}; }}")
         w.blank()
-        w.line("std::string string() const;")
+        w.line("std::string string() const { return FBE::to_text(*this); }")
         w.blank()
-        w.line(f"void swap({name}& other) noexcept;")
+        with w.function(f"void swap({name}& other) noexcept"):
+            arguments(w, "FBE::swap_members(*this, other", [f"&{name}::{field_ident(f)}" for f in s.all_fields], ";")
         # Parameters unnamed here and the body outside: clang's -Wshadow
         # would take a parameter for a field of the same name.
         w.line(f"friend void swap({name}&, {name}&) noexcept;")
@@ -150,26 +151,6 @@ def _struct_functions(w: CppWriter, s: Struct) -> None:
     base = qualified(s.base) if s.base else None
     name = type_ident(s.qualified)
 
-    if _params(s):     # the constructor taking every field
-        w.line(f"inline {name}::{name}({', '.join(_params(s))})")
-        inits = ([f"{base}(base)"] if base else []) + [f"{field_ident(f)}(arg_{f.name})" for f in fields]
-        with w.indented():
-            for i, init in enumerate(inits):
-                w.line((": " if i == 0 else ", ") + init)
-        w.line("{}")
-        w.blank()
-
-    # Equality and ordering on the key fields (IR `keys`, inherited ones included), the rest through the runtime
-    # (fbe/members.h, fbe/text.h) over the members they name.
-    keys = "".join(f", &{name}::{field_ident(f)}" for f in s.key_fields)
-    w.line(f"inline bool {name}::operator==(const {name}& other) const noexcept "
-           f"{{ return FBE::equal_members(*this, other{keys}); }}")
-    w.line(f"inline bool {name}::operator<(const {name}& other) const noexcept "
-           f"{{ return FBE::less_members(*this, other{keys}); }}")
-    w.line(f"inline std::string {name}::string() const {{ return FBE::to_text(*this); }}")
-    w.blank()
-    with w.function(f"inline void {name}::swap({name}& other) noexcept"):
-        arguments(w, "FBE::swap_members(*this, other", [f"&{name}::{field_ident(f)}" for f in s.all_fields], ";")
     w.line(f"inline void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}")
     w.blank()
 

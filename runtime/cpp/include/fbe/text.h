@@ -12,6 +12,7 @@
 #include <array>
 #include <charconv>
 #include <cstdio>
+#include <initializer_list>
 #include <list>
 #include <map>
 #include <optional>
@@ -52,8 +53,8 @@ struct ValueName {
 
 //! Prints the name of the constant whose value is `value` (the first such of an enum's aliases, as listed), or
 //! `<unknown>` (docs/format.md 9).
-template <typename U, std::size_t N>
-std::ostream& print_enum(std::ostream& os, U value, const ValueName<U> (&names)[N]) {
+template <typename U>
+std::ostream& print_enum(std::ostream& os, U value, std::initializer_list<ValueName<U>> names) {
     for (const auto& constant : names)
         if (constant.value == value)
             return os << constant.name;
@@ -62,8 +63,8 @@ std::ostream& print_enum(std::ostream& os, U value, const ValueName<U> (&names)[
 
 //! Prints the names of all non-zero constants whose bits are all set,
 //! joined by '|' (docs/format.md 9: zero constants and undeclared bits vanish).
-template <typename U, std::size_t N>
-std::ostream& print_flags(std::ostream& os, U bits, const ValueName<U> (&names)[N]) {
+template <typename U>
+std::ostream& print_flags(std::ostream& os, U bits, std::initializer_list<ValueName<U>> names) {
     bool first = true;
     for (const auto& flag : names) {
         if (flag.value != 0 && (bits & flag.value) == flag.value) {

@@ -65,18 +65,31 @@ struct Node
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Node() = default;
-    Node(int32_t arg_id, const std::string& arg_name, int64_t arg_value, const std::vector<int32_t>& arg_out_edges);
+    Node(int32_t arg_id, const std::string& arg_name, int64_t arg_value, const std::vector<int32_t>& arg_out_edges)
+        : id(arg_id)
+        , name(arg_name)
+        , value(arg_value)
+        , out_edges(arg_out_edges)
+    {}
 
-    bool operator==(const Node& other) const noexcept;
+    bool operator==(const Node& other) const noexcept { return FBE::equal_members(*this, other, &Node::id); }
     bool operator!=(const Node& other) const noexcept { return !(*this == other); }
-    bool operator<(const Node& other) const noexcept;
+    bool operator<(const Node& other) const noexcept { return FBE::less_members(*this, other, &Node::id); }
     bool operator<=(const Node& other) const noexcept { return !(other < *this); }
     bool operator>(const Node& other) const noexcept { return other < *this; }
     bool operator>=(const Node& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Node& other) noexcept;
+    void swap(Node& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Node::id,
+            &Node::name,
+            &Node::value,
+            &Node::out_edges);
+    }
+
     friend void swap(Node&, Node&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Node&);
@@ -91,18 +104,29 @@ struct Edge
     static constexpr uint32_t fbe_type() noexcept { return 2; }
 
     Edge() = default;
-    Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight);
+    Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight)
+        : source(arg_source)
+        , target(arg_target)
+        , weight(arg_weight)
+    {}
 
-    bool operator==(const Edge& other) const noexcept;
+    bool operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Edge& other) const noexcept { return !(*this == other); }
-    bool operator<(const Edge& other) const noexcept;
+    bool operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Edge& other) const noexcept { return !(other < *this); }
     bool operator>(const Edge& other) const noexcept { return other < *this; }
     bool operator>=(const Edge& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Edge& other) noexcept;
+    void swap(Edge& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Edge::source,
+            &Edge::target,
+            &Edge::weight);
+    }
+
     friend void swap(Edge&, Edge&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Edge&);
@@ -116,42 +140,31 @@ struct Graph
     static constexpr uint32_t fbe_type() noexcept { return 3; }
 
     Graph() = default;
-    Graph(const std::vector<::graph::Node>& arg_nodes, const std::vector<::graph::Edge>& arg_edges);
+    Graph(const std::vector<::graph::Node>& arg_nodes, const std::vector<::graph::Edge>& arg_edges)
+        : nodes(arg_nodes)
+        , edges(arg_edges)
+    {}
 
-    bool operator==(const Graph& other) const noexcept;
+    bool operator==(const Graph& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Graph& other) const noexcept { return !(*this == other); }
-    bool operator<(const Graph& other) const noexcept;
+    bool operator<(const Graph& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Graph& other) const noexcept { return !(other < *this); }
     bool operator>(const Graph& other) const noexcept { return other < *this; }
     bool operator>=(const Graph& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Graph& other) noexcept;
+    void swap(Graph& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Graph::nodes,
+            &Graph::edges);
+    }
+
     friend void swap(Graph&, Graph&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Graph&);
 };
-
-inline Node::Node(int32_t arg_id, const std::string& arg_name, int64_t arg_value, const std::vector<int32_t>& arg_out_edges)
-    : id(arg_id)
-    , name(arg_name)
-    , value(arg_value)
-    , out_edges(arg_out_edges)
-{}
-
-inline bool Node::operator==(const Node& other) const noexcept { return FBE::equal_members(*this, other, &Node::id); }
-inline bool Node::operator<(const Node& other) const noexcept { return FBE::less_members(*this, other, &Node::id); }
-inline std::string Node::string() const { return FBE::to_text(*this); }
-
-inline void Node::swap(Node& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Node::id,
-        &Node::name,
-        &Node::value,
-        &Node::out_edges);
-}
 
 inline void swap(Node& a, Node& b) noexcept { a.swap(b); }
 
@@ -164,24 +177,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Node& value)
         FBE::field("out_edges", value.out_edges));
 }
 
-inline Edge::Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight)
-    : source(arg_source)
-    , target(arg_target)
-    , weight(arg_weight)
-{}
-
-inline bool Edge::operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Edge::operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Edge::string() const { return FBE::to_text(*this); }
-
-inline void Edge::swap(Edge& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Edge::source,
-        &Edge::target,
-        &Edge::weight);
-}
-
 inline void swap(Edge& a, Edge& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
@@ -190,22 +185,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
         FBE::field("source", value.source),
         FBE::field("target", value.target),
         FBE::field("weight", value.weight));
-}
-
-inline Graph::Graph(const std::vector<::graph::Node>& arg_nodes, const std::vector<::graph::Edge>& arg_edges)
-    : nodes(arg_nodes)
-    , edges(arg_edges)
-{}
-
-inline bool Graph::operator==(const Graph& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Graph::operator<(const Graph& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Graph::string() const { return FBE::to_text(*this); }
-
-inline void Graph::swap(Graph& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Graph::nodes,
-        &Graph::edges);
 }
 
 inline void swap(Graph& a, Graph& b) noexcept { a.swap(b); }

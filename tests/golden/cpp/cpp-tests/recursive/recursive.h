@@ -48,40 +48,33 @@ struct Node
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Node() = default;
-    Node(int32_t arg_id, const std::string& arg_label, const std::vector<::recursive::Node>& arg_children);
+    Node(int32_t arg_id, const std::string& arg_label, const std::vector<::recursive::Node>& arg_children)
+        : id(arg_id)
+        , label(arg_label)
+        , children(arg_children)
+    {}
 
-    bool operator==(const Node& other) const noexcept;
+    bool operator==(const Node& other) const noexcept { return FBE::equal_members(*this, other, &Node::id); }
     bool operator!=(const Node& other) const noexcept { return !(*this == other); }
-    bool operator<(const Node& other) const noexcept;
+    bool operator<(const Node& other) const noexcept { return FBE::less_members(*this, other, &Node::id); }
     bool operator<=(const Node& other) const noexcept { return !(other < *this); }
     bool operator>(const Node& other) const noexcept { return other < *this; }
     bool operator>=(const Node& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Node& other) noexcept;
+    void swap(Node& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Node::id,
+            &Node::label,
+            &Node::children);
+    }
+
     friend void swap(Node&, Node&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Node&);
 };
-
-inline Node::Node(int32_t arg_id, const std::string& arg_label, const std::vector<::recursive::Node>& arg_children)
-    : id(arg_id)
-    , label(arg_label)
-    , children(arg_children)
-{}
-
-inline bool Node::operator==(const Node& other) const noexcept { return FBE::equal_members(*this, other, &Node::id); }
-inline bool Node::operator<(const Node& other) const noexcept { return FBE::less_members(*this, other, &Node::id); }
-inline std::string Node::string() const { return FBE::to_text(*this); }
-
-inline void Node::swap(Node& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Node::id,
-        &Node::label,
-        &Node::children);
-}
 
 inline void swap(Node& a, Node& b) noexcept { a.swap(b); }
 

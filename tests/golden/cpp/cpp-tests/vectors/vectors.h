@@ -76,18 +76,29 @@ struct Edge
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Edge() = default;
-    Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight);
+    Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight)
+        : source(arg_source)
+        , target(arg_target)
+        , weight(arg_weight)
+    {}
 
-    bool operator==(const Edge& other) const noexcept;
+    bool operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Edge& other) const noexcept { return !(*this == other); }
-    bool operator<(const Edge& other) const noexcept;
+    bool operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Edge& other) const noexcept { return !(other < *this); }
     bool operator>(const Edge& other) const noexcept { return other < *this; }
     bool operator>=(const Edge& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Edge& other) noexcept;
+    void swap(Edge& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Edge::source,
+            &Edge::target,
+            &Edge::weight);
+    }
+
     friend void swap(Edge&, Edge&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Edge&);
@@ -102,18 +113,29 @@ struct Point
     static constexpr uint32_t fbe_type() noexcept { return 2; }
 
     Point() = default;
-    Point(bool arg_flag, int64_t arg_x, int16_t arg_y);
+    Point(bool arg_flag, int64_t arg_x, int16_t arg_y)
+        : flag(arg_flag)
+        , x(arg_x)
+        , y(arg_y)
+    {}
 
-    bool operator==(const Point& other) const noexcept;
+    bool operator==(const Point& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Point& other) const noexcept { return !(*this == other); }
-    bool operator<(const Point& other) const noexcept;
+    bool operator<(const Point& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Point& other) const noexcept { return !(other < *this); }
     bool operator>(const Point& other) const noexcept { return other < *this; }
     bool operator>=(const Point& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Point& other) noexcept;
+    void swap(Point& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Point::flag,
+            &Point::x,
+            &Point::y);
+    }
+
     friend void swap(Point&, Point&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Point&);
@@ -126,18 +148,29 @@ struct Point3 : public ::vectors::Point
     static constexpr uint32_t fbe_type() noexcept { return 3; }
 
     Point3() = default;
-    Point3(const ::vectors::Point& base, double arg_z);
+    Point3(const ::vectors::Point& base, double arg_z)
+        : ::vectors::Point(base)
+        , z(arg_z)
+    {}
 
-    bool operator==(const Point3& other) const noexcept;
+    bool operator==(const Point3& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Point3& other) const noexcept { return !(*this == other); }
-    bool operator<(const Point3& other) const noexcept;
+    bool operator<(const Point3& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Point3& other) const noexcept { return !(other < *this); }
     bool operator>(const Point3& other) const noexcept { return other < *this; }
     bool operator>=(const Point3& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Point3& other) noexcept;
+    void swap(Point3& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Point3::flag,
+            &Point3::x,
+            &Point3::y,
+            &Point3::z);
+    }
+
     friend void swap(Point3&, Point3&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Point3&);
@@ -151,18 +184,27 @@ struct Named
     static constexpr uint32_t fbe_type() noexcept { return 4; }
 
     Named() = default;
-    Named(const std::string& arg_name, const std::vector<int32_t>& arg_values);
+    Named(const std::string& arg_name, const std::vector<int32_t>& arg_values)
+        : name(arg_name)
+        , values(arg_values)
+    {}
 
-    bool operator==(const Named& other) const noexcept;
+    bool operator==(const Named& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Named& other) const noexcept { return !(*this == other); }
-    bool operator<(const Named& other) const noexcept;
+    bool operator<(const Named& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Named& other) const noexcept { return !(other < *this); }
     bool operator>(const Named& other) const noexcept { return other < *this; }
     bool operator>=(const Named& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Named& other) noexcept;
+    void swap(Named& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Named::name,
+            &Named::values);
+    }
+
     friend void swap(Named&, Named&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Named&);
@@ -180,40 +222,39 @@ struct Holder
     static constexpr uint32_t fbe_type() noexcept { return 10; }
 
     Holder() = default;
-    Holder(const std::vector<::vectors::Edge>& arg_edges, const std::vector<::vectors::Point3>& arg_points, const std::vector<int32_t>& arg_ints, const std::vector<bool>& arg_switches, const std::vector<double>& arg_reals, const std::vector<::vectors::Named>& arg_named);
+    Holder(const std::vector<::vectors::Edge>& arg_edges, const std::vector<::vectors::Point3>& arg_points, const std::vector<int32_t>& arg_ints, const std::vector<bool>& arg_switches, const std::vector<double>& arg_reals, const std::vector<::vectors::Named>& arg_named)
+        : edges(arg_edges)
+        , points(arg_points)
+        , ints(arg_ints)
+        , switches(arg_switches)
+        , reals(arg_reals)
+        , named(arg_named)
+    {}
 
-    bool operator==(const Holder& other) const noexcept;
+    bool operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Holder& other) const noexcept { return !(*this == other); }
-    bool operator<(const Holder& other) const noexcept;
+    bool operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Holder& other) const noexcept { return !(other < *this); }
     bool operator>(const Holder& other) const noexcept { return other < *this; }
     bool operator>=(const Holder& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Holder& other) noexcept;
+    void swap(Holder& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Holder::edges,
+            &Holder::points,
+            &Holder::ints,
+            &Holder::switches,
+            &Holder::reals,
+            &Holder::named);
+    }
+
     friend void swap(Holder&, Holder&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Holder&);
 };
-
-inline Edge::Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight)
-    : source(arg_source)
-    , target(arg_target)
-    , weight(arg_weight)
-{}
-
-inline bool Edge::operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Edge::operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Edge::string() const { return FBE::to_text(*this); }
-
-inline void Edge::swap(Edge& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Edge::source,
-        &Edge::target,
-        &Edge::weight);
-}
 
 inline void swap(Edge& a, Edge& b) noexcept { a.swap(b); }
 
@@ -223,24 +264,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
         FBE::field("source", value.source),
         FBE::field("target", value.target),
         FBE::field("weight", value.weight));
-}
-
-inline Point::Point(bool arg_flag, int64_t arg_x, int16_t arg_y)
-    : flag(arg_flag)
-    , x(arg_x)
-    , y(arg_y)
-{}
-
-inline bool Point::operator==(const Point& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Point::operator<(const Point& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Point::string() const { return FBE::to_text(*this); }
-
-inline void Point::swap(Point& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Point::flag,
-        &Point::x,
-        &Point::y);
 }
 
 inline void swap(Point& a, Point& b) noexcept { a.swap(b); }
@@ -253,24 +276,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Point& value)
         FBE::field("y", value.y));
 }
 
-inline Point3::Point3(const ::vectors::Point& base, double arg_z)
-    : ::vectors::Point(base)
-    , z(arg_z)
-{}
-
-inline bool Point3::operator==(const Point3& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Point3::operator<(const Point3& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Point3::string() const { return FBE::to_text(*this); }
-
-inline void Point3::swap(Point3& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Point3::flag,
-        &Point3::x,
-        &Point3::y,
-        &Point3::z);
-}
-
 inline void swap(Point3& a, Point3& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Point3& value)
@@ -280,22 +285,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Point3& value)
         FBE::field("z", value.z));
 }
 
-inline Named::Named(const std::string& arg_name, const std::vector<int32_t>& arg_values)
-    : name(arg_name)
-    , values(arg_values)
-{}
-
-inline bool Named::operator==(const Named& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Named::operator<(const Named& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Named::string() const { return FBE::to_text(*this); }
-
-inline void Named::swap(Named& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Named::name,
-        &Named::values);
-}
-
 inline void swap(Named& a, Named& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Named& value)
@@ -303,30 +292,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Named& value)
     return FBE::print_struct(stream, "Named",
         FBE::field("name", value.name),
         FBE::field("values", value.values));
-}
-
-inline Holder::Holder(const std::vector<::vectors::Edge>& arg_edges, const std::vector<::vectors::Point3>& arg_points, const std::vector<int32_t>& arg_ints, const std::vector<bool>& arg_switches, const std::vector<double>& arg_reals, const std::vector<::vectors::Named>& arg_named)
-    : edges(arg_edges)
-    , points(arg_points)
-    , ints(arg_ints)
-    , switches(arg_switches)
-    , reals(arg_reals)
-    , named(arg_named)
-{}
-
-inline bool Holder::operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Holder::operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Holder::string() const { return FBE::to_text(*this); }
-
-inline void Holder::swap(Holder& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Holder::edges,
-        &Holder::points,
-        &Holder::ints,
-        &Holder::switches,
-        &Holder::reals,
-        &Holder::named);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }

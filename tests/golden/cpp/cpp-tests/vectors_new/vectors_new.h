@@ -56,18 +56,31 @@ struct Edge
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Edge() = default;
-    Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight, const std::string& arg_note);
+    Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight, const std::string& arg_note)
+        : source(arg_source)
+        , target(arg_target)
+        , weight(arg_weight)
+        , note(arg_note)
+    {}
 
-    bool operator==(const Edge& other) const noexcept;
+    bool operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Edge& other) const noexcept { return !(*this == other); }
-    bool operator<(const Edge& other) const noexcept;
+    bool operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Edge& other) const noexcept { return !(other < *this); }
     bool operator>(const Edge& other) const noexcept { return other < *this; }
     bool operator>=(const Edge& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Edge& other) noexcept;
+    void swap(Edge& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Edge::source,
+            &Edge::target,
+            &Edge::weight,
+            &Edge::note);
+    }
+
     friend void swap(Edge&, Edge&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Edge&);
@@ -80,42 +93,29 @@ struct Holder
     static constexpr uint32_t fbe_type() noexcept { return 10; }
 
     Holder() = default;
-    explicit Holder(const std::vector<::vectors_new::Edge>& arg_edges);
+    explicit Holder(const std::vector<::vectors_new::Edge>& arg_edges)
+        : edges(arg_edges)
+    {}
 
-    bool operator==(const Holder& other) const noexcept;
+    bool operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Holder& other) const noexcept { return !(*this == other); }
-    bool operator<(const Holder& other) const noexcept;
+    bool operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Holder& other) const noexcept { return !(other < *this); }
     bool operator>(const Holder& other) const noexcept { return other < *this; }
     bool operator>=(const Holder& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Holder& other) noexcept;
+    void swap(Holder& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Holder::edges);
+    }
+
     friend void swap(Holder&, Holder&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Holder&);
 };
-
-inline Edge::Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight, const std::string& arg_note)
-    : source(arg_source)
-    , target(arg_target)
-    , weight(arg_weight)
-    , note(arg_note)
-{}
-
-inline bool Edge::operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Edge::operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Edge::string() const { return FBE::to_text(*this); }
-
-inline void Edge::swap(Edge& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Edge::source,
-        &Edge::target,
-        &Edge::weight,
-        &Edge::note);
-}
 
 inline void swap(Edge& a, Edge& b) noexcept { a.swap(b); }
 
@@ -126,20 +126,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
         FBE::field("target", value.target),
         FBE::field("weight", value.weight),
         FBE::field("note", value.note));
-}
-
-inline Holder::Holder(const std::vector<::vectors_new::Edge>& arg_edges)
-    : edges(arg_edges)
-{}
-
-inline bool Holder::operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Holder::operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Holder::string() const { return FBE::to_text(*this); }
-
-inline void Holder::swap(Holder& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Holder::edges);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }

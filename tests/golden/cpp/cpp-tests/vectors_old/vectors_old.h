@@ -53,18 +53,25 @@ struct Edge
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Edge() = default;
-    explicit Edge(int32_t arg_source);
+    explicit Edge(int32_t arg_source)
+        : source(arg_source)
+    {}
 
-    bool operator==(const Edge& other) const noexcept;
+    bool operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Edge& other) const noexcept { return !(*this == other); }
-    bool operator<(const Edge& other) const noexcept;
+    bool operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Edge& other) const noexcept { return !(other < *this); }
     bool operator>(const Edge& other) const noexcept { return other < *this; }
     bool operator>=(const Edge& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Edge& other) noexcept;
+    void swap(Edge& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Edge::source);
+    }
+
     friend void swap(Edge&, Edge&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Edge&);
@@ -77,36 +84,29 @@ struct Holder
     static constexpr uint32_t fbe_type() noexcept { return 10; }
 
     Holder() = default;
-    explicit Holder(const std::vector<::vectors_old::Edge>& arg_edges);
+    explicit Holder(const std::vector<::vectors_old::Edge>& arg_edges)
+        : edges(arg_edges)
+    {}
 
-    bool operator==(const Holder& other) const noexcept;
+    bool operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Holder& other) const noexcept { return !(*this == other); }
-    bool operator<(const Holder& other) const noexcept;
+    bool operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Holder& other) const noexcept { return !(other < *this); }
     bool operator>(const Holder& other) const noexcept { return other < *this; }
     bool operator>=(const Holder& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Holder& other) noexcept;
+    void swap(Holder& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Holder::edges);
+    }
+
     friend void swap(Holder&, Holder&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Holder&);
 };
-
-inline Edge::Edge(int32_t arg_source)
-    : source(arg_source)
-{}
-
-inline bool Edge::operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Edge::operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Edge::string() const { return FBE::to_text(*this); }
-
-inline void Edge::swap(Edge& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Edge::source);
-}
 
 inline void swap(Edge& a, Edge& b) noexcept { a.swap(b); }
 
@@ -114,20 +114,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
 {
     return FBE::print_struct(stream, "Edge",
         FBE::field("source", value.source));
-}
-
-inline Holder::Holder(const std::vector<::vectors_old::Edge>& arg_edges)
-    : edges(arg_edges)
-{}
-
-inline bool Holder::operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Holder::operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Holder::string() const { return FBE::to_text(*this); }
-
-inline void Holder::swap(Holder& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Holder::edges);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }

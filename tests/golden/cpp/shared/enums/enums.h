@@ -37,13 +37,12 @@ enum class EnumByte : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumByte value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "ENUM_VALUE_0"},
         {1, "ENUM_VALUE_2"},
         {254, "ENUM_VALUE_3"},
         {255, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class EnumChar : uint8_t
@@ -58,14 +57,13 @@ enum class EnumChar : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumChar value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "ENUM_VALUE_0"},
         {49, "ENUM_VALUE_1"},
         {50, "ENUM_VALUE_2"},
         {51, "ENUM_VALUE_3"},
         {52, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class EnumWChar : uint32_t
@@ -80,14 +78,13 @@ enum class EnumWChar : uint32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumWChar value)
 {
-    static constexpr FBE::ValueName<uint32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint32_t>(value), {
         {0u, "ENUM_VALUE_0"},
         {1092u, "ENUM_VALUE_1"},
         {1093u, "ENUM_VALUE_2"},
         {1365u, "ENUM_VALUE_3"},
         {1366u, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<uint32_t>(value), names);
+    });
 }
 
 enum class EnumInt8 : int8_t
@@ -102,14 +99,13 @@ enum class EnumInt8 : int8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumInt8 value)
 {
-    static constexpr FBE::ValueName<int8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int8_t>(value), {
         {0, "ENUM_VALUE_0"},
         {-128, "ENUM_VALUE_1"},
         {-127, "ENUM_VALUE_2"},
         {126, "ENUM_VALUE_3"},
         {127, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<int8_t>(value), names);
+    });
 }
 
 enum class EnumUInt8 : uint8_t
@@ -124,13 +120,12 @@ enum class EnumUInt8 : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumUInt8 value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "ENUM_VALUE_0"},
         {1, "ENUM_VALUE_2"},
         {254, "ENUM_VALUE_3"},
         {255, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class EnumInt16 : int16_t
@@ -145,14 +140,13 @@ enum class EnumInt16 : int16_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumInt16 value)
 {
-    static constexpr FBE::ValueName<int16_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int16_t>(value), {
         {0, "ENUM_VALUE_0"},
         {-32768, "ENUM_VALUE_1"},
         {-32767, "ENUM_VALUE_2"},
         {32766, "ENUM_VALUE_3"},
         {32767, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<int16_t>(value), names);
+    });
 }
 
 enum class EnumUInt16 : uint16_t
@@ -167,13 +161,12 @@ enum class EnumUInt16 : uint16_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumUInt16 value)
 {
-    static constexpr FBE::ValueName<uint16_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint16_t>(value), {
         {0, "ENUM_VALUE_0"},
         {1, "ENUM_VALUE_2"},
         {65534, "ENUM_VALUE_3"},
         {65535, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<uint16_t>(value), names);
+    });
 }
 
 enum class EnumInt32 : int32_t
@@ -188,14 +181,13 @@ enum class EnumInt32 : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumInt32 value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {0, "ENUM_VALUE_0"},
         {INT32_MIN, "ENUM_VALUE_1"},
         {-2147483647, "ENUM_VALUE_2"},
         {2147483646, "ENUM_VALUE_3"},
         {2147483647, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class EnumUInt32 : uint32_t
@@ -210,13 +202,12 @@ enum class EnumUInt32 : uint32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumUInt32 value)
 {
-    static constexpr FBE::ValueName<uint32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint32_t>(value), {
         {0u, "ENUM_VALUE_0"},
         {1u, "ENUM_VALUE_2"},
         {4294967294u, "ENUM_VALUE_3"},
         {4294967295u, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<uint32_t>(value), names);
+    });
 }
 
 enum class EnumInt64 : int64_t
@@ -231,14 +222,13 @@ enum class EnumInt64 : int64_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumInt64 value)
 {
-    static constexpr FBE::ValueName<int64_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int64_t>(value), {
         {INT64_C(0), "ENUM_VALUE_0"},
         {INT64_C(-9223372036854775807), "ENUM_VALUE_1"},
         {INT64_C(-9223372036854775806), "ENUM_VALUE_2"},
         {INT64_C(9223372036854775806), "ENUM_VALUE_3"},
         {INT64_C(9223372036854775807), "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<int64_t>(value), names);
+    });
 }
 
 enum class EnumUInt64 : uint64_t
@@ -253,13 +243,12 @@ enum class EnumUInt64 : uint64_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumUInt64 value)
 {
-    static constexpr FBE::ValueName<uint64_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint64_t>(value), {
         {UINT64_C(0), "ENUM_VALUE_0"},
         {UINT64_C(1), "ENUM_VALUE_2"},
         {UINT64_C(18446744073709551614), "ENUM_VALUE_3"},
         {UINT64_C(18446744073709551615), "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<uint64_t>(value), names);
+    });
 }
 
 struct Enums;
@@ -350,166 +339,159 @@ struct Enums
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Enums() = default;
-    Enums(::enums::EnumByte arg_byte0, ::enums::EnumByte arg_byte1, ::enums::EnumByte arg_byte2, ::enums::EnumByte arg_byte3, ::enums::EnumByte arg_byte4, ::enums::EnumByte arg_byte5, ::enums::EnumChar arg_char0, ::enums::EnumChar arg_char1, ::enums::EnumChar arg_char2, ::enums::EnumChar arg_char3, ::enums::EnumChar arg_char4, ::enums::EnumChar arg_char5, ::enums::EnumWChar arg_wchar0, ::enums::EnumWChar arg_wchar1, ::enums::EnumWChar arg_wchar2, ::enums::EnumWChar arg_wchar3, ::enums::EnumWChar arg_wchar4, ::enums::EnumWChar arg_wchar5, ::enums::EnumInt8 arg_int8b0, ::enums::EnumInt8 arg_int8b1, ::enums::EnumInt8 arg_int8b2, ::enums::EnumInt8 arg_int8b3, ::enums::EnumInt8 arg_int8b4, ::enums::EnumInt8 arg_int8b5, ::enums::EnumUInt8 arg_uint8b0, ::enums::EnumUInt8 arg_uint8b1, ::enums::EnumUInt8 arg_uint8b2, ::enums::EnumUInt8 arg_uint8b3, ::enums::EnumUInt8 arg_uint8b4, ::enums::EnumUInt8 arg_uint8b5, ::enums::EnumInt16 arg_int16b0, ::enums::EnumInt16 arg_int16b1, ::enums::EnumInt16 arg_int16b2, ::enums::EnumInt16 arg_int16b3, ::enums::EnumInt16 arg_int16b4, ::enums::EnumInt16 arg_int16b5, ::enums::EnumUInt16 arg_uint16b0, ::enums::EnumUInt16 arg_uint16b1, ::enums::EnumUInt16 arg_uint16b2, ::enums::EnumUInt16 arg_uint16b3, ::enums::EnumUInt16 arg_uint16b4, ::enums::EnumUInt16 arg_uint16b5, ::enums::EnumInt32 arg_int32b0, ::enums::EnumInt32 arg_int32b1, ::enums::EnumInt32 arg_int32b2, ::enums::EnumInt32 arg_int32b3, ::enums::EnumInt32 arg_int32b4, ::enums::EnumInt32 arg_int32b5, ::enums::EnumUInt32 arg_uint32b0, ::enums::EnumUInt32 arg_uint32b1, ::enums::EnumUInt32 arg_uint32b2, ::enums::EnumUInt32 arg_uint32b3, ::enums::EnumUInt32 arg_uint32b4, ::enums::EnumUInt32 arg_uint32b5, ::enums::EnumInt64 arg_int64b0, ::enums::EnumInt64 arg_int64b1, ::enums::EnumInt64 arg_int64b2, ::enums::EnumInt64 arg_int64b3, ::enums::EnumInt64 arg_int64b4, ::enums::EnumInt64 arg_int64b5, ::enums::EnumUInt64 arg_uint64b0, ::enums::EnumUInt64 arg_uint64b1, ::enums::EnumUInt64 arg_uint64b2, ::enums::EnumUInt64 arg_uint64b3, ::enums::EnumUInt64 arg_uint64b4, ::enums::EnumUInt64 arg_uint64b5);
+    Enums(::enums::EnumByte arg_byte0, ::enums::EnumByte arg_byte1, ::enums::EnumByte arg_byte2, ::enums::EnumByte arg_byte3, ::enums::EnumByte arg_byte4, ::enums::EnumByte arg_byte5, ::enums::EnumChar arg_char0, ::enums::EnumChar arg_char1, ::enums::EnumChar arg_char2, ::enums::EnumChar arg_char3, ::enums::EnumChar arg_char4, ::enums::EnumChar arg_char5, ::enums::EnumWChar arg_wchar0, ::enums::EnumWChar arg_wchar1, ::enums::EnumWChar arg_wchar2, ::enums::EnumWChar arg_wchar3, ::enums::EnumWChar arg_wchar4, ::enums::EnumWChar arg_wchar5, ::enums::EnumInt8 arg_int8b0, ::enums::EnumInt8 arg_int8b1, ::enums::EnumInt8 arg_int8b2, ::enums::EnumInt8 arg_int8b3, ::enums::EnumInt8 arg_int8b4, ::enums::EnumInt8 arg_int8b5, ::enums::EnumUInt8 arg_uint8b0, ::enums::EnumUInt8 arg_uint8b1, ::enums::EnumUInt8 arg_uint8b2, ::enums::EnumUInt8 arg_uint8b3, ::enums::EnumUInt8 arg_uint8b4, ::enums::EnumUInt8 arg_uint8b5, ::enums::EnumInt16 arg_int16b0, ::enums::EnumInt16 arg_int16b1, ::enums::EnumInt16 arg_int16b2, ::enums::EnumInt16 arg_int16b3, ::enums::EnumInt16 arg_int16b4, ::enums::EnumInt16 arg_int16b5, ::enums::EnumUInt16 arg_uint16b0, ::enums::EnumUInt16 arg_uint16b1, ::enums::EnumUInt16 arg_uint16b2, ::enums::EnumUInt16 arg_uint16b3, ::enums::EnumUInt16 arg_uint16b4, ::enums::EnumUInt16 arg_uint16b5, ::enums::EnumInt32 arg_int32b0, ::enums::EnumInt32 arg_int32b1, ::enums::EnumInt32 arg_int32b2, ::enums::EnumInt32 arg_int32b3, ::enums::EnumInt32 arg_int32b4, ::enums::EnumInt32 arg_int32b5, ::enums::EnumUInt32 arg_uint32b0, ::enums::EnumUInt32 arg_uint32b1, ::enums::EnumUInt32 arg_uint32b2, ::enums::EnumUInt32 arg_uint32b3, ::enums::EnumUInt32 arg_uint32b4, ::enums::EnumUInt32 arg_uint32b5, ::enums::EnumInt64 arg_int64b0, ::enums::EnumInt64 arg_int64b1, ::enums::EnumInt64 arg_int64b2, ::enums::EnumInt64 arg_int64b3, ::enums::EnumInt64 arg_int64b4, ::enums::EnumInt64 arg_int64b5, ::enums::EnumUInt64 arg_uint64b0, ::enums::EnumUInt64 arg_uint64b1, ::enums::EnumUInt64 arg_uint64b2, ::enums::EnumUInt64 arg_uint64b3, ::enums::EnumUInt64 arg_uint64b4, ::enums::EnumUInt64 arg_uint64b5)
+        : byte0(arg_byte0)
+        , byte1(arg_byte1)
+        , byte2(arg_byte2)
+        , byte3(arg_byte3)
+        , byte4(arg_byte4)
+        , byte5(arg_byte5)
+        , char0(arg_char0)
+        , char1(arg_char1)
+        , char2(arg_char2)
+        , char3(arg_char3)
+        , char4(arg_char4)
+        , char5(arg_char5)
+        , wchar0(arg_wchar0)
+        , wchar1(arg_wchar1)
+        , wchar2(arg_wchar2)
+        , wchar3(arg_wchar3)
+        , wchar4(arg_wchar4)
+        , wchar5(arg_wchar5)
+        , int8b0(arg_int8b0)
+        , int8b1(arg_int8b1)
+        , int8b2(arg_int8b2)
+        , int8b3(arg_int8b3)
+        , int8b4(arg_int8b4)
+        , int8b5(arg_int8b5)
+        , uint8b0(arg_uint8b0)
+        , uint8b1(arg_uint8b1)
+        , uint8b2(arg_uint8b2)
+        , uint8b3(arg_uint8b3)
+        , uint8b4(arg_uint8b4)
+        , uint8b5(arg_uint8b5)
+        , int16b0(arg_int16b0)
+        , int16b1(arg_int16b1)
+        , int16b2(arg_int16b2)
+        , int16b3(arg_int16b3)
+        , int16b4(arg_int16b4)
+        , int16b5(arg_int16b5)
+        , uint16b0(arg_uint16b0)
+        , uint16b1(arg_uint16b1)
+        , uint16b2(arg_uint16b2)
+        , uint16b3(arg_uint16b3)
+        , uint16b4(arg_uint16b4)
+        , uint16b5(arg_uint16b5)
+        , int32b0(arg_int32b0)
+        , int32b1(arg_int32b1)
+        , int32b2(arg_int32b2)
+        , int32b3(arg_int32b3)
+        , int32b4(arg_int32b4)
+        , int32b5(arg_int32b5)
+        , uint32b0(arg_uint32b0)
+        , uint32b1(arg_uint32b1)
+        , uint32b2(arg_uint32b2)
+        , uint32b3(arg_uint32b3)
+        , uint32b4(arg_uint32b4)
+        , uint32b5(arg_uint32b5)
+        , int64b0(arg_int64b0)
+        , int64b1(arg_int64b1)
+        , int64b2(arg_int64b2)
+        , int64b3(arg_int64b3)
+        , int64b4(arg_int64b4)
+        , int64b5(arg_int64b5)
+        , uint64b0(arg_uint64b0)
+        , uint64b1(arg_uint64b1)
+        , uint64b2(arg_uint64b2)
+        , uint64b3(arg_uint64b3)
+        , uint64b4(arg_uint64b4)
+        , uint64b5(arg_uint64b5)
+    {}
 
-    bool operator==(const Enums& other) const noexcept;
+    bool operator==(const Enums& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Enums& other) const noexcept { return !(*this == other); }
-    bool operator<(const Enums& other) const noexcept;
+    bool operator<(const Enums& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Enums& other) const noexcept { return !(other < *this); }
     bool operator>(const Enums& other) const noexcept { return other < *this; }
     bool operator>=(const Enums& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Enums& other) noexcept;
+    void swap(Enums& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Enums::byte0,
+            &Enums::byte1,
+            &Enums::byte2,
+            &Enums::byte3,
+            &Enums::byte4,
+            &Enums::byte5,
+            &Enums::char0,
+            &Enums::char1,
+            &Enums::char2,
+            &Enums::char3,
+            &Enums::char4,
+            &Enums::char5,
+            &Enums::wchar0,
+            &Enums::wchar1,
+            &Enums::wchar2,
+            &Enums::wchar3,
+            &Enums::wchar4,
+            &Enums::wchar5,
+            &Enums::int8b0,
+            &Enums::int8b1,
+            &Enums::int8b2,
+            &Enums::int8b3,
+            &Enums::int8b4,
+            &Enums::int8b5,
+            &Enums::uint8b0,
+            &Enums::uint8b1,
+            &Enums::uint8b2,
+            &Enums::uint8b3,
+            &Enums::uint8b4,
+            &Enums::uint8b5,
+            &Enums::int16b0,
+            &Enums::int16b1,
+            &Enums::int16b2,
+            &Enums::int16b3,
+            &Enums::int16b4,
+            &Enums::int16b5,
+            &Enums::uint16b0,
+            &Enums::uint16b1,
+            &Enums::uint16b2,
+            &Enums::uint16b3,
+            &Enums::uint16b4,
+            &Enums::uint16b5,
+            &Enums::int32b0,
+            &Enums::int32b1,
+            &Enums::int32b2,
+            &Enums::int32b3,
+            &Enums::int32b4,
+            &Enums::int32b5,
+            &Enums::uint32b0,
+            &Enums::uint32b1,
+            &Enums::uint32b2,
+            &Enums::uint32b3,
+            &Enums::uint32b4,
+            &Enums::uint32b5,
+            &Enums::int64b0,
+            &Enums::int64b1,
+            &Enums::int64b2,
+            &Enums::int64b3,
+            &Enums::int64b4,
+            &Enums::int64b5,
+            &Enums::uint64b0,
+            &Enums::uint64b1,
+            &Enums::uint64b2,
+            &Enums::uint64b3,
+            &Enums::uint64b4,
+            &Enums::uint64b5);
+    }
+
     friend void swap(Enums&, Enums&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Enums&);
 };
-
-inline Enums::Enums(::enums::EnumByte arg_byte0, ::enums::EnumByte arg_byte1, ::enums::EnumByte arg_byte2, ::enums::EnumByte arg_byte3, ::enums::EnumByte arg_byte4, ::enums::EnumByte arg_byte5, ::enums::EnumChar arg_char0, ::enums::EnumChar arg_char1, ::enums::EnumChar arg_char2, ::enums::EnumChar arg_char3, ::enums::EnumChar arg_char4, ::enums::EnumChar arg_char5, ::enums::EnumWChar arg_wchar0, ::enums::EnumWChar arg_wchar1, ::enums::EnumWChar arg_wchar2, ::enums::EnumWChar arg_wchar3, ::enums::EnumWChar arg_wchar4, ::enums::EnumWChar arg_wchar5, ::enums::EnumInt8 arg_int8b0, ::enums::EnumInt8 arg_int8b1, ::enums::EnumInt8 arg_int8b2, ::enums::EnumInt8 arg_int8b3, ::enums::EnumInt8 arg_int8b4, ::enums::EnumInt8 arg_int8b5, ::enums::EnumUInt8 arg_uint8b0, ::enums::EnumUInt8 arg_uint8b1, ::enums::EnumUInt8 arg_uint8b2, ::enums::EnumUInt8 arg_uint8b3, ::enums::EnumUInt8 arg_uint8b4, ::enums::EnumUInt8 arg_uint8b5, ::enums::EnumInt16 arg_int16b0, ::enums::EnumInt16 arg_int16b1, ::enums::EnumInt16 arg_int16b2, ::enums::EnumInt16 arg_int16b3, ::enums::EnumInt16 arg_int16b4, ::enums::EnumInt16 arg_int16b5, ::enums::EnumUInt16 arg_uint16b0, ::enums::EnumUInt16 arg_uint16b1, ::enums::EnumUInt16 arg_uint16b2, ::enums::EnumUInt16 arg_uint16b3, ::enums::EnumUInt16 arg_uint16b4, ::enums::EnumUInt16 arg_uint16b5, ::enums::EnumInt32 arg_int32b0, ::enums::EnumInt32 arg_int32b1, ::enums::EnumInt32 arg_int32b2, ::enums::EnumInt32 arg_int32b3, ::enums::EnumInt32 arg_int32b4, ::enums::EnumInt32 arg_int32b5, ::enums::EnumUInt32 arg_uint32b0, ::enums::EnumUInt32 arg_uint32b1, ::enums::EnumUInt32 arg_uint32b2, ::enums::EnumUInt32 arg_uint32b3, ::enums::EnumUInt32 arg_uint32b4, ::enums::EnumUInt32 arg_uint32b5, ::enums::EnumInt64 arg_int64b0, ::enums::EnumInt64 arg_int64b1, ::enums::EnumInt64 arg_int64b2, ::enums::EnumInt64 arg_int64b3, ::enums::EnumInt64 arg_int64b4, ::enums::EnumInt64 arg_int64b5, ::enums::EnumUInt64 arg_uint64b0, ::enums::EnumUInt64 arg_uint64b1, ::enums::EnumUInt64 arg_uint64b2, ::enums::EnumUInt64 arg_uint64b3, ::enums::EnumUInt64 arg_uint64b4, ::enums::EnumUInt64 arg_uint64b5)
-    : byte0(arg_byte0)
-    , byte1(arg_byte1)
-    , byte2(arg_byte2)
-    , byte3(arg_byte3)
-    , byte4(arg_byte4)
-    , byte5(arg_byte5)
-    , char0(arg_char0)
-    , char1(arg_char1)
-    , char2(arg_char2)
-    , char3(arg_char3)
-    , char4(arg_char4)
-    , char5(arg_char5)
-    , wchar0(arg_wchar0)
-    , wchar1(arg_wchar1)
-    , wchar2(arg_wchar2)
-    , wchar3(arg_wchar3)
-    , wchar4(arg_wchar4)
-    , wchar5(arg_wchar5)
-    , int8b0(arg_int8b0)
-    , int8b1(arg_int8b1)
-    , int8b2(arg_int8b2)
-    , int8b3(arg_int8b3)
-    , int8b4(arg_int8b4)
-    , int8b5(arg_int8b5)
-    , uint8b0(arg_uint8b0)
-    , uint8b1(arg_uint8b1)
-    , uint8b2(arg_uint8b2)
-    , uint8b3(arg_uint8b3)
-    , uint8b4(arg_uint8b4)
-    , uint8b5(arg_uint8b5)
-    , int16b0(arg_int16b0)
-    , int16b1(arg_int16b1)
-    , int16b2(arg_int16b2)
-    , int16b3(arg_int16b3)
-    , int16b4(arg_int16b4)
-    , int16b5(arg_int16b5)
-    , uint16b0(arg_uint16b0)
-    , uint16b1(arg_uint16b1)
-    , uint16b2(arg_uint16b2)
-    , uint16b3(arg_uint16b3)
-    , uint16b4(arg_uint16b4)
-    , uint16b5(arg_uint16b5)
-    , int32b0(arg_int32b0)
-    , int32b1(arg_int32b1)
-    , int32b2(arg_int32b2)
-    , int32b3(arg_int32b3)
-    , int32b4(arg_int32b4)
-    , int32b5(arg_int32b5)
-    , uint32b0(arg_uint32b0)
-    , uint32b1(arg_uint32b1)
-    , uint32b2(arg_uint32b2)
-    , uint32b3(arg_uint32b3)
-    , uint32b4(arg_uint32b4)
-    , uint32b5(arg_uint32b5)
-    , int64b0(arg_int64b0)
-    , int64b1(arg_int64b1)
-    , int64b2(arg_int64b2)
-    , int64b3(arg_int64b3)
-    , int64b4(arg_int64b4)
-    , int64b5(arg_int64b5)
-    , uint64b0(arg_uint64b0)
-    , uint64b1(arg_uint64b1)
-    , uint64b2(arg_uint64b2)
-    , uint64b3(arg_uint64b3)
-    , uint64b4(arg_uint64b4)
-    , uint64b5(arg_uint64b5)
-{}
-
-inline bool Enums::operator==(const Enums& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Enums::operator<(const Enums& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Enums::string() const { return FBE::to_text(*this); }
-
-inline void Enums::swap(Enums& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Enums::byte0,
-        &Enums::byte1,
-        &Enums::byte2,
-        &Enums::byte3,
-        &Enums::byte4,
-        &Enums::byte5,
-        &Enums::char0,
-        &Enums::char1,
-        &Enums::char2,
-        &Enums::char3,
-        &Enums::char4,
-        &Enums::char5,
-        &Enums::wchar0,
-        &Enums::wchar1,
-        &Enums::wchar2,
-        &Enums::wchar3,
-        &Enums::wchar4,
-        &Enums::wchar5,
-        &Enums::int8b0,
-        &Enums::int8b1,
-        &Enums::int8b2,
-        &Enums::int8b3,
-        &Enums::int8b4,
-        &Enums::int8b5,
-        &Enums::uint8b0,
-        &Enums::uint8b1,
-        &Enums::uint8b2,
-        &Enums::uint8b3,
-        &Enums::uint8b4,
-        &Enums::uint8b5,
-        &Enums::int16b0,
-        &Enums::int16b1,
-        &Enums::int16b2,
-        &Enums::int16b3,
-        &Enums::int16b4,
-        &Enums::int16b5,
-        &Enums::uint16b0,
-        &Enums::uint16b1,
-        &Enums::uint16b2,
-        &Enums::uint16b3,
-        &Enums::uint16b4,
-        &Enums::uint16b5,
-        &Enums::int32b0,
-        &Enums::int32b1,
-        &Enums::int32b2,
-        &Enums::int32b3,
-        &Enums::int32b4,
-        &Enums::int32b5,
-        &Enums::uint32b0,
-        &Enums::uint32b1,
-        &Enums::uint32b2,
-        &Enums::uint32b3,
-        &Enums::uint32b4,
-        &Enums::uint32b5,
-        &Enums::int64b0,
-        &Enums::int64b1,
-        &Enums::int64b2,
-        &Enums::int64b3,
-        &Enums::int64b4,
-        &Enums::int64b5,
-        &Enums::uint64b0,
-        &Enums::uint64b1,
-        &Enums::uint64b2,
-        &Enums::uint64b3,
-        &Enums::uint64b4,
-        &Enums::uint64b5);
-}
 
 inline void swap(Enums& a, Enums& b) noexcept { a.swap(b); }
 

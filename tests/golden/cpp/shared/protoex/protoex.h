@@ -35,12 +35,11 @@ enum class OrderSide : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, OrderSide value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "buy"},
         {1, "sell"},
         {2, "tell"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class OrderType : uint8_t
@@ -53,13 +52,12 @@ enum class OrderType : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, OrderType value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "market"},
         {1, "limit"},
         {2, "stop"},
         {3, "stoplimit"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class StateEx : uint8_t
@@ -79,7 +77,7 @@ FBE_ENUM_FLAGS(StateEx)
 
 inline std::ostream& operator<<(std::ostream& stream, StateEx value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_flags(stream, static_cast<uint8_t>(value), {
         {1, "invalid"},
         {2, "initialized"},
         {4, "calculated"},
@@ -88,8 +86,7 @@ inline std::ostream& operator<<(std::ostream& stream, StateEx value)
         {32, "sad"},
         {6, "good"},
         {9, "bad"},
-    };
-    return FBE::print_flags(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 struct Order;
@@ -157,18 +154,39 @@ struct Order
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Order() = default;
-    Order(int32_t arg_id, const std::string& arg_symbol, ::protoex::OrderSide arg_side, ::protoex::OrderType arg_type, double arg_price, double arg_volume, double arg_tp, double arg_sl);
+    Order(int32_t arg_id, const std::string& arg_symbol, ::protoex::OrderSide arg_side, ::protoex::OrderType arg_type, double arg_price, double arg_volume, double arg_tp, double arg_sl)
+        : id(arg_id)
+        , symbol(arg_symbol)
+        , side(arg_side)
+        , type(arg_type)
+        , price(arg_price)
+        , volume(arg_volume)
+        , tp(arg_tp)
+        , sl(arg_sl)
+    {}
 
-    bool operator==(const Order& other) const noexcept;
+    bool operator==(const Order& other) const noexcept { return FBE::equal_members(*this, other, &Order::id); }
     bool operator!=(const Order& other) const noexcept { return !(*this == other); }
-    bool operator<(const Order& other) const noexcept;
+    bool operator<(const Order& other) const noexcept { return FBE::less_members(*this, other, &Order::id); }
     bool operator<=(const Order& other) const noexcept { return !(other < *this); }
     bool operator>(const Order& other) const noexcept { return other < *this; }
     bool operator>=(const Order& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Order& other) noexcept;
+    void swap(Order& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Order::id,
+            &Order::symbol,
+            &Order::side,
+            &Order::type,
+            &Order::price,
+            &Order::volume,
+            &Order::tp,
+            &Order::sl);
+    }
+
     friend void swap(Order&, Order&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Order&);
@@ -181,18 +199,28 @@ struct Balance : public ::proto::Balance
     static constexpr uint32_t fbe_type() noexcept { return 2; }
 
     Balance() = default;
-    Balance(const ::proto::Balance& base, double arg_locked);
+    Balance(const ::proto::Balance& base, double arg_locked)
+        : ::proto::Balance(base)
+        , locked(arg_locked)
+    {}
 
-    bool operator==(const Balance& other) const noexcept;
+    bool operator==(const Balance& other) const noexcept { return FBE::equal_members(*this, other, &Balance::currency); }
     bool operator!=(const Balance& other) const noexcept { return !(*this == other); }
-    bool operator<(const Balance& other) const noexcept;
+    bool operator<(const Balance& other) const noexcept { return FBE::less_members(*this, other, &Balance::currency); }
     bool operator<=(const Balance& other) const noexcept { return !(other < *this); }
     bool operator>(const Balance& other) const noexcept { return other < *this; }
     bool operator>=(const Balance& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Balance& other) noexcept;
+    void swap(Balance& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Balance::currency,
+            &Balance::amount,
+            &Balance::locked);
+    }
+
     friend void swap(Balance&, Balance&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Balance&);
@@ -210,18 +238,35 @@ struct Account
     static constexpr uint32_t fbe_type() noexcept { return 3; }
 
     Account() = default;
-    Account(int32_t arg_id, const std::string& arg_name, ::protoex::StateEx arg_state, const ::protoex::Balance& arg_wallet, const std::optional<::protoex::Balance>& arg_asset, const std::vector<::protoex::Order>& arg_orders);
+    Account(int32_t arg_id, const std::string& arg_name, ::protoex::StateEx arg_state, const ::protoex::Balance& arg_wallet, const std::optional<::protoex::Balance>& arg_asset, const std::vector<::protoex::Order>& arg_orders)
+        : id(arg_id)
+        , name(arg_name)
+        , state(arg_state)
+        , wallet(arg_wallet)
+        , asset(arg_asset)
+        , orders(arg_orders)
+    {}
 
-    bool operator==(const Account& other) const noexcept;
+    bool operator==(const Account& other) const noexcept { return FBE::equal_members(*this, other, &Account::id); }
     bool operator!=(const Account& other) const noexcept { return !(*this == other); }
-    bool operator<(const Account& other) const noexcept;
+    bool operator<(const Account& other) const noexcept { return FBE::less_members(*this, other, &Account::id); }
     bool operator<=(const Account& other) const noexcept { return !(other < *this); }
     bool operator>(const Account& other) const noexcept { return other < *this; }
     bool operator>=(const Account& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Account& other) noexcept;
+    void swap(Account& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Account::id,
+            &Account::name,
+            &Account::state,
+            &Account::wallet,
+            &Account::asset,
+            &Account::orders);
+    }
+
     friend void swap(Account&, Account&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Account&);
@@ -234,18 +279,25 @@ struct OrderMessage
     static constexpr uint32_t fbe_type() noexcept { return 11; }
 
     OrderMessage() = default;
-    explicit OrderMessage(const ::protoex::Order& arg_body);
+    explicit OrderMessage(const ::protoex::Order& arg_body)
+        : body(arg_body)
+    {}
 
-    bool operator==(const OrderMessage& other) const noexcept;
+    bool operator==(const OrderMessage& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const OrderMessage& other) const noexcept { return !(*this == other); }
-    bool operator<(const OrderMessage& other) const noexcept;
+    bool operator<(const OrderMessage& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const OrderMessage& other) const noexcept { return !(other < *this); }
     bool operator>(const OrderMessage& other) const noexcept { return other < *this; }
     bool operator>=(const OrderMessage& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(OrderMessage& other) noexcept;
+    void swap(OrderMessage& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &OrderMessage::body);
+    }
+
     friend void swap(OrderMessage&, OrderMessage&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const OrderMessage&);
@@ -258,18 +310,25 @@ struct BalanceMessage
     static constexpr uint32_t fbe_type() noexcept { return 12; }
 
     BalanceMessage() = default;
-    explicit BalanceMessage(const ::protoex::Balance& arg_body);
+    explicit BalanceMessage(const ::protoex::Balance& arg_body)
+        : body(arg_body)
+    {}
 
-    bool operator==(const BalanceMessage& other) const noexcept;
+    bool operator==(const BalanceMessage& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const BalanceMessage& other) const noexcept { return !(*this == other); }
-    bool operator<(const BalanceMessage& other) const noexcept;
+    bool operator<(const BalanceMessage& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const BalanceMessage& other) const noexcept { return !(other < *this); }
     bool operator>(const BalanceMessage& other) const noexcept { return other < *this; }
     bool operator>=(const BalanceMessage& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(BalanceMessage& other) noexcept;
+    void swap(BalanceMessage& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &BalanceMessage::body);
+    }
+
     friend void swap(BalanceMessage&, BalanceMessage&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const BalanceMessage&);
@@ -282,50 +341,29 @@ struct AccountMessage
     static constexpr uint32_t fbe_type() noexcept { return 13; }
 
     AccountMessage() = default;
-    explicit AccountMessage(const ::protoex::Account& arg_body);
+    explicit AccountMessage(const ::protoex::Account& arg_body)
+        : body(arg_body)
+    {}
 
-    bool operator==(const AccountMessage& other) const noexcept;
+    bool operator==(const AccountMessage& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const AccountMessage& other) const noexcept { return !(*this == other); }
-    bool operator<(const AccountMessage& other) const noexcept;
+    bool operator<(const AccountMessage& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const AccountMessage& other) const noexcept { return !(other < *this); }
     bool operator>(const AccountMessage& other) const noexcept { return other < *this; }
     bool operator>=(const AccountMessage& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(AccountMessage& other) noexcept;
+    void swap(AccountMessage& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &AccountMessage::body);
+    }
+
     friend void swap(AccountMessage&, AccountMessage&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const AccountMessage&);
 };
-
-inline Order::Order(int32_t arg_id, const std::string& arg_symbol, ::protoex::OrderSide arg_side, ::protoex::OrderType arg_type, double arg_price, double arg_volume, double arg_tp, double arg_sl)
-    : id(arg_id)
-    , symbol(arg_symbol)
-    , side(arg_side)
-    , type(arg_type)
-    , price(arg_price)
-    , volume(arg_volume)
-    , tp(arg_tp)
-    , sl(arg_sl)
-{}
-
-inline bool Order::operator==(const Order& other) const noexcept { return FBE::equal_members(*this, other, &Order::id); }
-inline bool Order::operator<(const Order& other) const noexcept { return FBE::less_members(*this, other, &Order::id); }
-inline std::string Order::string() const { return FBE::to_text(*this); }
-
-inline void Order::swap(Order& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Order::id,
-        &Order::symbol,
-        &Order::side,
-        &Order::type,
-        &Order::price,
-        &Order::volume,
-        &Order::tp,
-        &Order::sl);
-}
 
 inline void swap(Order& a, Order& b) noexcept { a.swap(b); }
 
@@ -342,23 +380,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Order& value)
         FBE::field("sl", value.sl));
 }
 
-inline Balance::Balance(const ::proto::Balance& base, double arg_locked)
-    : ::proto::Balance(base)
-    , locked(arg_locked)
-{}
-
-inline bool Balance::operator==(const Balance& other) const noexcept { return FBE::equal_members(*this, other, &Balance::currency); }
-inline bool Balance::operator<(const Balance& other) const noexcept { return FBE::less_members(*this, other, &Balance::currency); }
-inline std::string Balance::string() const { return FBE::to_text(*this); }
-
-inline void Balance::swap(Balance& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Balance::currency,
-        &Balance::amount,
-        &Balance::locked);
-}
-
 inline void swap(Balance& a, Balance& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Balance& value)
@@ -366,30 +387,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Balance& value)
     return FBE::print_struct(stream, "Balance",
         static_cast<const ::proto::Balance&>(value),
         FBE::field("locked", value.locked));
-}
-
-inline Account::Account(int32_t arg_id, const std::string& arg_name, ::protoex::StateEx arg_state, const ::protoex::Balance& arg_wallet, const std::optional<::protoex::Balance>& arg_asset, const std::vector<::protoex::Order>& arg_orders)
-    : id(arg_id)
-    , name(arg_name)
-    , state(arg_state)
-    , wallet(arg_wallet)
-    , asset(arg_asset)
-    , orders(arg_orders)
-{}
-
-inline bool Account::operator==(const Account& other) const noexcept { return FBE::equal_members(*this, other, &Account::id); }
-inline bool Account::operator<(const Account& other) const noexcept { return FBE::less_members(*this, other, &Account::id); }
-inline std::string Account::string() const { return FBE::to_text(*this); }
-
-inline void Account::swap(Account& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Account::id,
-        &Account::name,
-        &Account::state,
-        &Account::wallet,
-        &Account::asset,
-        &Account::orders);
 }
 
 inline void swap(Account& a, Account& b) noexcept { a.swap(b); }
@@ -405,20 +402,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Account& value)
         FBE::field("orders", value.orders));
 }
 
-inline OrderMessage::OrderMessage(const ::protoex::Order& arg_body)
-    : body(arg_body)
-{}
-
-inline bool OrderMessage::operator==(const OrderMessage& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool OrderMessage::operator<(const OrderMessage& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string OrderMessage::string() const { return FBE::to_text(*this); }
-
-inline void OrderMessage::swap(OrderMessage& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &OrderMessage::body);
-}
-
 inline void swap(OrderMessage& a, OrderMessage& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const OrderMessage& value)
@@ -427,40 +410,12 @@ inline std::ostream& operator<<(std::ostream& stream, const OrderMessage& value)
         FBE::field("body", value.body));
 }
 
-inline BalanceMessage::BalanceMessage(const ::protoex::Balance& arg_body)
-    : body(arg_body)
-{}
-
-inline bool BalanceMessage::operator==(const BalanceMessage& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool BalanceMessage::operator<(const BalanceMessage& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string BalanceMessage::string() const { return FBE::to_text(*this); }
-
-inline void BalanceMessage::swap(BalanceMessage& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &BalanceMessage::body);
-}
-
 inline void swap(BalanceMessage& a, BalanceMessage& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const BalanceMessage& value)
 {
     return FBE::print_struct(stream, "BalanceMessage",
         FBE::field("body", value.body));
-}
-
-inline AccountMessage::AccountMessage(const ::protoex::Account& arg_body)
-    : body(arg_body)
-{}
-
-inline bool AccountMessage::operator==(const AccountMessage& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool AccountMessage::operator<(const AccountMessage& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string AccountMessage::string() const { return FBE::to_text(*this); }
-
-inline void AccountMessage::swap(AccountMessage& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &AccountMessage::body);
 }
 
 inline void swap(AccountMessage& a, AccountMessage& b) noexcept { a.swap(b); }

@@ -38,14 +38,13 @@ enum class EnumSimple : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumSimple value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {0, "ENUM_VALUE_0"},
         {1, "ENUM_VALUE_1"},
         {2, "ENUM_VALUE_2"},
         {3, "ENUM_VALUE_3"},
         {4, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class EnumTyped : uint8_t
@@ -60,23 +59,23 @@ enum class EnumTyped : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumTyped value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "ENUM_VALUE_0"},
         {49, "ENUM_VALUE_1"},
         {50, "ENUM_VALUE_2"},
         {51, "ENUM_VALUE_3"},
         {52, "ENUM_VALUE_4"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class EnumEmpty : int32_t
 {
 };
 
-inline std::ostream& operator<<(std::ostream& stream, EnumEmpty /*value*/)
+inline std::ostream& operator<<(std::ostream& stream, EnumEmpty value)
 {
-    return stream << "<unknown>";
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
+    });
 }
 
 enum class FlagsSimple : int32_t
@@ -93,14 +92,13 @@ FBE_ENUM_FLAGS(FlagsSimple)
 
 inline std::ostream& operator<<(std::ostream& stream, FlagsSimple value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_flags(stream, static_cast<int32_t>(value), {
         {1, "FLAG_VALUE_1"},
         {2, "FLAG_VALUE_2"},
         {4, "FLAG_VALUE_3"},
         {4, "FLAG_VALUE_4"},
         {5, "FLAG_VALUE_5"},
-    };
-    return FBE::print_flags(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class FlagsTyped : uint64_t
@@ -121,7 +119,7 @@ FBE_ENUM_FLAGS(FlagsTyped)
 
 inline std::ostream& operator<<(std::ostream& stream, FlagsTyped value)
 {
-    static constexpr FBE::ValueName<uint64_t> names[] = {
+    return FBE::print_flags(stream, static_cast<uint64_t>(value), {
         {UINT64_C(1), "FLAG_VALUE_1"},
         {UINT64_C(2), "FLAG_VALUE_2"},
         {UINT64_C(4), "FLAG_VALUE_3"},
@@ -131,8 +129,7 @@ inline std::ostream& operator<<(std::ostream& stream, FlagsTyped value)
         {UINT64_C(64), "FLAG_VALUE_7"},
         {UINT64_C(64), "FLAG_VALUE_8"},
         {UINT64_C(42), "FLAG_VALUE_9"},
-    };
-    return FBE::print_flags(stream, static_cast<uint64_t>(value), names);
+    });
 }
 
 enum class FlagsEmpty : int32_t
@@ -141,9 +138,10 @@ enum class FlagsEmpty : int32_t
 
 FBE_ENUM_FLAGS(FlagsEmpty)
 
-inline std::ostream& operator<<(std::ostream& stream, FlagsEmpty /*value*/)
+inline std::ostream& operator<<(std::ostream& stream, FlagsEmpty value)
 {
-    return stream;
+    return FBE::print_flags(stream, static_cast<int32_t>(value), {
+    });
 }
 
 struct StructSimple;
@@ -290,18 +288,113 @@ struct StructSimple
     static constexpr uint32_t fbe_type() noexcept { return 110; }
 
     StructSimple() = default;
-    StructSimple(int32_t arg_id, bool arg_f1, bool arg_f2, uint8_t arg_f3, uint8_t arg_f4, char arg_f5, char arg_f6, wchar_t arg_f7, wchar_t arg_f8, int8_t arg_f9, int8_t arg_f10, uint8_t arg_f11, uint8_t arg_f12, int16_t arg_f13, int16_t arg_f14, uint16_t arg_f15, uint16_t arg_f16, int32_t arg_f17, int32_t arg_f18, uint32_t arg_f19, uint32_t arg_f20, int64_t arg_f21, int64_t arg_f22, uint64_t arg_f23, uint64_t arg_f24, float arg_f25, float arg_f26, double arg_f27, double arg_f28, FBE::decimal_t arg_f29, FBE::decimal_t arg_f30, const std::string& arg_f31, const std::string& arg_f32, uint64_t arg_f33, uint64_t arg_f34, uint64_t arg_f35, FBE::uuid_t arg_f36, FBE::uuid_t arg_f37, FBE::uuid_t arg_f38, ::proto::OrderSide arg_f39, ::proto::OrderType arg_f40, const ::proto::Order& arg_f41, const ::proto::Balance& arg_f42, ::proto::State arg_f43, const ::proto::Account& arg_f44);
+    StructSimple(int32_t arg_id, bool arg_f1, bool arg_f2, uint8_t arg_f3, uint8_t arg_f4, char arg_f5, char arg_f6, wchar_t arg_f7, wchar_t arg_f8, int8_t arg_f9, int8_t arg_f10, uint8_t arg_f11, uint8_t arg_f12, int16_t arg_f13, int16_t arg_f14, uint16_t arg_f15, uint16_t arg_f16, int32_t arg_f17, int32_t arg_f18, uint32_t arg_f19, uint32_t arg_f20, int64_t arg_f21, int64_t arg_f22, uint64_t arg_f23, uint64_t arg_f24, float arg_f25, float arg_f26, double arg_f27, double arg_f28, FBE::decimal_t arg_f29, FBE::decimal_t arg_f30, const std::string& arg_f31, const std::string& arg_f32, uint64_t arg_f33, uint64_t arg_f34, uint64_t arg_f35, FBE::uuid_t arg_f36, FBE::uuid_t arg_f37, FBE::uuid_t arg_f38, ::proto::OrderSide arg_f39, ::proto::OrderType arg_f40, const ::proto::Order& arg_f41, const ::proto::Balance& arg_f42, ::proto::State arg_f43, const ::proto::Account& arg_f44)
+        : id(arg_id)
+        , f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+        , f4(arg_f4)
+        , f5(arg_f5)
+        , f6(arg_f6)
+        , f7(arg_f7)
+        , f8(arg_f8)
+        , f9(arg_f9)
+        , f10(arg_f10)
+        , f11(arg_f11)
+        , f12(arg_f12)
+        , f13(arg_f13)
+        , f14(arg_f14)
+        , f15(arg_f15)
+        , f16(arg_f16)
+        , f17(arg_f17)
+        , f18(arg_f18)
+        , f19(arg_f19)
+        , f20(arg_f20)
+        , f21(arg_f21)
+        , f22(arg_f22)
+        , f23(arg_f23)
+        , f24(arg_f24)
+        , f25(arg_f25)
+        , f26(arg_f26)
+        , f27(arg_f27)
+        , f28(arg_f28)
+        , f29(arg_f29)
+        , f30(arg_f30)
+        , f31(arg_f31)
+        , f32(arg_f32)
+        , f33(arg_f33)
+        , f34(arg_f34)
+        , f35(arg_f35)
+        , f36(arg_f36)
+        , f37(arg_f37)
+        , f38(arg_f38)
+        , f39(arg_f39)
+        , f40(arg_f40)
+        , f41(arg_f41)
+        , f42(arg_f42)
+        , f43(arg_f43)
+        , f44(arg_f44)
+    {}
 
-    bool operator==(const StructSimple& other) const noexcept;
+    bool operator==(const StructSimple& other) const noexcept { return FBE::equal_members(*this, other, &StructSimple::id); }
     bool operator!=(const StructSimple& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructSimple& other) const noexcept;
+    bool operator<(const StructSimple& other) const noexcept { return FBE::less_members(*this, other, &StructSimple::id); }
     bool operator<=(const StructSimple& other) const noexcept { return !(other < *this); }
     bool operator>(const StructSimple& other) const noexcept { return other < *this; }
     bool operator>=(const StructSimple& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructSimple& other) noexcept;
+    void swap(StructSimple& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructSimple::id,
+            &StructSimple::f1,
+            &StructSimple::f2,
+            &StructSimple::f3,
+            &StructSimple::f4,
+            &StructSimple::f5,
+            &StructSimple::f6,
+            &StructSimple::f7,
+            &StructSimple::f8,
+            &StructSimple::f9,
+            &StructSimple::f10,
+            &StructSimple::f11,
+            &StructSimple::f12,
+            &StructSimple::f13,
+            &StructSimple::f14,
+            &StructSimple::f15,
+            &StructSimple::f16,
+            &StructSimple::f17,
+            &StructSimple::f18,
+            &StructSimple::f19,
+            &StructSimple::f20,
+            &StructSimple::f21,
+            &StructSimple::f22,
+            &StructSimple::f23,
+            &StructSimple::f24,
+            &StructSimple::f25,
+            &StructSimple::f26,
+            &StructSimple::f27,
+            &StructSimple::f28,
+            &StructSimple::f29,
+            &StructSimple::f30,
+            &StructSimple::f31,
+            &StructSimple::f32,
+            &StructSimple::f33,
+            &StructSimple::f34,
+            &StructSimple::f35,
+            &StructSimple::f36,
+            &StructSimple::f37,
+            &StructSimple::f38,
+            &StructSimple::f39,
+            &StructSimple::f40,
+            &StructSimple::f41,
+            &StructSimple::f42,
+            &StructSimple::f43,
+            &StructSimple::f44);
+    }
+
     friend void swap(StructSimple&, StructSimple&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructSimple&);
@@ -379,18 +472,201 @@ struct StructOptional : public ::test::StructSimple
     static constexpr uint32_t fbe_type() noexcept { return 111; }
 
     StructOptional() = default;
-    StructOptional(const ::test::StructSimple& base, const std::optional<bool>& arg_f100, const std::optional<bool>& arg_f101, const std::optional<bool>& arg_f102, const std::optional<uint8_t>& arg_f103, const std::optional<uint8_t>& arg_f104, const std::optional<uint8_t>& arg_f105, const std::optional<char>& arg_f106, const std::optional<char>& arg_f107, const std::optional<char>& arg_f108, const std::optional<wchar_t>& arg_f109, const std::optional<wchar_t>& arg_f110, const std::optional<wchar_t>& arg_f111, const std::optional<int8_t>& arg_f112, const std::optional<int8_t>& arg_f113, const std::optional<int8_t>& arg_f114, const std::optional<uint8_t>& arg_f115, const std::optional<uint8_t>& arg_f116, const std::optional<uint8_t>& arg_f117, const std::optional<int16_t>& arg_f118, const std::optional<int16_t>& arg_f119, const std::optional<int16_t>& arg_f120, const std::optional<uint16_t>& arg_f121, const std::optional<uint16_t>& arg_f122, const std::optional<uint16_t>& arg_f123, const std::optional<int32_t>& arg_f124, const std::optional<int32_t>& arg_f125, const std::optional<int32_t>& arg_f126, const std::optional<uint32_t>& arg_f127, const std::optional<uint32_t>& arg_f128, const std::optional<uint32_t>& arg_f129, const std::optional<int64_t>& arg_f130, const std::optional<int64_t>& arg_f131, const std::optional<int64_t>& arg_f132, const std::optional<uint64_t>& arg_f133, const std::optional<uint64_t>& arg_f134, const std::optional<uint64_t>& arg_f135, const std::optional<float>& arg_f136, const std::optional<float>& arg_f137, const std::optional<float>& arg_f138, const std::optional<double>& arg_f139, const std::optional<double>& arg_f140, const std::optional<double>& arg_f141, const std::optional<FBE::decimal_t>& arg_f142, const std::optional<FBE::decimal_t>& arg_f143, const std::optional<FBE::decimal_t>& arg_f144, const std::optional<std::string>& arg_f145, const std::optional<std::string>& arg_f146, const std::optional<std::string>& arg_f147, const std::optional<uint64_t>& arg_f148, const std::optional<uint64_t>& arg_f149, const std::optional<uint64_t>& arg_f150, const std::optional<FBE::uuid_t>& arg_f151, const std::optional<FBE::uuid_t>& arg_f152, const std::optional<FBE::uuid_t>& arg_f153, const std::optional<::proto::OrderSide>& arg_f154, const std::optional<::proto::OrderSide>& arg_f155, const std::optional<::proto::OrderType>& arg_f156, const std::optional<::proto::OrderType>& arg_f157, const std::optional<::proto::Order>& arg_f158, const std::optional<::proto::Order>& arg_f159, const std::optional<::proto::Balance>& arg_f160, const std::optional<::proto::Balance>& arg_f161, const std::optional<::proto::State>& arg_f162, const std::optional<::proto::State>& arg_f163, const std::optional<::proto::Account>& arg_f164, const std::optional<::proto::Account>& arg_f165);
+    StructOptional(const ::test::StructSimple& base, const std::optional<bool>& arg_f100, const std::optional<bool>& arg_f101, const std::optional<bool>& arg_f102, const std::optional<uint8_t>& arg_f103, const std::optional<uint8_t>& arg_f104, const std::optional<uint8_t>& arg_f105, const std::optional<char>& arg_f106, const std::optional<char>& arg_f107, const std::optional<char>& arg_f108, const std::optional<wchar_t>& arg_f109, const std::optional<wchar_t>& arg_f110, const std::optional<wchar_t>& arg_f111, const std::optional<int8_t>& arg_f112, const std::optional<int8_t>& arg_f113, const std::optional<int8_t>& arg_f114, const std::optional<uint8_t>& arg_f115, const std::optional<uint8_t>& arg_f116, const std::optional<uint8_t>& arg_f117, const std::optional<int16_t>& arg_f118, const std::optional<int16_t>& arg_f119, const std::optional<int16_t>& arg_f120, const std::optional<uint16_t>& arg_f121, const std::optional<uint16_t>& arg_f122, const std::optional<uint16_t>& arg_f123, const std::optional<int32_t>& arg_f124, const std::optional<int32_t>& arg_f125, const std::optional<int32_t>& arg_f126, const std::optional<uint32_t>& arg_f127, const std::optional<uint32_t>& arg_f128, const std::optional<uint32_t>& arg_f129, const std::optional<int64_t>& arg_f130, const std::optional<int64_t>& arg_f131, const std::optional<int64_t>& arg_f132, const std::optional<uint64_t>& arg_f133, const std::optional<uint64_t>& arg_f134, const std::optional<uint64_t>& arg_f135, const std::optional<float>& arg_f136, const std::optional<float>& arg_f137, const std::optional<float>& arg_f138, const std::optional<double>& arg_f139, const std::optional<double>& arg_f140, const std::optional<double>& arg_f141, const std::optional<FBE::decimal_t>& arg_f142, const std::optional<FBE::decimal_t>& arg_f143, const std::optional<FBE::decimal_t>& arg_f144, const std::optional<std::string>& arg_f145, const std::optional<std::string>& arg_f146, const std::optional<std::string>& arg_f147, const std::optional<uint64_t>& arg_f148, const std::optional<uint64_t>& arg_f149, const std::optional<uint64_t>& arg_f150, const std::optional<FBE::uuid_t>& arg_f151, const std::optional<FBE::uuid_t>& arg_f152, const std::optional<FBE::uuid_t>& arg_f153, const std::optional<::proto::OrderSide>& arg_f154, const std::optional<::proto::OrderSide>& arg_f155, const std::optional<::proto::OrderType>& arg_f156, const std::optional<::proto::OrderType>& arg_f157, const std::optional<::proto::Order>& arg_f158, const std::optional<::proto::Order>& arg_f159, const std::optional<::proto::Balance>& arg_f160, const std::optional<::proto::Balance>& arg_f161, const std::optional<::proto::State>& arg_f162, const std::optional<::proto::State>& arg_f163, const std::optional<::proto::Account>& arg_f164, const std::optional<::proto::Account>& arg_f165)
+        : ::test::StructSimple(base)
+        , f100(arg_f100)
+        , f101(arg_f101)
+        , f102(arg_f102)
+        , f103(arg_f103)
+        , f104(arg_f104)
+        , f105(arg_f105)
+        , f106(arg_f106)
+        , f107(arg_f107)
+        , f108(arg_f108)
+        , f109(arg_f109)
+        , f110(arg_f110)
+        , f111(arg_f111)
+        , f112(arg_f112)
+        , f113(arg_f113)
+        , f114(arg_f114)
+        , f115(arg_f115)
+        , f116(arg_f116)
+        , f117(arg_f117)
+        , f118(arg_f118)
+        , f119(arg_f119)
+        , f120(arg_f120)
+        , f121(arg_f121)
+        , f122(arg_f122)
+        , f123(arg_f123)
+        , f124(arg_f124)
+        , f125(arg_f125)
+        , f126(arg_f126)
+        , f127(arg_f127)
+        , f128(arg_f128)
+        , f129(arg_f129)
+        , f130(arg_f130)
+        , f131(arg_f131)
+        , f132(arg_f132)
+        , f133(arg_f133)
+        , f134(arg_f134)
+        , f135(arg_f135)
+        , f136(arg_f136)
+        , f137(arg_f137)
+        , f138(arg_f138)
+        , f139(arg_f139)
+        , f140(arg_f140)
+        , f141(arg_f141)
+        , f142(arg_f142)
+        , f143(arg_f143)
+        , f144(arg_f144)
+        , f145(arg_f145)
+        , f146(arg_f146)
+        , f147(arg_f147)
+        , f148(arg_f148)
+        , f149(arg_f149)
+        , f150(arg_f150)
+        , f151(arg_f151)
+        , f152(arg_f152)
+        , f153(arg_f153)
+        , f154(arg_f154)
+        , f155(arg_f155)
+        , f156(arg_f156)
+        , f157(arg_f157)
+        , f158(arg_f158)
+        , f159(arg_f159)
+        , f160(arg_f160)
+        , f161(arg_f161)
+        , f162(arg_f162)
+        , f163(arg_f163)
+        , f164(arg_f164)
+        , f165(arg_f165)
+    {}
 
-    bool operator==(const StructOptional& other) const noexcept;
+    bool operator==(const StructOptional& other) const noexcept { return FBE::equal_members(*this, other, &StructOptional::id); }
     bool operator!=(const StructOptional& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructOptional& other) const noexcept;
+    bool operator<(const StructOptional& other) const noexcept { return FBE::less_members(*this, other, &StructOptional::id); }
     bool operator<=(const StructOptional& other) const noexcept { return !(other < *this); }
     bool operator>(const StructOptional& other) const noexcept { return other < *this; }
     bool operator>=(const StructOptional& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructOptional& other) noexcept;
+    void swap(StructOptional& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructOptional::id,
+            &StructOptional::f1,
+            &StructOptional::f2,
+            &StructOptional::f3,
+            &StructOptional::f4,
+            &StructOptional::f5,
+            &StructOptional::f6,
+            &StructOptional::f7,
+            &StructOptional::f8,
+            &StructOptional::f9,
+            &StructOptional::f10,
+            &StructOptional::f11,
+            &StructOptional::f12,
+            &StructOptional::f13,
+            &StructOptional::f14,
+            &StructOptional::f15,
+            &StructOptional::f16,
+            &StructOptional::f17,
+            &StructOptional::f18,
+            &StructOptional::f19,
+            &StructOptional::f20,
+            &StructOptional::f21,
+            &StructOptional::f22,
+            &StructOptional::f23,
+            &StructOptional::f24,
+            &StructOptional::f25,
+            &StructOptional::f26,
+            &StructOptional::f27,
+            &StructOptional::f28,
+            &StructOptional::f29,
+            &StructOptional::f30,
+            &StructOptional::f31,
+            &StructOptional::f32,
+            &StructOptional::f33,
+            &StructOptional::f34,
+            &StructOptional::f35,
+            &StructOptional::f36,
+            &StructOptional::f37,
+            &StructOptional::f38,
+            &StructOptional::f39,
+            &StructOptional::f40,
+            &StructOptional::f41,
+            &StructOptional::f42,
+            &StructOptional::f43,
+            &StructOptional::f44,
+            &StructOptional::f100,
+            &StructOptional::f101,
+            &StructOptional::f102,
+            &StructOptional::f103,
+            &StructOptional::f104,
+            &StructOptional::f105,
+            &StructOptional::f106,
+            &StructOptional::f107,
+            &StructOptional::f108,
+            &StructOptional::f109,
+            &StructOptional::f110,
+            &StructOptional::f111,
+            &StructOptional::f112,
+            &StructOptional::f113,
+            &StructOptional::f114,
+            &StructOptional::f115,
+            &StructOptional::f116,
+            &StructOptional::f117,
+            &StructOptional::f118,
+            &StructOptional::f119,
+            &StructOptional::f120,
+            &StructOptional::f121,
+            &StructOptional::f122,
+            &StructOptional::f123,
+            &StructOptional::f124,
+            &StructOptional::f125,
+            &StructOptional::f126,
+            &StructOptional::f127,
+            &StructOptional::f128,
+            &StructOptional::f129,
+            &StructOptional::f130,
+            &StructOptional::f131,
+            &StructOptional::f132,
+            &StructOptional::f133,
+            &StructOptional::f134,
+            &StructOptional::f135,
+            &StructOptional::f136,
+            &StructOptional::f137,
+            &StructOptional::f138,
+            &StructOptional::f139,
+            &StructOptional::f140,
+            &StructOptional::f141,
+            &StructOptional::f142,
+            &StructOptional::f143,
+            &StructOptional::f144,
+            &StructOptional::f145,
+            &StructOptional::f146,
+            &StructOptional::f147,
+            &StructOptional::f148,
+            &StructOptional::f149,
+            &StructOptional::f150,
+            &StructOptional::f151,
+            &StructOptional::f152,
+            &StructOptional::f153,
+            &StructOptional::f154,
+            &StructOptional::f155,
+            &StructOptional::f156,
+            &StructOptional::f157,
+            &StructOptional::f158,
+            &StructOptional::f159,
+            &StructOptional::f160,
+            &StructOptional::f161,
+            &StructOptional::f162,
+            &StructOptional::f163,
+            &StructOptional::f164,
+            &StructOptional::f165);
+    }
+
     friend void swap(StructOptional&, StructOptional&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructOptional&);
@@ -414,18 +690,159 @@ struct StructNested : public ::test::StructOptional
     static constexpr uint32_t fbe_type() noexcept { return 112; }
 
     StructNested() = default;
-    StructNested(const ::test::StructOptional& base, ::test::EnumSimple arg_f1000, const std::optional<::test::EnumSimple>& arg_f1001, ::test::EnumTyped arg_f1002, const std::optional<::test::EnumTyped>& arg_f1003, ::test::FlagsSimple arg_f1004, const std::optional<::test::FlagsSimple>& arg_f1005, ::test::FlagsTyped arg_f1006, const std::optional<::test::FlagsTyped>& arg_f1007, const ::test::StructSimple& arg_f1008, const std::optional<::test::StructSimple>& arg_f1009, const ::test::StructOptional& arg_f1010, const std::optional<::test::StructOptional>& arg_f1011);
+    StructNested(const ::test::StructOptional& base, ::test::EnumSimple arg_f1000, const std::optional<::test::EnumSimple>& arg_f1001, ::test::EnumTyped arg_f1002, const std::optional<::test::EnumTyped>& arg_f1003, ::test::FlagsSimple arg_f1004, const std::optional<::test::FlagsSimple>& arg_f1005, ::test::FlagsTyped arg_f1006, const std::optional<::test::FlagsTyped>& arg_f1007, const ::test::StructSimple& arg_f1008, const std::optional<::test::StructSimple>& arg_f1009, const ::test::StructOptional& arg_f1010, const std::optional<::test::StructOptional>& arg_f1011)
+        : ::test::StructOptional(base)
+        , f1000(arg_f1000)
+        , f1001(arg_f1001)
+        , f1002(arg_f1002)
+        , f1003(arg_f1003)
+        , f1004(arg_f1004)
+        , f1005(arg_f1005)
+        , f1006(arg_f1006)
+        , f1007(arg_f1007)
+        , f1008(arg_f1008)
+        , f1009(arg_f1009)
+        , f1010(arg_f1010)
+        , f1011(arg_f1011)
+    {}
 
-    bool operator==(const StructNested& other) const noexcept;
+    bool operator==(const StructNested& other) const noexcept { return FBE::equal_members(*this, other, &StructNested::id); }
     bool operator!=(const StructNested& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructNested& other) const noexcept;
+    bool operator<(const StructNested& other) const noexcept { return FBE::less_members(*this, other, &StructNested::id); }
     bool operator<=(const StructNested& other) const noexcept { return !(other < *this); }
     bool operator>(const StructNested& other) const noexcept { return other < *this; }
     bool operator>=(const StructNested& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructNested& other) noexcept;
+    void swap(StructNested& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructNested::id,
+            &StructNested::f1,
+            &StructNested::f2,
+            &StructNested::f3,
+            &StructNested::f4,
+            &StructNested::f5,
+            &StructNested::f6,
+            &StructNested::f7,
+            &StructNested::f8,
+            &StructNested::f9,
+            &StructNested::f10,
+            &StructNested::f11,
+            &StructNested::f12,
+            &StructNested::f13,
+            &StructNested::f14,
+            &StructNested::f15,
+            &StructNested::f16,
+            &StructNested::f17,
+            &StructNested::f18,
+            &StructNested::f19,
+            &StructNested::f20,
+            &StructNested::f21,
+            &StructNested::f22,
+            &StructNested::f23,
+            &StructNested::f24,
+            &StructNested::f25,
+            &StructNested::f26,
+            &StructNested::f27,
+            &StructNested::f28,
+            &StructNested::f29,
+            &StructNested::f30,
+            &StructNested::f31,
+            &StructNested::f32,
+            &StructNested::f33,
+            &StructNested::f34,
+            &StructNested::f35,
+            &StructNested::f36,
+            &StructNested::f37,
+            &StructNested::f38,
+            &StructNested::f39,
+            &StructNested::f40,
+            &StructNested::f41,
+            &StructNested::f42,
+            &StructNested::f43,
+            &StructNested::f44,
+            &StructNested::f100,
+            &StructNested::f101,
+            &StructNested::f102,
+            &StructNested::f103,
+            &StructNested::f104,
+            &StructNested::f105,
+            &StructNested::f106,
+            &StructNested::f107,
+            &StructNested::f108,
+            &StructNested::f109,
+            &StructNested::f110,
+            &StructNested::f111,
+            &StructNested::f112,
+            &StructNested::f113,
+            &StructNested::f114,
+            &StructNested::f115,
+            &StructNested::f116,
+            &StructNested::f117,
+            &StructNested::f118,
+            &StructNested::f119,
+            &StructNested::f120,
+            &StructNested::f121,
+            &StructNested::f122,
+            &StructNested::f123,
+            &StructNested::f124,
+            &StructNested::f125,
+            &StructNested::f126,
+            &StructNested::f127,
+            &StructNested::f128,
+            &StructNested::f129,
+            &StructNested::f130,
+            &StructNested::f131,
+            &StructNested::f132,
+            &StructNested::f133,
+            &StructNested::f134,
+            &StructNested::f135,
+            &StructNested::f136,
+            &StructNested::f137,
+            &StructNested::f138,
+            &StructNested::f139,
+            &StructNested::f140,
+            &StructNested::f141,
+            &StructNested::f142,
+            &StructNested::f143,
+            &StructNested::f144,
+            &StructNested::f145,
+            &StructNested::f146,
+            &StructNested::f147,
+            &StructNested::f148,
+            &StructNested::f149,
+            &StructNested::f150,
+            &StructNested::f151,
+            &StructNested::f152,
+            &StructNested::f153,
+            &StructNested::f154,
+            &StructNested::f155,
+            &StructNested::f156,
+            &StructNested::f157,
+            &StructNested::f158,
+            &StructNested::f159,
+            &StructNested::f160,
+            &StructNested::f161,
+            &StructNested::f162,
+            &StructNested::f163,
+            &StructNested::f164,
+            &StructNested::f165,
+            &StructNested::f1000,
+            &StructNested::f1001,
+            &StructNested::f1002,
+            &StructNested::f1003,
+            &StructNested::f1004,
+            &StructNested::f1005,
+            &StructNested::f1006,
+            &StructNested::f1007,
+            &StructNested::f1008,
+            &StructNested::f1009,
+            &StructNested::f1010,
+            &StructNested::f1011);
+    }
+
     friend void swap(StructNested&, StructNested&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructNested&);
@@ -440,18 +857,29 @@ struct StructBytes
     static constexpr uint32_t fbe_type() noexcept { return 120; }
 
     StructBytes() = default;
-    StructBytes(const FBE::buffer_t& arg_f1, const std::optional<FBE::buffer_t>& arg_f2, const std::optional<FBE::buffer_t>& arg_f3);
+    StructBytes(const FBE::buffer_t& arg_f1, const std::optional<FBE::buffer_t>& arg_f2, const std::optional<FBE::buffer_t>& arg_f3)
+        : f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+    {}
 
-    bool operator==(const StructBytes& other) const noexcept;
+    bool operator==(const StructBytes& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructBytes& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructBytes& other) const noexcept;
+    bool operator<(const StructBytes& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructBytes& other) const noexcept { return !(other < *this); }
     bool operator>(const StructBytes& other) const noexcept { return other < *this; }
     bool operator>=(const StructBytes& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructBytes& other) noexcept;
+    void swap(StructBytes& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructBytes::f1,
+            &StructBytes::f2,
+            &StructBytes::f3);
+    }
+
     friend void swap(StructBytes&, StructBytes&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructBytes&);
@@ -473,18 +901,43 @@ struct StructArray
     static constexpr uint32_t fbe_type() noexcept { return 125; }
 
     StructArray() = default;
-    StructArray(const std::array<uint8_t, 2>& arg_f1, const std::array<std::optional<uint8_t>, 2>& arg_f2, const std::array<FBE::buffer_t, 2>& arg_f3, const std::array<std::optional<FBE::buffer_t>, 2>& arg_f4, const std::array<::test::EnumSimple, 2>& arg_f5, const std::array<std::optional<::test::EnumSimple>, 2>& arg_f6, const std::array<::test::FlagsSimple, 2>& arg_f7, const std::array<std::optional<::test::FlagsSimple>, 2>& arg_f8, const std::array<::test::StructSimple, 2>& arg_f9, const std::array<std::optional<::test::StructSimple>, 2>& arg_f10);
+    StructArray(const std::array<uint8_t, 2>& arg_f1, const std::array<std::optional<uint8_t>, 2>& arg_f2, const std::array<FBE::buffer_t, 2>& arg_f3, const std::array<std::optional<FBE::buffer_t>, 2>& arg_f4, const std::array<::test::EnumSimple, 2>& arg_f5, const std::array<std::optional<::test::EnumSimple>, 2>& arg_f6, const std::array<::test::FlagsSimple, 2>& arg_f7, const std::array<std::optional<::test::FlagsSimple>, 2>& arg_f8, const std::array<::test::StructSimple, 2>& arg_f9, const std::array<std::optional<::test::StructSimple>, 2>& arg_f10)
+        : f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+        , f4(arg_f4)
+        , f5(arg_f5)
+        , f6(arg_f6)
+        , f7(arg_f7)
+        , f8(arg_f8)
+        , f9(arg_f9)
+        , f10(arg_f10)
+    {}
 
-    bool operator==(const StructArray& other) const noexcept;
+    bool operator==(const StructArray& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructArray& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructArray& other) const noexcept;
+    bool operator<(const StructArray& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructArray& other) const noexcept { return !(other < *this); }
     bool operator>(const StructArray& other) const noexcept { return other < *this; }
     bool operator>=(const StructArray& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructArray& other) noexcept;
+    void swap(StructArray& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructArray::f1,
+            &StructArray::f2,
+            &StructArray::f3,
+            &StructArray::f4,
+            &StructArray::f5,
+            &StructArray::f6,
+            &StructArray::f7,
+            &StructArray::f8,
+            &StructArray::f9,
+            &StructArray::f10);
+    }
+
     friend void swap(StructArray&, StructArray&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructArray&);
@@ -506,18 +959,43 @@ struct StructVector
     static constexpr uint32_t fbe_type() noexcept { return 130; }
 
     StructVector() = default;
-    StructVector(const std::vector<uint8_t>& arg_f1, const std::vector<std::optional<uint8_t>>& arg_f2, const std::vector<FBE::buffer_t>& arg_f3, const std::vector<std::optional<FBE::buffer_t>>& arg_f4, const std::vector<::test::EnumSimple>& arg_f5, const std::vector<std::optional<::test::EnumSimple>>& arg_f6, const std::vector<::test::FlagsSimple>& arg_f7, const std::vector<std::optional<::test::FlagsSimple>>& arg_f8, const std::vector<::test::StructSimple>& arg_f9, const std::vector<std::optional<::test::StructSimple>>& arg_f10);
+    StructVector(const std::vector<uint8_t>& arg_f1, const std::vector<std::optional<uint8_t>>& arg_f2, const std::vector<FBE::buffer_t>& arg_f3, const std::vector<std::optional<FBE::buffer_t>>& arg_f4, const std::vector<::test::EnumSimple>& arg_f5, const std::vector<std::optional<::test::EnumSimple>>& arg_f6, const std::vector<::test::FlagsSimple>& arg_f7, const std::vector<std::optional<::test::FlagsSimple>>& arg_f8, const std::vector<::test::StructSimple>& arg_f9, const std::vector<std::optional<::test::StructSimple>>& arg_f10)
+        : f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+        , f4(arg_f4)
+        , f5(arg_f5)
+        , f6(arg_f6)
+        , f7(arg_f7)
+        , f8(arg_f8)
+        , f9(arg_f9)
+        , f10(arg_f10)
+    {}
 
-    bool operator==(const StructVector& other) const noexcept;
+    bool operator==(const StructVector& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructVector& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructVector& other) const noexcept;
+    bool operator<(const StructVector& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructVector& other) const noexcept { return !(other < *this); }
     bool operator>(const StructVector& other) const noexcept { return other < *this; }
     bool operator>=(const StructVector& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructVector& other) noexcept;
+    void swap(StructVector& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructVector::f1,
+            &StructVector::f2,
+            &StructVector::f3,
+            &StructVector::f4,
+            &StructVector::f5,
+            &StructVector::f6,
+            &StructVector::f7,
+            &StructVector::f8,
+            &StructVector::f9,
+            &StructVector::f10);
+    }
+
     friend void swap(StructVector&, StructVector&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructVector&);
@@ -539,18 +1017,43 @@ struct StructList
     static constexpr uint32_t fbe_type() noexcept { return 131; }
 
     StructList() = default;
-    StructList(const std::list<uint8_t>& arg_f1, const std::list<std::optional<uint8_t>>& arg_f2, const std::list<FBE::buffer_t>& arg_f3, const std::list<std::optional<FBE::buffer_t>>& arg_f4, const std::list<::test::EnumSimple>& arg_f5, const std::list<std::optional<::test::EnumSimple>>& arg_f6, const std::list<::test::FlagsSimple>& arg_f7, const std::list<std::optional<::test::FlagsSimple>>& arg_f8, const std::list<::test::StructSimple>& arg_f9, const std::list<std::optional<::test::StructSimple>>& arg_f10);
+    StructList(const std::list<uint8_t>& arg_f1, const std::list<std::optional<uint8_t>>& arg_f2, const std::list<FBE::buffer_t>& arg_f3, const std::list<std::optional<FBE::buffer_t>>& arg_f4, const std::list<::test::EnumSimple>& arg_f5, const std::list<std::optional<::test::EnumSimple>>& arg_f6, const std::list<::test::FlagsSimple>& arg_f7, const std::list<std::optional<::test::FlagsSimple>>& arg_f8, const std::list<::test::StructSimple>& arg_f9, const std::list<std::optional<::test::StructSimple>>& arg_f10)
+        : f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+        , f4(arg_f4)
+        , f5(arg_f5)
+        , f6(arg_f6)
+        , f7(arg_f7)
+        , f8(arg_f8)
+        , f9(arg_f9)
+        , f10(arg_f10)
+    {}
 
-    bool operator==(const StructList& other) const noexcept;
+    bool operator==(const StructList& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructList& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructList& other) const noexcept;
+    bool operator<(const StructList& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructList& other) const noexcept { return !(other < *this); }
     bool operator>(const StructList& other) const noexcept { return other < *this; }
     bool operator>=(const StructList& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructList& other) noexcept;
+    void swap(StructList& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructList::f1,
+            &StructList::f2,
+            &StructList::f3,
+            &StructList::f4,
+            &StructList::f5,
+            &StructList::f6,
+            &StructList::f7,
+            &StructList::f8,
+            &StructList::f9,
+            &StructList::f10);
+    }
+
     friend void swap(StructList&, StructList&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructList&);
@@ -566,18 +1069,31 @@ struct StructSet
     static constexpr uint32_t fbe_type() noexcept { return 132; }
 
     StructSet() = default;
-    StructSet(const std::set<uint8_t>& arg_f1, const std::set<::test::EnumSimple>& arg_f2, const std::set<::test::FlagsSimple>& arg_f3, const std::set<::test::StructSimple>& arg_f4);
+    StructSet(const std::set<uint8_t>& arg_f1, const std::set<::test::EnumSimple>& arg_f2, const std::set<::test::FlagsSimple>& arg_f3, const std::set<::test::StructSimple>& arg_f4)
+        : f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+        , f4(arg_f4)
+    {}
 
-    bool operator==(const StructSet& other) const noexcept;
+    bool operator==(const StructSet& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructSet& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructSet& other) const noexcept;
+    bool operator<(const StructSet& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructSet& other) const noexcept { return !(other < *this); }
     bool operator>(const StructSet& other) const noexcept { return other < *this; }
     bool operator>=(const StructSet& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructSet& other) noexcept;
+    void swap(StructSet& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructSet::f1,
+            &StructSet::f2,
+            &StructSet::f3,
+            &StructSet::f4);
+    }
+
     friend void swap(StructSet&, StructSet&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructSet&);
@@ -599,18 +1115,43 @@ struct StructMap
     static constexpr uint32_t fbe_type() noexcept { return 140; }
 
     StructMap() = default;
-    StructMap(const std::map<int32_t, uint8_t>& arg_f1, const std::map<int32_t, std::optional<uint8_t>>& arg_f2, const std::map<int32_t, FBE::buffer_t>& arg_f3, const std::map<int32_t, std::optional<FBE::buffer_t>>& arg_f4, const std::map<int32_t, ::test::EnumSimple>& arg_f5, const std::map<int32_t, std::optional<::test::EnumSimple>>& arg_f6, const std::map<int32_t, ::test::FlagsSimple>& arg_f7, const std::map<int32_t, std::optional<::test::FlagsSimple>>& arg_f8, const std::map<int32_t, ::test::StructSimple>& arg_f9, const std::map<int32_t, std::optional<::test::StructSimple>>& arg_f10);
+    StructMap(const std::map<int32_t, uint8_t>& arg_f1, const std::map<int32_t, std::optional<uint8_t>>& arg_f2, const std::map<int32_t, FBE::buffer_t>& arg_f3, const std::map<int32_t, std::optional<FBE::buffer_t>>& arg_f4, const std::map<int32_t, ::test::EnumSimple>& arg_f5, const std::map<int32_t, std::optional<::test::EnumSimple>>& arg_f6, const std::map<int32_t, ::test::FlagsSimple>& arg_f7, const std::map<int32_t, std::optional<::test::FlagsSimple>>& arg_f8, const std::map<int32_t, ::test::StructSimple>& arg_f9, const std::map<int32_t, std::optional<::test::StructSimple>>& arg_f10)
+        : f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+        , f4(arg_f4)
+        , f5(arg_f5)
+        , f6(arg_f6)
+        , f7(arg_f7)
+        , f8(arg_f8)
+        , f9(arg_f9)
+        , f10(arg_f10)
+    {}
 
-    bool operator==(const StructMap& other) const noexcept;
+    bool operator==(const StructMap& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructMap& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructMap& other) const noexcept;
+    bool operator<(const StructMap& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructMap& other) const noexcept { return !(other < *this); }
     bool operator>(const StructMap& other) const noexcept { return other < *this; }
     bool operator>=(const StructMap& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructMap& other) noexcept;
+    void swap(StructMap& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructMap::f1,
+            &StructMap::f2,
+            &StructMap::f3,
+            &StructMap::f4,
+            &StructMap::f5,
+            &StructMap::f6,
+            &StructMap::f7,
+            &StructMap::f8,
+            &StructMap::f9,
+            &StructMap::f10);
+    }
+
     friend void swap(StructMap&, StructMap&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructMap&);
@@ -632,18 +1173,43 @@ struct StructHash
     static constexpr uint32_t fbe_type() noexcept { return 141; }
 
     StructHash() = default;
-    StructHash(const std::unordered_map<std::string, uint8_t>& arg_f1, const std::unordered_map<std::string, std::optional<uint8_t>>& arg_f2, const std::unordered_map<std::string, FBE::buffer_t>& arg_f3, const std::unordered_map<std::string, std::optional<FBE::buffer_t>>& arg_f4, const std::unordered_map<std::string, ::test::EnumSimple>& arg_f5, const std::unordered_map<std::string, std::optional<::test::EnumSimple>>& arg_f6, const std::unordered_map<std::string, ::test::FlagsSimple>& arg_f7, const std::unordered_map<std::string, std::optional<::test::FlagsSimple>>& arg_f8, const std::unordered_map<std::string, ::test::StructSimple>& arg_f9, const std::unordered_map<std::string, std::optional<::test::StructSimple>>& arg_f10);
+    StructHash(const std::unordered_map<std::string, uint8_t>& arg_f1, const std::unordered_map<std::string, std::optional<uint8_t>>& arg_f2, const std::unordered_map<std::string, FBE::buffer_t>& arg_f3, const std::unordered_map<std::string, std::optional<FBE::buffer_t>>& arg_f4, const std::unordered_map<std::string, ::test::EnumSimple>& arg_f5, const std::unordered_map<std::string, std::optional<::test::EnumSimple>>& arg_f6, const std::unordered_map<std::string, ::test::FlagsSimple>& arg_f7, const std::unordered_map<std::string, std::optional<::test::FlagsSimple>>& arg_f8, const std::unordered_map<std::string, ::test::StructSimple>& arg_f9, const std::unordered_map<std::string, std::optional<::test::StructSimple>>& arg_f10)
+        : f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+        , f4(arg_f4)
+        , f5(arg_f5)
+        , f6(arg_f6)
+        , f7(arg_f7)
+        , f8(arg_f8)
+        , f9(arg_f9)
+        , f10(arg_f10)
+    {}
 
-    bool operator==(const StructHash& other) const noexcept;
+    bool operator==(const StructHash& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructHash& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructHash& other) const noexcept;
+    bool operator<(const StructHash& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructHash& other) const noexcept { return !(other < *this); }
     bool operator>(const StructHash& other) const noexcept { return other < *this; }
     bool operator>=(const StructHash& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructHash& other) noexcept;
+    void swap(StructHash& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructHash::f1,
+            &StructHash::f2,
+            &StructHash::f3,
+            &StructHash::f4,
+            &StructHash::f5,
+            &StructHash::f6,
+            &StructHash::f7,
+            &StructHash::f8,
+            &StructHash::f9,
+            &StructHash::f10);
+    }
+
     friend void swap(StructHash&, StructHash&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructHash&);
@@ -657,18 +1223,27 @@ struct StructHashEx
     static constexpr uint32_t fbe_type() noexcept { return 142; }
 
     StructHashEx() = default;
-    StructHashEx(const std::unordered_map<::test::StructSimple, ::test::StructNested>& arg_f1, const std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>& arg_f2);
+    StructHashEx(const std::unordered_map<::test::StructSimple, ::test::StructNested>& arg_f1, const std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>& arg_f2)
+        : f1(arg_f1)
+        , f2(arg_f2)
+    {}
 
-    bool operator==(const StructHashEx& other) const noexcept;
+    bool operator==(const StructHashEx& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructHashEx& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructHashEx& other) const noexcept;
+    bool operator<(const StructHashEx& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructHashEx& other) const noexcept { return !(other < *this); }
     bool operator>(const StructHashEx& other) const noexcept { return other < *this; }
     bool operator>=(const StructHashEx& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructHashEx& other) noexcept;
+    void swap(StructHashEx& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &StructHashEx::f1,
+            &StructHashEx::f2);
+    }
+
     friend void swap(StructHashEx&, StructHashEx&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructHashEx&);
@@ -680,122 +1255,24 @@ struct StructEmpty
 
     StructEmpty() = default;
 
-    bool operator==(const StructEmpty& other) const noexcept;
+    bool operator==(const StructEmpty& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const StructEmpty& other) const noexcept { return !(*this == other); }
-    bool operator<(const StructEmpty& other) const noexcept;
+    bool operator<(const StructEmpty& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const StructEmpty& other) const noexcept { return !(other < *this); }
     bool operator>(const StructEmpty& other) const noexcept { return other < *this; }
     bool operator>=(const StructEmpty& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(StructEmpty& other) noexcept;
+    void swap(StructEmpty& other) noexcept
+    {
+        FBE::swap_members(*this, other);
+    }
+
     friend void swap(StructEmpty&, StructEmpty&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const StructEmpty&);
 };
-
-inline StructSimple::StructSimple(int32_t arg_id, bool arg_f1, bool arg_f2, uint8_t arg_f3, uint8_t arg_f4, char arg_f5, char arg_f6, wchar_t arg_f7, wchar_t arg_f8, int8_t arg_f9, int8_t arg_f10, uint8_t arg_f11, uint8_t arg_f12, int16_t arg_f13, int16_t arg_f14, uint16_t arg_f15, uint16_t arg_f16, int32_t arg_f17, int32_t arg_f18, uint32_t arg_f19, uint32_t arg_f20, int64_t arg_f21, int64_t arg_f22, uint64_t arg_f23, uint64_t arg_f24, float arg_f25, float arg_f26, double arg_f27, double arg_f28, FBE::decimal_t arg_f29, FBE::decimal_t arg_f30, const std::string& arg_f31, const std::string& arg_f32, uint64_t arg_f33, uint64_t arg_f34, uint64_t arg_f35, FBE::uuid_t arg_f36, FBE::uuid_t arg_f37, FBE::uuid_t arg_f38, ::proto::OrderSide arg_f39, ::proto::OrderType arg_f40, const ::proto::Order& arg_f41, const ::proto::Balance& arg_f42, ::proto::State arg_f43, const ::proto::Account& arg_f44)
-    : id(arg_id)
-    , f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-    , f4(arg_f4)
-    , f5(arg_f5)
-    , f6(arg_f6)
-    , f7(arg_f7)
-    , f8(arg_f8)
-    , f9(arg_f9)
-    , f10(arg_f10)
-    , f11(arg_f11)
-    , f12(arg_f12)
-    , f13(arg_f13)
-    , f14(arg_f14)
-    , f15(arg_f15)
-    , f16(arg_f16)
-    , f17(arg_f17)
-    , f18(arg_f18)
-    , f19(arg_f19)
-    , f20(arg_f20)
-    , f21(arg_f21)
-    , f22(arg_f22)
-    , f23(arg_f23)
-    , f24(arg_f24)
-    , f25(arg_f25)
-    , f26(arg_f26)
-    , f27(arg_f27)
-    , f28(arg_f28)
-    , f29(arg_f29)
-    , f30(arg_f30)
-    , f31(arg_f31)
-    , f32(arg_f32)
-    , f33(arg_f33)
-    , f34(arg_f34)
-    , f35(arg_f35)
-    , f36(arg_f36)
-    , f37(arg_f37)
-    , f38(arg_f38)
-    , f39(arg_f39)
-    , f40(arg_f40)
-    , f41(arg_f41)
-    , f42(arg_f42)
-    , f43(arg_f43)
-    , f44(arg_f44)
-{}
-
-inline bool StructSimple::operator==(const StructSimple& other) const noexcept { return FBE::equal_members(*this, other, &StructSimple::id); }
-inline bool StructSimple::operator<(const StructSimple& other) const noexcept { return FBE::less_members(*this, other, &StructSimple::id); }
-inline std::string StructSimple::string() const { return FBE::to_text(*this); }
-
-inline void StructSimple::swap(StructSimple& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructSimple::id,
-        &StructSimple::f1,
-        &StructSimple::f2,
-        &StructSimple::f3,
-        &StructSimple::f4,
-        &StructSimple::f5,
-        &StructSimple::f6,
-        &StructSimple::f7,
-        &StructSimple::f8,
-        &StructSimple::f9,
-        &StructSimple::f10,
-        &StructSimple::f11,
-        &StructSimple::f12,
-        &StructSimple::f13,
-        &StructSimple::f14,
-        &StructSimple::f15,
-        &StructSimple::f16,
-        &StructSimple::f17,
-        &StructSimple::f18,
-        &StructSimple::f19,
-        &StructSimple::f20,
-        &StructSimple::f21,
-        &StructSimple::f22,
-        &StructSimple::f23,
-        &StructSimple::f24,
-        &StructSimple::f25,
-        &StructSimple::f26,
-        &StructSimple::f27,
-        &StructSimple::f28,
-        &StructSimple::f29,
-        &StructSimple::f30,
-        &StructSimple::f31,
-        &StructSimple::f32,
-        &StructSimple::f33,
-        &StructSimple::f34,
-        &StructSimple::f35,
-        &StructSimple::f36,
-        &StructSimple::f37,
-        &StructSimple::f38,
-        &StructSimple::f39,
-        &StructSimple::f40,
-        &StructSimple::f41,
-        &StructSimple::f42,
-        &StructSimple::f43,
-        &StructSimple::f44);
-}
 
 inline void swap(StructSimple& a, StructSimple& b) noexcept { a.swap(b); }
 
@@ -847,196 +1324,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructSimple& value)
         FBE::field("f42", value.f42),
         FBE::field("f43", value.f43),
         FBE::field("f44", value.f44));
-}
-
-inline StructOptional::StructOptional(const ::test::StructSimple& base, const std::optional<bool>& arg_f100, const std::optional<bool>& arg_f101, const std::optional<bool>& arg_f102, const std::optional<uint8_t>& arg_f103, const std::optional<uint8_t>& arg_f104, const std::optional<uint8_t>& arg_f105, const std::optional<char>& arg_f106, const std::optional<char>& arg_f107, const std::optional<char>& arg_f108, const std::optional<wchar_t>& arg_f109, const std::optional<wchar_t>& arg_f110, const std::optional<wchar_t>& arg_f111, const std::optional<int8_t>& arg_f112, const std::optional<int8_t>& arg_f113, const std::optional<int8_t>& arg_f114, const std::optional<uint8_t>& arg_f115, const std::optional<uint8_t>& arg_f116, const std::optional<uint8_t>& arg_f117, const std::optional<int16_t>& arg_f118, const std::optional<int16_t>& arg_f119, const std::optional<int16_t>& arg_f120, const std::optional<uint16_t>& arg_f121, const std::optional<uint16_t>& arg_f122, const std::optional<uint16_t>& arg_f123, const std::optional<int32_t>& arg_f124, const std::optional<int32_t>& arg_f125, const std::optional<int32_t>& arg_f126, const std::optional<uint32_t>& arg_f127, const std::optional<uint32_t>& arg_f128, const std::optional<uint32_t>& arg_f129, const std::optional<int64_t>& arg_f130, const std::optional<int64_t>& arg_f131, const std::optional<int64_t>& arg_f132, const std::optional<uint64_t>& arg_f133, const std::optional<uint64_t>& arg_f134, const std::optional<uint64_t>& arg_f135, const std::optional<float>& arg_f136, const std::optional<float>& arg_f137, const std::optional<float>& arg_f138, const std::optional<double>& arg_f139, const std::optional<double>& arg_f140, const std::optional<double>& arg_f141, const std::optional<FBE::decimal_t>& arg_f142, const std::optional<FBE::decimal_t>& arg_f143, const std::optional<FBE::decimal_t>& arg_f144, const std::optional<std::string>& arg_f145, const std::optional<std::string>& arg_f146, const std::optional<std::string>& arg_f147, const std::optional<uint64_t>& arg_f148, const std::optional<uint64_t>& arg_f149, const std::optional<uint64_t>& arg_f150, const std::optional<FBE::uuid_t>& arg_f151, const std::optional<FBE::uuid_t>& arg_f152, const std::optional<FBE::uuid_t>& arg_f153, const std::optional<::proto::OrderSide>& arg_f154, const std::optional<::proto::OrderSide>& arg_f155, const std::optional<::proto::OrderType>& arg_f156, const std::optional<::proto::OrderType>& arg_f157, const std::optional<::proto::Order>& arg_f158, const std::optional<::proto::Order>& arg_f159, const std::optional<::proto::Balance>& arg_f160, const std::optional<::proto::Balance>& arg_f161, const std::optional<::proto::State>& arg_f162, const std::optional<::proto::State>& arg_f163, const std::optional<::proto::Account>& arg_f164, const std::optional<::proto::Account>& arg_f165)
-    : ::test::StructSimple(base)
-    , f100(arg_f100)
-    , f101(arg_f101)
-    , f102(arg_f102)
-    , f103(arg_f103)
-    , f104(arg_f104)
-    , f105(arg_f105)
-    , f106(arg_f106)
-    , f107(arg_f107)
-    , f108(arg_f108)
-    , f109(arg_f109)
-    , f110(arg_f110)
-    , f111(arg_f111)
-    , f112(arg_f112)
-    , f113(arg_f113)
-    , f114(arg_f114)
-    , f115(arg_f115)
-    , f116(arg_f116)
-    , f117(arg_f117)
-    , f118(arg_f118)
-    , f119(arg_f119)
-    , f120(arg_f120)
-    , f121(arg_f121)
-    , f122(arg_f122)
-    , f123(arg_f123)
-    , f124(arg_f124)
-    , f125(arg_f125)
-    , f126(arg_f126)
-    , f127(arg_f127)
-    , f128(arg_f128)
-    , f129(arg_f129)
-    , f130(arg_f130)
-    , f131(arg_f131)
-    , f132(arg_f132)
-    , f133(arg_f133)
-    , f134(arg_f134)
-    , f135(arg_f135)
-    , f136(arg_f136)
-    , f137(arg_f137)
-    , f138(arg_f138)
-    , f139(arg_f139)
-    , f140(arg_f140)
-    , f141(arg_f141)
-    , f142(arg_f142)
-    , f143(arg_f143)
-    , f144(arg_f144)
-    , f145(arg_f145)
-    , f146(arg_f146)
-    , f147(arg_f147)
-    , f148(arg_f148)
-    , f149(arg_f149)
-    , f150(arg_f150)
-    , f151(arg_f151)
-    , f152(arg_f152)
-    , f153(arg_f153)
-    , f154(arg_f154)
-    , f155(arg_f155)
-    , f156(arg_f156)
-    , f157(arg_f157)
-    , f158(arg_f158)
-    , f159(arg_f159)
-    , f160(arg_f160)
-    , f161(arg_f161)
-    , f162(arg_f162)
-    , f163(arg_f163)
-    , f164(arg_f164)
-    , f165(arg_f165)
-{}
-
-inline bool StructOptional::operator==(const StructOptional& other) const noexcept { return FBE::equal_members(*this, other, &StructOptional::id); }
-inline bool StructOptional::operator<(const StructOptional& other) const noexcept { return FBE::less_members(*this, other, &StructOptional::id); }
-inline std::string StructOptional::string() const { return FBE::to_text(*this); }
-
-inline void StructOptional::swap(StructOptional& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructOptional::id,
-        &StructOptional::f1,
-        &StructOptional::f2,
-        &StructOptional::f3,
-        &StructOptional::f4,
-        &StructOptional::f5,
-        &StructOptional::f6,
-        &StructOptional::f7,
-        &StructOptional::f8,
-        &StructOptional::f9,
-        &StructOptional::f10,
-        &StructOptional::f11,
-        &StructOptional::f12,
-        &StructOptional::f13,
-        &StructOptional::f14,
-        &StructOptional::f15,
-        &StructOptional::f16,
-        &StructOptional::f17,
-        &StructOptional::f18,
-        &StructOptional::f19,
-        &StructOptional::f20,
-        &StructOptional::f21,
-        &StructOptional::f22,
-        &StructOptional::f23,
-        &StructOptional::f24,
-        &StructOptional::f25,
-        &StructOptional::f26,
-        &StructOptional::f27,
-        &StructOptional::f28,
-        &StructOptional::f29,
-        &StructOptional::f30,
-        &StructOptional::f31,
-        &StructOptional::f32,
-        &StructOptional::f33,
-        &StructOptional::f34,
-        &StructOptional::f35,
-        &StructOptional::f36,
-        &StructOptional::f37,
-        &StructOptional::f38,
-        &StructOptional::f39,
-        &StructOptional::f40,
-        &StructOptional::f41,
-        &StructOptional::f42,
-        &StructOptional::f43,
-        &StructOptional::f44,
-        &StructOptional::f100,
-        &StructOptional::f101,
-        &StructOptional::f102,
-        &StructOptional::f103,
-        &StructOptional::f104,
-        &StructOptional::f105,
-        &StructOptional::f106,
-        &StructOptional::f107,
-        &StructOptional::f108,
-        &StructOptional::f109,
-        &StructOptional::f110,
-        &StructOptional::f111,
-        &StructOptional::f112,
-        &StructOptional::f113,
-        &StructOptional::f114,
-        &StructOptional::f115,
-        &StructOptional::f116,
-        &StructOptional::f117,
-        &StructOptional::f118,
-        &StructOptional::f119,
-        &StructOptional::f120,
-        &StructOptional::f121,
-        &StructOptional::f122,
-        &StructOptional::f123,
-        &StructOptional::f124,
-        &StructOptional::f125,
-        &StructOptional::f126,
-        &StructOptional::f127,
-        &StructOptional::f128,
-        &StructOptional::f129,
-        &StructOptional::f130,
-        &StructOptional::f131,
-        &StructOptional::f132,
-        &StructOptional::f133,
-        &StructOptional::f134,
-        &StructOptional::f135,
-        &StructOptional::f136,
-        &StructOptional::f137,
-        &StructOptional::f138,
-        &StructOptional::f139,
-        &StructOptional::f140,
-        &StructOptional::f141,
-        &StructOptional::f142,
-        &StructOptional::f143,
-        &StructOptional::f144,
-        &StructOptional::f145,
-        &StructOptional::f146,
-        &StructOptional::f147,
-        &StructOptional::f148,
-        &StructOptional::f149,
-        &StructOptional::f150,
-        &StructOptional::f151,
-        &StructOptional::f152,
-        &StructOptional::f153,
-        &StructOptional::f154,
-        &StructOptional::f155,
-        &StructOptional::f156,
-        &StructOptional::f157,
-        &StructOptional::f158,
-        &StructOptional::f159,
-        &StructOptional::f160,
-        &StructOptional::f161,
-        &StructOptional::f162,
-        &StructOptional::f163,
-        &StructOptional::f164,
-        &StructOptional::f165);
 }
 
 inline void swap(StructOptional& a, StructOptional& b) noexcept { a.swap(b); }
@@ -1113,154 +1400,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructOptional& valu
         FBE::field("f165", value.f165));
 }
 
-inline StructNested::StructNested(const ::test::StructOptional& base, ::test::EnumSimple arg_f1000, const std::optional<::test::EnumSimple>& arg_f1001, ::test::EnumTyped arg_f1002, const std::optional<::test::EnumTyped>& arg_f1003, ::test::FlagsSimple arg_f1004, const std::optional<::test::FlagsSimple>& arg_f1005, ::test::FlagsTyped arg_f1006, const std::optional<::test::FlagsTyped>& arg_f1007, const ::test::StructSimple& arg_f1008, const std::optional<::test::StructSimple>& arg_f1009, const ::test::StructOptional& arg_f1010, const std::optional<::test::StructOptional>& arg_f1011)
-    : ::test::StructOptional(base)
-    , f1000(arg_f1000)
-    , f1001(arg_f1001)
-    , f1002(arg_f1002)
-    , f1003(arg_f1003)
-    , f1004(arg_f1004)
-    , f1005(arg_f1005)
-    , f1006(arg_f1006)
-    , f1007(arg_f1007)
-    , f1008(arg_f1008)
-    , f1009(arg_f1009)
-    , f1010(arg_f1010)
-    , f1011(arg_f1011)
-{}
-
-inline bool StructNested::operator==(const StructNested& other) const noexcept { return FBE::equal_members(*this, other, &StructNested::id); }
-inline bool StructNested::operator<(const StructNested& other) const noexcept { return FBE::less_members(*this, other, &StructNested::id); }
-inline std::string StructNested::string() const { return FBE::to_text(*this); }
-
-inline void StructNested::swap(StructNested& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructNested::id,
-        &StructNested::f1,
-        &StructNested::f2,
-        &StructNested::f3,
-        &StructNested::f4,
-        &StructNested::f5,
-        &StructNested::f6,
-        &StructNested::f7,
-        &StructNested::f8,
-        &StructNested::f9,
-        &StructNested::f10,
-        &StructNested::f11,
-        &StructNested::f12,
-        &StructNested::f13,
-        &StructNested::f14,
-        &StructNested::f15,
-        &StructNested::f16,
-        &StructNested::f17,
-        &StructNested::f18,
-        &StructNested::f19,
-        &StructNested::f20,
-        &StructNested::f21,
-        &StructNested::f22,
-        &StructNested::f23,
-        &StructNested::f24,
-        &StructNested::f25,
-        &StructNested::f26,
-        &StructNested::f27,
-        &StructNested::f28,
-        &StructNested::f29,
-        &StructNested::f30,
-        &StructNested::f31,
-        &StructNested::f32,
-        &StructNested::f33,
-        &StructNested::f34,
-        &StructNested::f35,
-        &StructNested::f36,
-        &StructNested::f37,
-        &StructNested::f38,
-        &StructNested::f39,
-        &StructNested::f40,
-        &StructNested::f41,
-        &StructNested::f42,
-        &StructNested::f43,
-        &StructNested::f44,
-        &StructNested::f100,
-        &StructNested::f101,
-        &StructNested::f102,
-        &StructNested::f103,
-        &StructNested::f104,
-        &StructNested::f105,
-        &StructNested::f106,
-        &StructNested::f107,
-        &StructNested::f108,
-        &StructNested::f109,
-        &StructNested::f110,
-        &StructNested::f111,
-        &StructNested::f112,
-        &StructNested::f113,
-        &StructNested::f114,
-        &StructNested::f115,
-        &StructNested::f116,
-        &StructNested::f117,
-        &StructNested::f118,
-        &StructNested::f119,
-        &StructNested::f120,
-        &StructNested::f121,
-        &StructNested::f122,
-        &StructNested::f123,
-        &StructNested::f124,
-        &StructNested::f125,
-        &StructNested::f126,
-        &StructNested::f127,
-        &StructNested::f128,
-        &StructNested::f129,
-        &StructNested::f130,
-        &StructNested::f131,
-        &StructNested::f132,
-        &StructNested::f133,
-        &StructNested::f134,
-        &StructNested::f135,
-        &StructNested::f136,
-        &StructNested::f137,
-        &StructNested::f138,
-        &StructNested::f139,
-        &StructNested::f140,
-        &StructNested::f141,
-        &StructNested::f142,
-        &StructNested::f143,
-        &StructNested::f144,
-        &StructNested::f145,
-        &StructNested::f146,
-        &StructNested::f147,
-        &StructNested::f148,
-        &StructNested::f149,
-        &StructNested::f150,
-        &StructNested::f151,
-        &StructNested::f152,
-        &StructNested::f153,
-        &StructNested::f154,
-        &StructNested::f155,
-        &StructNested::f156,
-        &StructNested::f157,
-        &StructNested::f158,
-        &StructNested::f159,
-        &StructNested::f160,
-        &StructNested::f161,
-        &StructNested::f162,
-        &StructNested::f163,
-        &StructNested::f164,
-        &StructNested::f165,
-        &StructNested::f1000,
-        &StructNested::f1001,
-        &StructNested::f1002,
-        &StructNested::f1003,
-        &StructNested::f1004,
-        &StructNested::f1005,
-        &StructNested::f1006,
-        &StructNested::f1007,
-        &StructNested::f1008,
-        &StructNested::f1009,
-        &StructNested::f1010,
-        &StructNested::f1011);
-}
-
 inline void swap(StructNested& a, StructNested& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructNested& value)
@@ -1281,24 +1420,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructNested& value)
         FBE::field("f1011", value.f1011));
 }
 
-inline StructBytes::StructBytes(const FBE::buffer_t& arg_f1, const std::optional<FBE::buffer_t>& arg_f2, const std::optional<FBE::buffer_t>& arg_f3)
-    : f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-{}
-
-inline bool StructBytes::operator==(const StructBytes& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructBytes::operator<(const StructBytes& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructBytes::string() const { return FBE::to_text(*this); }
-
-inline void StructBytes::swap(StructBytes& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructBytes::f1,
-        &StructBytes::f2,
-        &StructBytes::f3);
-}
-
 inline void swap(StructBytes& a, StructBytes& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructBytes& value)
@@ -1307,38 +1428,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructBytes& value)
         FBE::field("f1", value.f1),
         FBE::field("f2", value.f2),
         FBE::field("f3", value.f3));
-}
-
-inline StructArray::StructArray(const std::array<uint8_t, 2>& arg_f1, const std::array<std::optional<uint8_t>, 2>& arg_f2, const std::array<FBE::buffer_t, 2>& arg_f3, const std::array<std::optional<FBE::buffer_t>, 2>& arg_f4, const std::array<::test::EnumSimple, 2>& arg_f5, const std::array<std::optional<::test::EnumSimple>, 2>& arg_f6, const std::array<::test::FlagsSimple, 2>& arg_f7, const std::array<std::optional<::test::FlagsSimple>, 2>& arg_f8, const std::array<::test::StructSimple, 2>& arg_f9, const std::array<std::optional<::test::StructSimple>, 2>& arg_f10)
-    : f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-    , f4(arg_f4)
-    , f5(arg_f5)
-    , f6(arg_f6)
-    , f7(arg_f7)
-    , f8(arg_f8)
-    , f9(arg_f9)
-    , f10(arg_f10)
-{}
-
-inline bool StructArray::operator==(const StructArray& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructArray::operator<(const StructArray& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructArray::string() const { return FBE::to_text(*this); }
-
-inline void StructArray::swap(StructArray& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructArray::f1,
-        &StructArray::f2,
-        &StructArray::f3,
-        &StructArray::f4,
-        &StructArray::f5,
-        &StructArray::f6,
-        &StructArray::f7,
-        &StructArray::f8,
-        &StructArray::f9,
-        &StructArray::f10);
 }
 
 inline void swap(StructArray& a, StructArray& b) noexcept { a.swap(b); }
@@ -1358,38 +1447,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructArray& value)
         FBE::field("f10", value.f10));
 }
 
-inline StructVector::StructVector(const std::vector<uint8_t>& arg_f1, const std::vector<std::optional<uint8_t>>& arg_f2, const std::vector<FBE::buffer_t>& arg_f3, const std::vector<std::optional<FBE::buffer_t>>& arg_f4, const std::vector<::test::EnumSimple>& arg_f5, const std::vector<std::optional<::test::EnumSimple>>& arg_f6, const std::vector<::test::FlagsSimple>& arg_f7, const std::vector<std::optional<::test::FlagsSimple>>& arg_f8, const std::vector<::test::StructSimple>& arg_f9, const std::vector<std::optional<::test::StructSimple>>& arg_f10)
-    : f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-    , f4(arg_f4)
-    , f5(arg_f5)
-    , f6(arg_f6)
-    , f7(arg_f7)
-    , f8(arg_f8)
-    , f9(arg_f9)
-    , f10(arg_f10)
-{}
-
-inline bool StructVector::operator==(const StructVector& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructVector::operator<(const StructVector& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructVector::string() const { return FBE::to_text(*this); }
-
-inline void StructVector::swap(StructVector& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructVector::f1,
-        &StructVector::f2,
-        &StructVector::f3,
-        &StructVector::f4,
-        &StructVector::f5,
-        &StructVector::f6,
-        &StructVector::f7,
-        &StructVector::f8,
-        &StructVector::f9,
-        &StructVector::f10);
-}
-
 inline void swap(StructVector& a, StructVector& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructVector& value)
@@ -1405,38 +1462,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructVector& value)
         FBE::field("f8", value.f8),
         FBE::field("f9", value.f9),
         FBE::field("f10", value.f10));
-}
-
-inline StructList::StructList(const std::list<uint8_t>& arg_f1, const std::list<std::optional<uint8_t>>& arg_f2, const std::list<FBE::buffer_t>& arg_f3, const std::list<std::optional<FBE::buffer_t>>& arg_f4, const std::list<::test::EnumSimple>& arg_f5, const std::list<std::optional<::test::EnumSimple>>& arg_f6, const std::list<::test::FlagsSimple>& arg_f7, const std::list<std::optional<::test::FlagsSimple>>& arg_f8, const std::list<::test::StructSimple>& arg_f9, const std::list<std::optional<::test::StructSimple>>& arg_f10)
-    : f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-    , f4(arg_f4)
-    , f5(arg_f5)
-    , f6(arg_f6)
-    , f7(arg_f7)
-    , f8(arg_f8)
-    , f9(arg_f9)
-    , f10(arg_f10)
-{}
-
-inline bool StructList::operator==(const StructList& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructList::operator<(const StructList& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructList::string() const { return FBE::to_text(*this); }
-
-inline void StructList::swap(StructList& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructList::f1,
-        &StructList::f2,
-        &StructList::f3,
-        &StructList::f4,
-        &StructList::f5,
-        &StructList::f6,
-        &StructList::f7,
-        &StructList::f8,
-        &StructList::f9,
-        &StructList::f10);
 }
 
 inline void swap(StructList& a, StructList& b) noexcept { a.swap(b); }
@@ -1456,26 +1481,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructList& value)
         FBE::field("f10", value.f10));
 }
 
-inline StructSet::StructSet(const std::set<uint8_t>& arg_f1, const std::set<::test::EnumSimple>& arg_f2, const std::set<::test::FlagsSimple>& arg_f3, const std::set<::test::StructSimple>& arg_f4)
-    : f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-    , f4(arg_f4)
-{}
-
-inline bool StructSet::operator==(const StructSet& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructSet::operator<(const StructSet& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructSet::string() const { return FBE::to_text(*this); }
-
-inline void StructSet::swap(StructSet& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructSet::f1,
-        &StructSet::f2,
-        &StructSet::f3,
-        &StructSet::f4);
-}
-
 inline void swap(StructSet& a, StructSet& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructSet& value)
@@ -1485,38 +1490,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructSet& value)
         FBE::field("f2", value.f2),
         FBE::field("f3", value.f3),
         FBE::field("f4", value.f4));
-}
-
-inline StructMap::StructMap(const std::map<int32_t, uint8_t>& arg_f1, const std::map<int32_t, std::optional<uint8_t>>& arg_f2, const std::map<int32_t, FBE::buffer_t>& arg_f3, const std::map<int32_t, std::optional<FBE::buffer_t>>& arg_f4, const std::map<int32_t, ::test::EnumSimple>& arg_f5, const std::map<int32_t, std::optional<::test::EnumSimple>>& arg_f6, const std::map<int32_t, ::test::FlagsSimple>& arg_f7, const std::map<int32_t, std::optional<::test::FlagsSimple>>& arg_f8, const std::map<int32_t, ::test::StructSimple>& arg_f9, const std::map<int32_t, std::optional<::test::StructSimple>>& arg_f10)
-    : f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-    , f4(arg_f4)
-    , f5(arg_f5)
-    , f6(arg_f6)
-    , f7(arg_f7)
-    , f8(arg_f8)
-    , f9(arg_f9)
-    , f10(arg_f10)
-{}
-
-inline bool StructMap::operator==(const StructMap& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructMap::operator<(const StructMap& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructMap::string() const { return FBE::to_text(*this); }
-
-inline void StructMap::swap(StructMap& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructMap::f1,
-        &StructMap::f2,
-        &StructMap::f3,
-        &StructMap::f4,
-        &StructMap::f5,
-        &StructMap::f6,
-        &StructMap::f7,
-        &StructMap::f8,
-        &StructMap::f9,
-        &StructMap::f10);
 }
 
 inline void swap(StructMap& a, StructMap& b) noexcept { a.swap(b); }
@@ -1536,38 +1509,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructMap& value)
         FBE::field("f10", value.f10));
 }
 
-inline StructHash::StructHash(const std::unordered_map<std::string, uint8_t>& arg_f1, const std::unordered_map<std::string, std::optional<uint8_t>>& arg_f2, const std::unordered_map<std::string, FBE::buffer_t>& arg_f3, const std::unordered_map<std::string, std::optional<FBE::buffer_t>>& arg_f4, const std::unordered_map<std::string, ::test::EnumSimple>& arg_f5, const std::unordered_map<std::string, std::optional<::test::EnumSimple>>& arg_f6, const std::unordered_map<std::string, ::test::FlagsSimple>& arg_f7, const std::unordered_map<std::string, std::optional<::test::FlagsSimple>>& arg_f8, const std::unordered_map<std::string, ::test::StructSimple>& arg_f9, const std::unordered_map<std::string, std::optional<::test::StructSimple>>& arg_f10)
-    : f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-    , f4(arg_f4)
-    , f5(arg_f5)
-    , f6(arg_f6)
-    , f7(arg_f7)
-    , f8(arg_f8)
-    , f9(arg_f9)
-    , f10(arg_f10)
-{}
-
-inline bool StructHash::operator==(const StructHash& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructHash::operator<(const StructHash& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructHash::string() const { return FBE::to_text(*this); }
-
-inline void StructHash::swap(StructHash& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructHash::f1,
-        &StructHash::f2,
-        &StructHash::f3,
-        &StructHash::f4,
-        &StructHash::f5,
-        &StructHash::f6,
-        &StructHash::f7,
-        &StructHash::f8,
-        &StructHash::f9,
-        &StructHash::f10);
-}
-
 inline void swap(StructHash& a, StructHash& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructHash& value)
@@ -1585,22 +1526,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructHash& value)
         FBE::field("f10", value.f10));
 }
 
-inline StructHashEx::StructHashEx(const std::unordered_map<::test::StructSimple, ::test::StructNested>& arg_f1, const std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>& arg_f2)
-    : f1(arg_f1)
-    , f2(arg_f2)
-{}
-
-inline bool StructHashEx::operator==(const StructHashEx& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructHashEx::operator<(const StructHashEx& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructHashEx::string() const { return FBE::to_text(*this); }
-
-inline void StructHashEx::swap(StructHashEx& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &StructHashEx::f1,
-        &StructHashEx::f2);
-}
-
 inline void swap(StructHashEx& a, StructHashEx& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructHashEx& value)
@@ -1608,15 +1533,6 @@ inline std::ostream& operator<<(std::ostream& stream, const StructHashEx& value)
     return FBE::print_struct(stream, "StructHashEx",
         FBE::field("f1", value.f1),
         FBE::field("f2", value.f2));
-}
-
-inline bool StructEmpty::operator==(const StructEmpty& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool StructEmpty::operator<(const StructEmpty& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string StructEmpty::string() const { return FBE::to_text(*this); }
-
-inline void StructEmpty::swap(StructEmpty& other) noexcept
-{
-    FBE::swap_members(*this, other);
 }
 
 inline void swap(StructEmpty& a, StructEmpty& b) noexcept { a.swap(b); }

@@ -33,13 +33,12 @@ enum class Grade : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, Grade value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {1, "low"},
         {127, "mid"},
         {128, "high"},
         {200, "top"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 struct CharKeys;
@@ -73,18 +72,27 @@ struct CharKeys
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     CharKeys() = default;
-    CharKeys(const std::set<char>& arg_letters, const std::map<char, int32_t>& arg_countByLetter);
+    CharKeys(const std::set<char>& arg_letters, const std::map<char, int32_t>& arg_countByLetter)
+        : letters(arg_letters)
+        , countByLetter(arg_countByLetter)
+    {}
 
-    bool operator==(const CharKeys& other) const noexcept;
+    bool operator==(const CharKeys& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const CharKeys& other) const noexcept { return !(*this == other); }
-    bool operator<(const CharKeys& other) const noexcept;
+    bool operator<(const CharKeys& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const CharKeys& other) const noexcept { return !(other < *this); }
     bool operator>(const CharKeys& other) const noexcept { return other < *this; }
     bool operator>=(const CharKeys& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(CharKeys& other) noexcept;
+    void swap(CharKeys& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &CharKeys::letters,
+            &CharKeys::countByLetter);
+    }
+
     friend void swap(CharKeys&, CharKeys&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const CharKeys&);
@@ -98,38 +106,31 @@ struct GradeKeys
     static constexpr uint32_t fbe_type() noexcept { return 2; }
 
     GradeKeys() = default;
-    GradeKeys(const std::set<::chars::Grade>& arg_grades, const std::map<::chars::Grade, int32_t>& arg_countByGrade);
+    GradeKeys(const std::set<::chars::Grade>& arg_grades, const std::map<::chars::Grade, int32_t>& arg_countByGrade)
+        : grades(arg_grades)
+        , countByGrade(arg_countByGrade)
+    {}
 
-    bool operator==(const GradeKeys& other) const noexcept;
+    bool operator==(const GradeKeys& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const GradeKeys& other) const noexcept { return !(*this == other); }
-    bool operator<(const GradeKeys& other) const noexcept;
+    bool operator<(const GradeKeys& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const GradeKeys& other) const noexcept { return !(other < *this); }
     bool operator>(const GradeKeys& other) const noexcept { return other < *this; }
     bool operator>=(const GradeKeys& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(GradeKeys& other) noexcept;
+    void swap(GradeKeys& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &GradeKeys::grades,
+            &GradeKeys::countByGrade);
+    }
+
     friend void swap(GradeKeys&, GradeKeys&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const GradeKeys&);
 };
-
-inline CharKeys::CharKeys(const std::set<char>& arg_letters, const std::map<char, int32_t>& arg_countByLetter)
-    : letters(arg_letters)
-    , countByLetter(arg_countByLetter)
-{}
-
-inline bool CharKeys::operator==(const CharKeys& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool CharKeys::operator<(const CharKeys& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string CharKeys::string() const { return FBE::to_text(*this); }
-
-inline void CharKeys::swap(CharKeys& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &CharKeys::letters,
-        &CharKeys::countByLetter);
-}
 
 inline void swap(CharKeys& a, CharKeys& b) noexcept { a.swap(b); }
 
@@ -138,22 +139,6 @@ inline std::ostream& operator<<(std::ostream& stream, const CharKeys& value)
     return FBE::print_struct(stream, "CharKeys",
         FBE::field("letters", value.letters),
         FBE::field("countByLetter", value.countByLetter));
-}
-
-inline GradeKeys::GradeKeys(const std::set<::chars::Grade>& arg_grades, const std::map<::chars::Grade, int32_t>& arg_countByGrade)
-    : grades(arg_grades)
-    , countByGrade(arg_countByGrade)
-{}
-
-inline bool GradeKeys::operator==(const GradeKeys& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool GradeKeys::operator<(const GradeKeys& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string GradeKeys::string() const { return FBE::to_text(*this); }
-
-inline void GradeKeys::swap(GradeKeys& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &GradeKeys::grades,
-        &GradeKeys::countByGrade);
 }
 
 inline void swap(GradeKeys& a, GradeKeys& b) noexcept { a.swap(b); }

@@ -55,54 +55,47 @@ struct Prices
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Prices() = default;
-    Prices(FBE::decimal_t arg_price, const std::optional<FBE::decimal_t>& arg_maybePrice, const std::array<FBE::decimal_t, 2>& arg_pair, const std::vector<FBE::decimal_t>& arg_priceVector, const std::list<FBE::decimal_t>& arg_priceList, const std::set<FBE::decimal_t>& arg_priceSet, const std::map<int32_t, FBE::decimal_t>& arg_priceById, const std::map<FBE::decimal_t, int32_t>& arg_idByPrice, const std::unordered_map<FBE::decimal_t, FBE::decimal_t>& arg_priceByPrice, const std::vector<std::optional<FBE::decimal_t>>& arg_maybePrices);
+    Prices(FBE::decimal_t arg_price, const std::optional<FBE::decimal_t>& arg_maybePrice, const std::array<FBE::decimal_t, 2>& arg_pair, const std::vector<FBE::decimal_t>& arg_priceVector, const std::list<FBE::decimal_t>& arg_priceList, const std::set<FBE::decimal_t>& arg_priceSet, const std::map<int32_t, FBE::decimal_t>& arg_priceById, const std::map<FBE::decimal_t, int32_t>& arg_idByPrice, const std::unordered_map<FBE::decimal_t, FBE::decimal_t>& arg_priceByPrice, const std::vector<std::optional<FBE::decimal_t>>& arg_maybePrices)
+        : price(arg_price)
+        , maybePrice(arg_maybePrice)
+        , pair(arg_pair)
+        , priceVector(arg_priceVector)
+        , priceList(arg_priceList)
+        , priceSet(arg_priceSet)
+        , priceById(arg_priceById)
+        , idByPrice(arg_idByPrice)
+        , priceByPrice(arg_priceByPrice)
+        , maybePrices(arg_maybePrices)
+    {}
 
-    bool operator==(const Prices& other) const noexcept;
+    bool operator==(const Prices& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Prices& other) const noexcept { return !(*this == other); }
-    bool operator<(const Prices& other) const noexcept;
+    bool operator<(const Prices& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Prices& other) const noexcept { return !(other < *this); }
     bool operator>(const Prices& other) const noexcept { return other < *this; }
     bool operator>=(const Prices& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Prices& other) noexcept;
+    void swap(Prices& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Prices::price,
+            &Prices::maybePrice,
+            &Prices::pair,
+            &Prices::priceVector,
+            &Prices::priceList,
+            &Prices::priceSet,
+            &Prices::priceById,
+            &Prices::idByPrice,
+            &Prices::priceByPrice,
+            &Prices::maybePrices);
+    }
+
     friend void swap(Prices&, Prices&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Prices&);
 };
-
-inline Prices::Prices(FBE::decimal_t arg_price, const std::optional<FBE::decimal_t>& arg_maybePrice, const std::array<FBE::decimal_t, 2>& arg_pair, const std::vector<FBE::decimal_t>& arg_priceVector, const std::list<FBE::decimal_t>& arg_priceList, const std::set<FBE::decimal_t>& arg_priceSet, const std::map<int32_t, FBE::decimal_t>& arg_priceById, const std::map<FBE::decimal_t, int32_t>& arg_idByPrice, const std::unordered_map<FBE::decimal_t, FBE::decimal_t>& arg_priceByPrice, const std::vector<std::optional<FBE::decimal_t>>& arg_maybePrices)
-    : price(arg_price)
-    , maybePrice(arg_maybePrice)
-    , pair(arg_pair)
-    , priceVector(arg_priceVector)
-    , priceList(arg_priceList)
-    , priceSet(arg_priceSet)
-    , priceById(arg_priceById)
-    , idByPrice(arg_idByPrice)
-    , priceByPrice(arg_priceByPrice)
-    , maybePrices(arg_maybePrices)
-{}
-
-inline bool Prices::operator==(const Prices& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Prices::operator<(const Prices& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Prices::string() const { return FBE::to_text(*this); }
-
-inline void Prices::swap(Prices& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Prices::price,
-        &Prices::maybePrice,
-        &Prices::pair,
-        &Prices::priceVector,
-        &Prices::priceList,
-        &Prices::priceSet,
-        &Prices::priceById,
-        &Prices::idByPrice,
-        &Prices::priceByPrice,
-        &Prices::maybePrices);
-}
 
 inline void swap(Prices& a, Prices& b) noexcept { a.swap(b); }
 

@@ -31,11 +31,10 @@ enum class Colour : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, Colour value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "red"},
         {1, "green"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class Mode : uint8_t
@@ -48,10 +47,9 @@ FBE_ENUM_FLAGS(Mode)
 
 inline std::ostream& operator<<(std::ostream& stream, Mode value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_flags(stream, static_cast<uint8_t>(value), {
         {1, "on"},
-    };
-    return FBE::print_flags(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 struct Zeros;
@@ -90,62 +88,55 @@ struct Zeros
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Zeros() = default;
-    Zeros(int32_t arg_id, const std::optional<bool>& arg_b, const std::optional<int32_t>& arg_i, const std::optional<int64_t>& arg_l, const std::optional<float>& arg_f, const std::optional<double>& arg_d, const std::optional<FBE::decimal_t>& arg_m, const std::optional<std::string>& arg_s, const std::optional<::defaults::Colour>& arg_c, const std::optional<::defaults::Mode>& arg_fl, const std::optional<uint64_t>& arg_t, const std::optional<FBE::uuid_t>& arg_u, const std::optional<int32_t>& arg_n, const std::optional<int32_t>& arg_absent);
+    Zeros(int32_t arg_id, const std::optional<bool>& arg_b, const std::optional<int32_t>& arg_i, const std::optional<int64_t>& arg_l, const std::optional<float>& arg_f, const std::optional<double>& arg_d, const std::optional<FBE::decimal_t>& arg_m, const std::optional<std::string>& arg_s, const std::optional<::defaults::Colour>& arg_c, const std::optional<::defaults::Mode>& arg_fl, const std::optional<uint64_t>& arg_t, const std::optional<FBE::uuid_t>& arg_u, const std::optional<int32_t>& arg_n, const std::optional<int32_t>& arg_absent)
+        : id(arg_id)
+        , b(arg_b)
+        , i(arg_i)
+        , l(arg_l)
+        , f(arg_f)
+        , d(arg_d)
+        , m(arg_m)
+        , s(arg_s)
+        , c(arg_c)
+        , fl(arg_fl)
+        , t(arg_t)
+        , u(arg_u)
+        , n(arg_n)
+        , absent(arg_absent)
+    {}
 
-    bool operator==(const Zeros& other) const noexcept;
+    bool operator==(const Zeros& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Zeros& other) const noexcept { return !(*this == other); }
-    bool operator<(const Zeros& other) const noexcept;
+    bool operator<(const Zeros& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Zeros& other) const noexcept { return !(other < *this); }
     bool operator>(const Zeros& other) const noexcept { return other < *this; }
     bool operator>=(const Zeros& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Zeros& other) noexcept;
+    void swap(Zeros& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Zeros::id,
+            &Zeros::b,
+            &Zeros::i,
+            &Zeros::l,
+            &Zeros::f,
+            &Zeros::d,
+            &Zeros::m,
+            &Zeros::s,
+            &Zeros::c,
+            &Zeros::fl,
+            &Zeros::t,
+            &Zeros::u,
+            &Zeros::n,
+            &Zeros::absent);
+    }
+
     friend void swap(Zeros&, Zeros&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Zeros&);
 };
-
-inline Zeros::Zeros(int32_t arg_id, const std::optional<bool>& arg_b, const std::optional<int32_t>& arg_i, const std::optional<int64_t>& arg_l, const std::optional<float>& arg_f, const std::optional<double>& arg_d, const std::optional<FBE::decimal_t>& arg_m, const std::optional<std::string>& arg_s, const std::optional<::defaults::Colour>& arg_c, const std::optional<::defaults::Mode>& arg_fl, const std::optional<uint64_t>& arg_t, const std::optional<FBE::uuid_t>& arg_u, const std::optional<int32_t>& arg_n, const std::optional<int32_t>& arg_absent)
-    : id(arg_id)
-    , b(arg_b)
-    , i(arg_i)
-    , l(arg_l)
-    , f(arg_f)
-    , d(arg_d)
-    , m(arg_m)
-    , s(arg_s)
-    , c(arg_c)
-    , fl(arg_fl)
-    , t(arg_t)
-    , u(arg_u)
-    , n(arg_n)
-    , absent(arg_absent)
-{}
-
-inline bool Zeros::operator==(const Zeros& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Zeros::operator<(const Zeros& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Zeros::string() const { return FBE::to_text(*this); }
-
-inline void Zeros::swap(Zeros& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Zeros::id,
-        &Zeros::b,
-        &Zeros::i,
-        &Zeros::l,
-        &Zeros::f,
-        &Zeros::d,
-        &Zeros::m,
-        &Zeros::s,
-        &Zeros::c,
-        &Zeros::fl,
-        &Zeros::t,
-        &Zeros::u,
-        &Zeros::n,
-        &Zeros::absent);
-}
 
 inline void swap(Zeros& a, Zeros& b) noexcept { a.swap(b); }
 

@@ -35,12 +35,11 @@ enum class EByte : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EByte value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "a"},
         {16, "b"},
         {17, "c"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class EChar : uint8_t
@@ -52,12 +51,11 @@ enum class EChar : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EChar value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {97, "a"},
         {98, "b"},
         {10, "c"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class EWChar : uint32_t
@@ -67,10 +65,9 @@ enum class EWChar : uint32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EWChar value)
 {
-    static constexpr FBE::ValueName<uint32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint32_t>(value), {
         {1114111u, "a"},
-    };
-    return FBE::print_enum(stream, static_cast<uint32_t>(value), names);
+    });
 }
 
 enum class EInt8 : int8_t
@@ -81,11 +78,10 @@ enum class EInt8 : int8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EInt8 value)
 {
-    static constexpr FBE::ValueName<int8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int8_t>(value), {
         {-128, "lo"},
         {127, "hi"},
-    };
-    return FBE::print_enum(stream, static_cast<int8_t>(value), names);
+    });
 }
 
 enum class EUInt8 : uint8_t
@@ -95,10 +91,9 @@ enum class EUInt8 : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EUInt8 value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {255, "a"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class EInt16 : int16_t
@@ -108,10 +103,9 @@ enum class EInt16 : int16_t
 
 inline std::ostream& operator<<(std::ostream& stream, EInt16 value)
 {
-    static constexpr FBE::ValueName<int16_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int16_t>(value), {
         {-32768, "a"},
-    };
-    return FBE::print_enum(stream, static_cast<int16_t>(value), names);
+    });
 }
 
 enum class EUInt16 : uint16_t
@@ -121,10 +115,9 @@ enum class EUInt16 : uint16_t
 
 inline std::ostream& operator<<(std::ostream& stream, EUInt16 value)
 {
-    static constexpr FBE::ValueName<uint16_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint16_t>(value), {
         {65535, "a"},
-    };
-    return FBE::print_enum(stream, static_cast<uint16_t>(value), names);
+    });
 }
 
 enum class EInt32 : int32_t
@@ -136,11 +129,10 @@ enum class EInt32 : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EInt32 value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {-1, "a"},
         {0, "b"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class EUInt32 : uint32_t
@@ -150,10 +142,9 @@ enum class EUInt32 : uint32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EUInt32 value)
 {
-    static constexpr FBE::ValueName<uint32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint32_t>(value), {
         {4294967295u, "a"},
-    };
-    return FBE::print_enum(stream, static_cast<uint32_t>(value), names);
+    });
 }
 
 enum class EInt64 : int64_t
@@ -163,10 +154,9 @@ enum class EInt64 : int64_t
 
 inline std::ostream& operator<<(std::ostream& stream, EInt64 value)
 {
-    static constexpr FBE::ValueName<int64_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int64_t>(value), {
         {INT64_MIN, "a"},
-    };
-    return FBE::print_enum(stream, static_cast<int64_t>(value), names);
+    });
 }
 
 enum class EUInt64 : uint64_t
@@ -176,10 +166,9 @@ enum class EUInt64 : uint64_t
 
 inline std::ostream& operator<<(std::ostream& stream, EUInt64 value)
 {
-    static constexpr FBE::ValueName<uint64_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint64_t>(value), {
         {UINT64_C(18446744073709551615), "a"},
-    };
-    return FBE::print_enum(stream, static_cast<uint64_t>(value), names);
+    });
 }
 
 enum class EDefault : int32_t
@@ -190,11 +179,10 @@ enum class EDefault : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EDefault value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {0, "zero"},
         {1, "one"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class EOld : int32_t
@@ -205,11 +193,10 @@ enum class EOld : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EOld value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {7, "secret"},
         {8, "old"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class Reserved : int32_t
@@ -223,14 +210,13 @@ enum class Reserved : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, Reserved value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {0, "new"},
         {1, "delete"},
         {2, "default"},
         {3, "None"},
         {4, "lambda"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class FByte : uint8_t
@@ -245,12 +231,11 @@ FBE_ENUM_FLAGS(FByte)
 
 inline std::ostream& operator<<(std::ostream& stream, FByte value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_flags(stream, static_cast<uint8_t>(value), {
         {1, "one"},
         {2, "two"},
         {3, "both"},
-    };
-    return FBE::print_flags(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 enum class FUInt64 : uint64_t
@@ -264,12 +249,11 @@ FBE_ENUM_FLAGS(FUInt64)
 
 inline std::ostream& operator<<(std::ostream& stream, FUInt64 value)
 {
-    static constexpr FBE::ValueName<uint64_t> names[] = {
+    return FBE::print_flags(stream, static_cast<uint64_t>(value), {
         {UINT64_C(9223372036854775808), "top"},
         {UINT64_C(1), "low"},
         {UINT64_C(9223372036854775809), "all"},
-    };
-    return FBE::print_flags(stream, static_cast<uint64_t>(value), names);
+    });
 }
 
 enum class FDefault : int32_t
@@ -281,10 +265,9 @@ FBE_ENUM_FLAGS(FDefault)
 
 inline std::ostream& operator<<(std::ostream& stream, FDefault value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_flags(stream, static_cast<int32_t>(value), {
         {1, "x"},
-    };
-    return FBE::print_flags(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 struct Counted;
@@ -429,18 +412,25 @@ struct Counted
     static constexpr uint32_t fbe_type() noexcept { return 1001; }
 
     Counted() = default;
-    explicit Counted(int32_t arg_a);
+    explicit Counted(int32_t arg_a)
+        : a(arg_a)
+    {}
 
-    bool operator==(const Counted& other) const noexcept;
+    bool operator==(const Counted& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Counted& other) const noexcept { return !(*this == other); }
-    bool operator<(const Counted& other) const noexcept;
+    bool operator<(const Counted& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Counted& other) const noexcept { return !(other < *this); }
     bool operator>(const Counted& other) const noexcept { return other < *this; }
     bool operator>=(const Counted& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Counted& other) noexcept;
+    void swap(Counted& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Counted::a);
+    }
+
     friend void swap(Counted&, Counted&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Counted&);
@@ -453,18 +443,25 @@ struct Shifted
     static constexpr uint32_t fbe_type() noexcept { return 1020; }
 
     Shifted() = default;
-    explicit Shifted(int32_t arg_a);
+    explicit Shifted(int32_t arg_a)
+        : a(arg_a)
+    {}
 
-    bool operator==(const Shifted& other) const noexcept;
+    bool operator==(const Shifted& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Shifted& other) const noexcept { return !(*this == other); }
-    bool operator<(const Shifted& other) const noexcept;
+    bool operator<(const Shifted& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Shifted& other) const noexcept { return !(other < *this); }
     bool operator>(const Shifted& other) const noexcept { return other < *this; }
     bool operator>=(const Shifted& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Shifted& other) noexcept;
+    void swap(Shifted& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Shifted::a);
+    }
+
     friend void swap(Shifted&, Shifted&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Shifted&);
@@ -477,18 +474,25 @@ struct AfterShift
     static constexpr uint32_t fbe_type() noexcept { return 1021; }
 
     AfterShift() = default;
-    explicit AfterShift(int32_t arg_a);
+    explicit AfterShift(int32_t arg_a)
+        : a(arg_a)
+    {}
 
-    bool operator==(const AfterShift& other) const noexcept;
+    bool operator==(const AfterShift& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const AfterShift& other) const noexcept { return !(*this == other); }
-    bool operator<(const AfterShift& other) const noexcept;
+    bool operator<(const AfterShift& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const AfterShift& other) const noexcept { return !(other < *this); }
     bool operator>(const AfterShift& other) const noexcept { return other < *this; }
     bool operator>=(const AfterShift& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(AfterShift& other) noexcept;
+    void swap(AfterShift& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &AfterShift::a);
+    }
+
     friend void swap(AfterShift&, AfterShift&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const AfterShift&);
@@ -501,18 +505,25 @@ struct Fixed
     static constexpr uint32_t fbe_type() noexcept { return 7; }
 
     Fixed() = default;
-    explicit Fixed(int32_t arg_a);
+    explicit Fixed(int32_t arg_a)
+        : a(arg_a)
+    {}
 
-    bool operator==(const Fixed& other) const noexcept;
+    bool operator==(const Fixed& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Fixed& other) const noexcept { return !(*this == other); }
-    bool operator<(const Fixed& other) const noexcept;
+    bool operator<(const Fixed& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Fixed& other) const noexcept { return !(other < *this); }
     bool operator>(const Fixed& other) const noexcept { return other < *this; }
     bool operator>=(const Fixed& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Fixed& other) noexcept;
+    void swap(Fixed& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Fixed::a);
+    }
+
     friend void swap(Fixed&, Fixed&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Fixed&);
@@ -525,18 +536,27 @@ struct Derived : public ::everything::Fixed
     static constexpr uint32_t fbe_type() noexcept { return 7; }
 
     Derived() = default;
-    Derived(const ::everything::Fixed& base, int32_t arg_b);
+    Derived(const ::everything::Fixed& base, int32_t arg_b)
+        : ::everything::Fixed(base)
+        , b(arg_b)
+    {}
 
-    bool operator==(const Derived& other) const noexcept;
+    bool operator==(const Derived& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Derived& other) const noexcept { return !(*this == other); }
-    bool operator<(const Derived& other) const noexcept;
+    bool operator<(const Derived& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Derived& other) const noexcept { return !(other < *this); }
     bool operator>(const Derived& other) const noexcept { return other < *this; }
     bool operator>=(const Derived& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Derived& other) noexcept;
+    void swap(Derived& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Derived::a,
+            &Derived::b);
+    }
+
     friend void swap(Derived&, Derived&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Derived&);
@@ -549,18 +569,28 @@ struct ImportedBase : public ::market::Instrument
     static constexpr uint32_t fbe_type() noexcept { return 1022; }
 
     ImportedBase() = default;
-    ImportedBase(const ::market::Instrument& base, double arg_price);
+    ImportedBase(const ::market::Instrument& base, double arg_price)
+        : ::market::Instrument(base)
+        , price(arg_price)
+    {}
 
-    bool operator==(const ImportedBase& other) const noexcept;
+    bool operator==(const ImportedBase& other) const noexcept { return FBE::equal_members(*this, other, &ImportedBase::symbol); }
     bool operator!=(const ImportedBase& other) const noexcept { return !(*this == other); }
-    bool operator<(const ImportedBase& other) const noexcept;
+    bool operator<(const ImportedBase& other) const noexcept { return FBE::less_members(*this, other, &ImportedBase::symbol); }
     bool operator<=(const ImportedBase& other) const noexcept { return !(other < *this); }
     bool operator>(const ImportedBase& other) const noexcept { return other < *this; }
     bool operator>=(const ImportedBase& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(ImportedBase& other) noexcept;
+    void swap(ImportedBase& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &ImportedBase::symbol,
+            &ImportedBase::digits,
+            &ImportedBase::price);
+    }
+
     friend void swap(ImportedBase&, ImportedBase&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const ImportedBase&);
@@ -573,18 +603,25 @@ struct Note
     static constexpr uint32_t fbe_type() noexcept { return 1023; }
 
     Note() = default;
-    explicit Note(const std::string& arg_text);
+    explicit Note(const std::string& arg_text)
+        : text(arg_text)
+    {}
 
-    bool operator==(const Note& other) const noexcept;
+    bool operator==(const Note& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Note& other) const noexcept { return !(*this == other); }
-    bool operator<(const Note& other) const noexcept;
+    bool operator<(const Note& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Note& other) const noexcept { return !(other < *this); }
     bool operator>(const Note& other) const noexcept { return other < *this; }
     bool operator>=(const Note& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Note& other) noexcept;
+    void swap(Note& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Note::text);
+    }
+
     friend void swap(Note&, Note&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Note&);
@@ -598,18 +635,27 @@ struct Quiet
     static constexpr uint32_t fbe_type() noexcept { return 1024; }
 
     Quiet() = default;
-    Quiet(const std::string& arg_password, int32_t arg_legacy);
+    Quiet(const std::string& arg_password, int32_t arg_legacy)
+        : password(arg_password)
+        , legacy(arg_legacy)
+    {}
 
-    bool operator==(const Quiet& other) const noexcept;
+    bool operator==(const Quiet& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Quiet& other) const noexcept { return !(*this == other); }
-    bool operator<(const Quiet& other) const noexcept;
+    bool operator<(const Quiet& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Quiet& other) const noexcept { return !(other < *this); }
     bool operator>(const Quiet& other) const noexcept { return other < *this; }
     bool operator>=(const Quiet& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Quiet& other) noexcept;
+    void swap(Quiet& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Quiet::password,
+            &Quiet::legacy);
+    }
+
     friend void swap(Quiet&, Quiet&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Quiet&);
@@ -621,16 +667,20 @@ struct Empty
 
     Empty() = default;
 
-    bool operator==(const Empty& other) const noexcept;
+    bool operator==(const Empty& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Empty& other) const noexcept { return !(*this == other); }
-    bool operator<(const Empty& other) const noexcept;
+    bool operator<(const Empty& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Empty& other) const noexcept { return !(other < *this); }
     bool operator>(const Empty& other) const noexcept { return other < *this; }
     bool operator>=(const Empty& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Empty& other) noexcept;
+    void swap(Empty& other) noexcept
+    {
+        FBE::swap_members(*this, other);
+    }
+
     friend void swap(Empty&, Empty&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Empty&);
@@ -696,18 +746,131 @@ struct Everything
     static constexpr uint32_t fbe_type() noexcept { return 1026; }
 
     Everything() = default;
-    Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char arg_f3, wchar_t arg_f4, int8_t arg_f5, uint8_t arg_f6, int16_t arg_f7, uint16_t arg_f8, int32_t arg_f9, uint32_t arg_f10, int64_t arg_f11, uint64_t arg_f12, float arg_f13, double arg_f14, FBE::decimal_t arg_f15, FBE::decimal_t arg_f16, const std::string& arg_f17, uint64_t arg_f18, uint64_t arg_f19, FBE::uuid_t arg_f20, FBE::uuid_t arg_f21, FBE::uuid_t arg_f22, FBE::uuid_t arg_f23, const FBE::buffer_t& arg_f24, ::everything::EByte arg_f25, ::market::Side arg_f26, ::everything::FByte arg_f27, ::everything::FUInt64 arg_f28, const ::everything::Counted& arg_f29, const ::market::Instrument& arg_f30, const std::optional<int32_t>& arg_f31, const std::optional<int32_t>& arg_f32, const std::optional<std::string>& arg_f33, const std::optional<::everything::EByte>& arg_f34, const std::optional<::everything::Counted>& arg_f35, const std::array<int32_t, 3>& arg_f36, const std::array<std::optional<std::string>, 2>& arg_f37, const std::vector<double>& arg_f38, const std::vector<std::optional<::everything::Counted>>& arg_f39, const std::list<std::string>& arg_f40, const std::set<int64_t>& arg_f41, const std::set<::market::Instrument>& arg_f42, const std::map<int32_t, std::string>& arg_f43, const std::map<std::string, std::optional<::everything::Counted>>& arg_f44, const std::unordered_map<FBE::uuid_t, FBE::buffer_t>& arg_f45, const std::unordered_map<::market::Instrument, ::everything::Counted>& arg_f46, const std::optional<int32_t>& arg_f47, bool arg_f47Reset, const std::optional<uint64_t>& arg_f48, const std::map<FBE::buffer_t, int32_t>& arg_f49, const std::unordered_map<FBE::buffer_t, std::string>& arg_f50, const std::set<FBE::decimal_t>& arg_f51, const std::map<FBE::decimal_t, int32_t>& arg_f52);
+    Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char arg_f3, wchar_t arg_f4, int8_t arg_f5, uint8_t arg_f6, int16_t arg_f7, uint16_t arg_f8, int32_t arg_f9, uint32_t arg_f10, int64_t arg_f11, uint64_t arg_f12, float arg_f13, double arg_f14, FBE::decimal_t arg_f15, FBE::decimal_t arg_f16, const std::string& arg_f17, uint64_t arg_f18, uint64_t arg_f19, FBE::uuid_t arg_f20, FBE::uuid_t arg_f21, FBE::uuid_t arg_f22, FBE::uuid_t arg_f23, const FBE::buffer_t& arg_f24, ::everything::EByte arg_f25, ::market::Side arg_f26, ::everything::FByte arg_f27, ::everything::FUInt64 arg_f28, const ::everything::Counted& arg_f29, const ::market::Instrument& arg_f30, const std::optional<int32_t>& arg_f31, const std::optional<int32_t>& arg_f32, const std::optional<std::string>& arg_f33, const std::optional<::everything::EByte>& arg_f34, const std::optional<::everything::Counted>& arg_f35, const std::array<int32_t, 3>& arg_f36, const std::array<std::optional<std::string>, 2>& arg_f37, const std::vector<double>& arg_f38, const std::vector<std::optional<::everything::Counted>>& arg_f39, const std::list<std::string>& arg_f40, const std::set<int64_t>& arg_f41, const std::set<::market::Instrument>& arg_f42, const std::map<int32_t, std::string>& arg_f43, const std::map<std::string, std::optional<::everything::Counted>>& arg_f44, const std::unordered_map<FBE::uuid_t, FBE::buffer_t>& arg_f45, const std::unordered_map<::market::Instrument, ::everything::Counted>& arg_f46, const std::optional<int32_t>& arg_f47, bool arg_f47Reset, const std::optional<uint64_t>& arg_f48, const std::map<FBE::buffer_t, int32_t>& arg_f49, const std::unordered_map<FBE::buffer_t, std::string>& arg_f50, const std::set<FBE::decimal_t>& arg_f51, const std::map<FBE::decimal_t, int32_t>& arg_f52)
+        : id(arg_id)
+        , f1(arg_f1)
+        , f2(arg_f2)
+        , f3(arg_f3)
+        , f4(arg_f4)
+        , f5(arg_f5)
+        , f6(arg_f6)
+        , f7(arg_f7)
+        , f8(arg_f8)
+        , f9(arg_f9)
+        , f10(arg_f10)
+        , f11(arg_f11)
+        , f12(arg_f12)
+        , f13(arg_f13)
+        , f14(arg_f14)
+        , f15(arg_f15)
+        , f16(arg_f16)
+        , f17(arg_f17)
+        , f18(arg_f18)
+        , f19(arg_f19)
+        , f20(arg_f20)
+        , f21(arg_f21)
+        , f22(arg_f22)
+        , f23(arg_f23)
+        , f24(arg_f24)
+        , f25(arg_f25)
+        , f26(arg_f26)
+        , f27(arg_f27)
+        , f28(arg_f28)
+        , f29(arg_f29)
+        , f30(arg_f30)
+        , f31(arg_f31)
+        , f32(arg_f32)
+        , f33(arg_f33)
+        , f34(arg_f34)
+        , f35(arg_f35)
+        , f36(arg_f36)
+        , f37(arg_f37)
+        , f38(arg_f38)
+        , f39(arg_f39)
+        , f40(arg_f40)
+        , f41(arg_f41)
+        , f42(arg_f42)
+        , f43(arg_f43)
+        , f44(arg_f44)
+        , f45(arg_f45)
+        , f46(arg_f46)
+        , f47(arg_f47)
+        , f47Reset(arg_f47Reset)
+        , f48(arg_f48)
+        , f49(arg_f49)
+        , f50(arg_f50)
+        , f51(arg_f51)
+        , f52(arg_f52)
+    {}
 
-    bool operator==(const Everything& other) const noexcept;
+    bool operator==(const Everything& other) const noexcept { return FBE::equal_members(*this, other, &Everything::id); }
     bool operator!=(const Everything& other) const noexcept { return !(*this == other); }
-    bool operator<(const Everything& other) const noexcept;
+    bool operator<(const Everything& other) const noexcept { return FBE::less_members(*this, other, &Everything::id); }
     bool operator<=(const Everything& other) const noexcept { return !(other < *this); }
     bool operator>(const Everything& other) const noexcept { return other < *this; }
     bool operator>=(const Everything& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Everything& other) noexcept;
+    void swap(Everything& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Everything::id,
+            &Everything::f1,
+            &Everything::f2,
+            &Everything::f3,
+            &Everything::f4,
+            &Everything::f5,
+            &Everything::f6,
+            &Everything::f7,
+            &Everything::f8,
+            &Everything::f9,
+            &Everything::f10,
+            &Everything::f11,
+            &Everything::f12,
+            &Everything::f13,
+            &Everything::f14,
+            &Everything::f15,
+            &Everything::f16,
+            &Everything::f17,
+            &Everything::f18,
+            &Everything::f19,
+            &Everything::f20,
+            &Everything::f21,
+            &Everything::f22,
+            &Everything::f23,
+            &Everything::f24,
+            &Everything::f25,
+            &Everything::f26,
+            &Everything::f27,
+            &Everything::f28,
+            &Everything::f29,
+            &Everything::f30,
+            &Everything::f31,
+            &Everything::f32,
+            &Everything::f33,
+            &Everything::f34,
+            &Everything::f35,
+            &Everything::f36,
+            &Everything::f37,
+            &Everything::f38,
+            &Everything::f39,
+            &Everything::f40,
+            &Everything::f41,
+            &Everything::f42,
+            &Everything::f43,
+            &Everything::f44,
+            &Everything::f45,
+            &Everything::f46,
+            &Everything::f47,
+            &Everything::f47Reset,
+            &Everything::f48,
+            &Everything::f49,
+            &Everything::f50,
+            &Everything::f51,
+            &Everything::f52);
+    }
+
     friend void swap(Everything&, Everything&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Everything&);
@@ -721,18 +884,27 @@ struct PlaceOrder
     static constexpr uint32_t fbe_type() noexcept { return 1027; }
 
     PlaceOrder() = default;
-    PlaceOrder(FBE::uuid_t arg_id, const ::market::Instrument& arg_instrument);
+    PlaceOrder(FBE::uuid_t arg_id, const ::market::Instrument& arg_instrument)
+        : id(arg_id)
+        , instrument(arg_instrument)
+    {}
 
-    bool operator==(const PlaceOrder& other) const noexcept;
+    bool operator==(const PlaceOrder& other) const noexcept { return FBE::equal_members(*this, other, &PlaceOrder::id); }
     bool operator!=(const PlaceOrder& other) const noexcept { return !(*this == other); }
-    bool operator<(const PlaceOrder& other) const noexcept;
+    bool operator<(const PlaceOrder& other) const noexcept { return FBE::less_members(*this, other, &PlaceOrder::id); }
     bool operator<=(const PlaceOrder& other) const noexcept { return !(other < *this); }
     bool operator>(const PlaceOrder& other) const noexcept { return other < *this; }
     bool operator>=(const PlaceOrder& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(PlaceOrder& other) noexcept;
+    void swap(PlaceOrder& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &PlaceOrder::id,
+            &PlaceOrder::instrument);
+    }
+
     friend void swap(PlaceOrder&, PlaceOrder&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const PlaceOrder&);
@@ -745,18 +917,25 @@ struct Accepted
     static constexpr uint32_t fbe_type() noexcept { return 1028; }
 
     Accepted() = default;
-    explicit Accepted(FBE::uuid_t arg_id);
+    explicit Accepted(FBE::uuid_t arg_id)
+        : id(arg_id)
+    {}
 
-    bool operator==(const Accepted& other) const noexcept;
+    bool operator==(const Accepted& other) const noexcept { return FBE::equal_members(*this, other, &Accepted::id); }
     bool operator!=(const Accepted& other) const noexcept { return !(*this == other); }
-    bool operator<(const Accepted& other) const noexcept;
+    bool operator<(const Accepted& other) const noexcept { return FBE::less_members(*this, other, &Accepted::id); }
     bool operator<=(const Accepted& other) const noexcept { return !(other < *this); }
     bool operator>(const Accepted& other) const noexcept { return other < *this; }
     bool operator>=(const Accepted& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Accepted& other) noexcept;
+    void swap(Accepted& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Accepted::id);
+    }
+
     friend void swap(Accepted&, Accepted&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Accepted&);
@@ -770,18 +949,27 @@ struct Rejected
     static constexpr uint32_t fbe_type() noexcept { return 1029; }
 
     Rejected() = default;
-    Rejected(FBE::uuid_t arg_id, const std::string& arg_reason);
+    Rejected(FBE::uuid_t arg_id, const std::string& arg_reason)
+        : id(arg_id)
+        , reason(arg_reason)
+    {}
 
-    bool operator==(const Rejected& other) const noexcept;
+    bool operator==(const Rejected& other) const noexcept { return FBE::equal_members(*this, other, &Rejected::id); }
     bool operator!=(const Rejected& other) const noexcept { return !(*this == other); }
-    bool operator<(const Rejected& other) const noexcept;
+    bool operator<(const Rejected& other) const noexcept { return FBE::less_members(*this, other, &Rejected::id); }
     bool operator<=(const Rejected& other) const noexcept { return !(other < *this); }
     bool operator>(const Rejected& other) const noexcept { return other < *this; }
     bool operator>=(const Rejected& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Rejected& other) noexcept;
+    void swap(Rejected& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Rejected::id,
+            &Rejected::reason);
+    }
+
     friend void swap(Rejected&, Rejected&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Rejected&);
@@ -794,18 +982,25 @@ struct Ping
     static constexpr uint32_t fbe_type() noexcept { return 1030; }
 
     Ping() = default;
-    explicit Ping(int64_t arg_sequence);
+    explicit Ping(int64_t arg_sequence)
+        : sequence(arg_sequence)
+    {}
 
-    bool operator==(const Ping& other) const noexcept;
+    bool operator==(const Ping& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Ping& other) const noexcept { return !(*this == other); }
-    bool operator<(const Ping& other) const noexcept;
+    bool operator<(const Ping& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Ping& other) const noexcept { return !(other < *this); }
     bool operator>(const Ping& other) const noexcept { return other < *this; }
     bool operator>=(const Ping& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Ping& other) noexcept;
+    void swap(Ping& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Ping::sequence);
+    }
+
     friend void swap(Ping&, Ping&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Ping&);
@@ -820,18 +1015,29 @@ struct FixedKeywords
     static constexpr uint32_t fbe_type() noexcept { return 1031; }
 
     FixedKeywords() = default;
-    FixedKeywords(int32_t arg_new, bool arg_swap, ::everything::Reserved arg_default);
+    FixedKeywords(int32_t arg_new, bool arg_swap, ::everything::Reserved arg_default)
+        : new_(arg_new)
+        , swap_(arg_swap)
+        , default_(arg_default)
+    {}
 
-    bool operator==(const FixedKeywords& other) const noexcept;
+    bool operator==(const FixedKeywords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const FixedKeywords& other) const noexcept { return !(*this == other); }
-    bool operator<(const FixedKeywords& other) const noexcept;
+    bool operator<(const FixedKeywords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const FixedKeywords& other) const noexcept { return !(other < *this); }
     bool operator>(const FixedKeywords& other) const noexcept { return other < *this; }
     bool operator>=(const FixedKeywords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(FixedKeywords& other) noexcept;
+    void swap(FixedKeywords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &FixedKeywords::new_,
+            &FixedKeywords::swap_,
+            &FixedKeywords::default_);
+    }
+
     friend void swap(FixedKeywords&, FixedKeywords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const FixedKeywords&);
@@ -852,18 +1058,41 @@ struct Keywords
     static constexpr uint32_t fbe_type() noexcept { return 1032; }
 
     Keywords() = default;
-    Keywords(int32_t arg_new, const std::string& arg_class, ::everything::Reserved arg_default, bool arg_swap, int32_t arg_from, int32_t arg_None, int32_t arg_NULL, const std::optional<::everything::Reserved>& arg_operator, const std::vector<::everything::FixedKeywords>& arg_this);
+    Keywords(int32_t arg_new, const std::string& arg_class, ::everything::Reserved arg_default, bool arg_swap, int32_t arg_from, int32_t arg_None, int32_t arg_NULL, const std::optional<::everything::Reserved>& arg_operator, const std::vector<::everything::FixedKeywords>& arg_this)
+        : new_(arg_new)
+        , class_(arg_class)
+        , default_(arg_default)
+        , swap_(arg_swap)
+        , from(arg_from)
+        , None(arg_None)
+        , NULL_(arg_NULL)
+        , operator_(arg_operator)
+        , this_(arg_this)
+    {}
 
-    bool operator==(const Keywords& other) const noexcept;
+    bool operator==(const Keywords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Keywords& other) const noexcept { return !(*this == other); }
-    bool operator<(const Keywords& other) const noexcept;
+    bool operator<(const Keywords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Keywords& other) const noexcept { return !(other < *this); }
     bool operator>(const Keywords& other) const noexcept { return other < *this; }
     bool operator>=(const Keywords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Keywords& other) noexcept;
+    void swap(Keywords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Keywords::new_,
+            &Keywords::class_,
+            &Keywords::default_,
+            &Keywords::swap_,
+            &Keywords::from,
+            &Keywords::None,
+            &Keywords::NULL_,
+            &Keywords::operator_,
+            &Keywords::this_);
+    }
+
     friend void swap(Keywords&, Keywords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Keywords&);
@@ -878,18 +1107,29 @@ struct Route
     static constexpr uint32_t fbe_type() noexcept { return 1033; }
 
     Route() = default;
-    Route(const std::string& arg_venue, double arg_weight, int32_t arg_leg);
+    Route(const std::string& arg_venue, double arg_weight, int32_t arg_leg)
+        : venue(arg_venue)
+        , weight(arg_weight)
+        , leg(arg_leg)
+    {}
 
-    bool operator==(const Route& other) const noexcept;
+    bool operator==(const Route& other) const noexcept { return FBE::equal_members(*this, other, &Route::venue, &Route::leg); }
     bool operator!=(const Route& other) const noexcept { return !(*this == other); }
-    bool operator<(const Route& other) const noexcept;
+    bool operator<(const Route& other) const noexcept { return FBE::less_members(*this, other, &Route::venue, &Route::leg); }
     bool operator<=(const Route& other) const noexcept { return !(other < *this); }
     bool operator>(const Route& other) const noexcept { return other < *this; }
     bool operator>=(const Route& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Route& other) noexcept;
+    void swap(Route& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Route::venue,
+            &Route::weight,
+            &Route::leg);
+    }
+
     friend void swap(Route&, Route&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Route&);
@@ -904,36 +1144,33 @@ struct Routes
     static constexpr uint32_t fbe_type() noexcept { return 1034; }
 
     Routes() = default;
-    Routes(const std::set<::everything::Route>& arg_routes, const std::map<::everything::Route, int32_t>& arg_ranks, const std::unordered_map<::everything::Route, std::string>& arg_names);
+    Routes(const std::set<::everything::Route>& arg_routes, const std::map<::everything::Route, int32_t>& arg_ranks, const std::unordered_map<::everything::Route, std::string>& arg_names)
+        : routes(arg_routes)
+        , ranks(arg_ranks)
+        , names(arg_names)
+    {}
 
-    bool operator==(const Routes& other) const noexcept;
+    bool operator==(const Routes& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Routes& other) const noexcept { return !(*this == other); }
-    bool operator<(const Routes& other) const noexcept;
+    bool operator<(const Routes& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Routes& other) const noexcept { return !(other < *this); }
     bool operator>(const Routes& other) const noexcept { return other < *this; }
     bool operator>=(const Routes& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Routes& other) noexcept;
+    void swap(Routes& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Routes::routes,
+            &Routes::ranks,
+            &Routes::names);
+    }
+
     friend void swap(Routes&, Routes&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Routes&);
 };
-
-inline Counted::Counted(int32_t arg_a)
-    : a(arg_a)
-{}
-
-inline bool Counted::operator==(const Counted& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Counted::operator<(const Counted& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Counted::string() const { return FBE::to_text(*this); }
-
-inline void Counted::swap(Counted& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Counted::a);
-}
 
 inline void swap(Counted& a, Counted& b) noexcept { a.swap(b); }
 
@@ -941,20 +1178,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Counted& value)
 {
     return FBE::print_struct(stream, "Counted",
         FBE::field("a", value.a));
-}
-
-inline Shifted::Shifted(int32_t arg_a)
-    : a(arg_a)
-{}
-
-inline bool Shifted::operator==(const Shifted& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Shifted::operator<(const Shifted& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Shifted::string() const { return FBE::to_text(*this); }
-
-inline void Shifted::swap(Shifted& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Shifted::a);
 }
 
 inline void swap(Shifted& a, Shifted& b) noexcept { a.swap(b); }
@@ -965,20 +1188,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Shifted& value)
         FBE::field("a", value.a));
 }
 
-inline AfterShift::AfterShift(int32_t arg_a)
-    : a(arg_a)
-{}
-
-inline bool AfterShift::operator==(const AfterShift& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool AfterShift::operator<(const AfterShift& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string AfterShift::string() const { return FBE::to_text(*this); }
-
-inline void AfterShift::swap(AfterShift& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &AfterShift::a);
-}
-
 inline void swap(AfterShift& a, AfterShift& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const AfterShift& value)
@@ -987,42 +1196,12 @@ inline std::ostream& operator<<(std::ostream& stream, const AfterShift& value)
         FBE::field("a", value.a));
 }
 
-inline Fixed::Fixed(int32_t arg_a)
-    : a(arg_a)
-{}
-
-inline bool Fixed::operator==(const Fixed& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Fixed::operator<(const Fixed& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Fixed::string() const { return FBE::to_text(*this); }
-
-inline void Fixed::swap(Fixed& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Fixed::a);
-}
-
 inline void swap(Fixed& a, Fixed& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Fixed& value)
 {
     return FBE::print_struct(stream, "Fixed",
         FBE::field("a", value.a));
-}
-
-inline Derived::Derived(const ::everything::Fixed& base, int32_t arg_b)
-    : ::everything::Fixed(base)
-    , b(arg_b)
-{}
-
-inline bool Derived::operator==(const Derived& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Derived::operator<(const Derived& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Derived::string() const { return FBE::to_text(*this); }
-
-inline void Derived::swap(Derived& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Derived::a,
-        &Derived::b);
 }
 
 inline void swap(Derived& a, Derived& b) noexcept { a.swap(b); }
@@ -1034,23 +1213,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Derived& value)
         FBE::field("b", value.b));
 }
 
-inline ImportedBase::ImportedBase(const ::market::Instrument& base, double arg_price)
-    : ::market::Instrument(base)
-    , price(arg_price)
-{}
-
-inline bool ImportedBase::operator==(const ImportedBase& other) const noexcept { return FBE::equal_members(*this, other, &ImportedBase::symbol); }
-inline bool ImportedBase::operator<(const ImportedBase& other) const noexcept { return FBE::less_members(*this, other, &ImportedBase::symbol); }
-inline std::string ImportedBase::string() const { return FBE::to_text(*this); }
-
-inline void ImportedBase::swap(ImportedBase& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &ImportedBase::symbol,
-        &ImportedBase::digits,
-        &ImportedBase::price);
-}
-
 inline void swap(ImportedBase& a, ImportedBase& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const ImportedBase& value)
@@ -1060,42 +1222,12 @@ inline std::ostream& operator<<(std::ostream& stream, const ImportedBase& value)
         FBE::field("price", value.price));
 }
 
-inline Note::Note(const std::string& arg_text)
-    : text(arg_text)
-{}
-
-inline bool Note::operator==(const Note& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Note::operator<(const Note& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Note::string() const { return FBE::to_text(*this); }
-
-inline void Note::swap(Note& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Note::text);
-}
-
 inline void swap(Note& a, Note& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Note& value)
 {
     return FBE::print_struct(stream, "Note",
         FBE::field("text", value.text));
-}
-
-inline Quiet::Quiet(const std::string& arg_password, int32_t arg_legacy)
-    : password(arg_password)
-    , legacy(arg_legacy)
-{}
-
-inline bool Quiet::operator==(const Quiet& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Quiet::operator<(const Quiet& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Quiet::string() const { return FBE::to_text(*this); }
-
-inline void Quiet::swap(Quiet& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Quiet::password,
-        &Quiet::legacy);
 }
 
 inline void swap(Quiet& a, Quiet& b) noexcept { a.swap(b); }
@@ -1107,140 +1239,11 @@ inline std::ostream& operator<<(std::ostream& stream, const Quiet& value)
         FBE::field("legacy", value.legacy));
 }
 
-inline bool Empty::operator==(const Empty& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Empty::operator<(const Empty& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Empty::string() const { return FBE::to_text(*this); }
-
-inline void Empty::swap(Empty& other) noexcept
-{
-    FBE::swap_members(*this, other);
-}
-
 inline void swap(Empty& a, Empty& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Empty& /*value*/)
 {
     return FBE::print_struct(stream, "Empty");
-}
-
-inline Everything::Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char arg_f3, wchar_t arg_f4, int8_t arg_f5, uint8_t arg_f6, int16_t arg_f7, uint16_t arg_f8, int32_t arg_f9, uint32_t arg_f10, int64_t arg_f11, uint64_t arg_f12, float arg_f13, double arg_f14, FBE::decimal_t arg_f15, FBE::decimal_t arg_f16, const std::string& arg_f17, uint64_t arg_f18, uint64_t arg_f19, FBE::uuid_t arg_f20, FBE::uuid_t arg_f21, FBE::uuid_t arg_f22, FBE::uuid_t arg_f23, const FBE::buffer_t& arg_f24, ::everything::EByte arg_f25, ::market::Side arg_f26, ::everything::FByte arg_f27, ::everything::FUInt64 arg_f28, const ::everything::Counted& arg_f29, const ::market::Instrument& arg_f30, const std::optional<int32_t>& arg_f31, const std::optional<int32_t>& arg_f32, const std::optional<std::string>& arg_f33, const std::optional<::everything::EByte>& arg_f34, const std::optional<::everything::Counted>& arg_f35, const std::array<int32_t, 3>& arg_f36, const std::array<std::optional<std::string>, 2>& arg_f37, const std::vector<double>& arg_f38, const std::vector<std::optional<::everything::Counted>>& arg_f39, const std::list<std::string>& arg_f40, const std::set<int64_t>& arg_f41, const std::set<::market::Instrument>& arg_f42, const std::map<int32_t, std::string>& arg_f43, const std::map<std::string, std::optional<::everything::Counted>>& arg_f44, const std::unordered_map<FBE::uuid_t, FBE::buffer_t>& arg_f45, const std::unordered_map<::market::Instrument, ::everything::Counted>& arg_f46, const std::optional<int32_t>& arg_f47, bool arg_f47Reset, const std::optional<uint64_t>& arg_f48, const std::map<FBE::buffer_t, int32_t>& arg_f49, const std::unordered_map<FBE::buffer_t, std::string>& arg_f50, const std::set<FBE::decimal_t>& arg_f51, const std::map<FBE::decimal_t, int32_t>& arg_f52)
-    : id(arg_id)
-    , f1(arg_f1)
-    , f2(arg_f2)
-    , f3(arg_f3)
-    , f4(arg_f4)
-    , f5(arg_f5)
-    , f6(arg_f6)
-    , f7(arg_f7)
-    , f8(arg_f8)
-    , f9(arg_f9)
-    , f10(arg_f10)
-    , f11(arg_f11)
-    , f12(arg_f12)
-    , f13(arg_f13)
-    , f14(arg_f14)
-    , f15(arg_f15)
-    , f16(arg_f16)
-    , f17(arg_f17)
-    , f18(arg_f18)
-    , f19(arg_f19)
-    , f20(arg_f20)
-    , f21(arg_f21)
-    , f22(arg_f22)
-    , f23(arg_f23)
-    , f24(arg_f24)
-    , f25(arg_f25)
-    , f26(arg_f26)
-    , f27(arg_f27)
-    , f28(arg_f28)
-    , f29(arg_f29)
-    , f30(arg_f30)
-    , f31(arg_f31)
-    , f32(arg_f32)
-    , f33(arg_f33)
-    , f34(arg_f34)
-    , f35(arg_f35)
-    , f36(arg_f36)
-    , f37(arg_f37)
-    , f38(arg_f38)
-    , f39(arg_f39)
-    , f40(arg_f40)
-    , f41(arg_f41)
-    , f42(arg_f42)
-    , f43(arg_f43)
-    , f44(arg_f44)
-    , f45(arg_f45)
-    , f46(arg_f46)
-    , f47(arg_f47)
-    , f47Reset(arg_f47Reset)
-    , f48(arg_f48)
-    , f49(arg_f49)
-    , f50(arg_f50)
-    , f51(arg_f51)
-    , f52(arg_f52)
-{}
-
-inline bool Everything::operator==(const Everything& other) const noexcept { return FBE::equal_members(*this, other, &Everything::id); }
-inline bool Everything::operator<(const Everything& other) const noexcept { return FBE::less_members(*this, other, &Everything::id); }
-inline std::string Everything::string() const { return FBE::to_text(*this); }
-
-inline void Everything::swap(Everything& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Everything::id,
-        &Everything::f1,
-        &Everything::f2,
-        &Everything::f3,
-        &Everything::f4,
-        &Everything::f5,
-        &Everything::f6,
-        &Everything::f7,
-        &Everything::f8,
-        &Everything::f9,
-        &Everything::f10,
-        &Everything::f11,
-        &Everything::f12,
-        &Everything::f13,
-        &Everything::f14,
-        &Everything::f15,
-        &Everything::f16,
-        &Everything::f17,
-        &Everything::f18,
-        &Everything::f19,
-        &Everything::f20,
-        &Everything::f21,
-        &Everything::f22,
-        &Everything::f23,
-        &Everything::f24,
-        &Everything::f25,
-        &Everything::f26,
-        &Everything::f27,
-        &Everything::f28,
-        &Everything::f29,
-        &Everything::f30,
-        &Everything::f31,
-        &Everything::f32,
-        &Everything::f33,
-        &Everything::f34,
-        &Everything::f35,
-        &Everything::f36,
-        &Everything::f37,
-        &Everything::f38,
-        &Everything::f39,
-        &Everything::f40,
-        &Everything::f41,
-        &Everything::f42,
-        &Everything::f43,
-        &Everything::f44,
-        &Everything::f45,
-        &Everything::f46,
-        &Everything::f47,
-        &Everything::f47Reset,
-        &Everything::f48,
-        &Everything::f49,
-        &Everything::f50,
-        &Everything::f51,
-        &Everything::f52);
 }
 
 inline void swap(Everything& a, Everything& b) noexcept { a.swap(b); }
@@ -1304,22 +1307,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Everything& value)
         FBE::field("f52", value.f52));
 }
 
-inline PlaceOrder::PlaceOrder(FBE::uuid_t arg_id, const ::market::Instrument& arg_instrument)
-    : id(arg_id)
-    , instrument(arg_instrument)
-{}
-
-inline bool PlaceOrder::operator==(const PlaceOrder& other) const noexcept { return FBE::equal_members(*this, other, &PlaceOrder::id); }
-inline bool PlaceOrder::operator<(const PlaceOrder& other) const noexcept { return FBE::less_members(*this, other, &PlaceOrder::id); }
-inline std::string PlaceOrder::string() const { return FBE::to_text(*this); }
-
-inline void PlaceOrder::swap(PlaceOrder& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &PlaceOrder::id,
-        &PlaceOrder::instrument);
-}
-
 inline void swap(PlaceOrder& a, PlaceOrder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const PlaceOrder& value)
@@ -1329,42 +1316,12 @@ inline std::ostream& operator<<(std::ostream& stream, const PlaceOrder& value)
         FBE::field("instrument", value.instrument));
 }
 
-inline Accepted::Accepted(FBE::uuid_t arg_id)
-    : id(arg_id)
-{}
-
-inline bool Accepted::operator==(const Accepted& other) const noexcept { return FBE::equal_members(*this, other, &Accepted::id); }
-inline bool Accepted::operator<(const Accepted& other) const noexcept { return FBE::less_members(*this, other, &Accepted::id); }
-inline std::string Accepted::string() const { return FBE::to_text(*this); }
-
-inline void Accepted::swap(Accepted& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Accepted::id);
-}
-
 inline void swap(Accepted& a, Accepted& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Accepted& value)
 {
     return FBE::print_struct(stream, "Accepted",
         FBE::field("id", value.id));
-}
-
-inline Rejected::Rejected(FBE::uuid_t arg_id, const std::string& arg_reason)
-    : id(arg_id)
-    , reason(arg_reason)
-{}
-
-inline bool Rejected::operator==(const Rejected& other) const noexcept { return FBE::equal_members(*this, other, &Rejected::id); }
-inline bool Rejected::operator<(const Rejected& other) const noexcept { return FBE::less_members(*this, other, &Rejected::id); }
-inline std::string Rejected::string() const { return FBE::to_text(*this); }
-
-inline void Rejected::swap(Rejected& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Rejected::id,
-        &Rejected::reason);
 }
 
 inline void swap(Rejected& a, Rejected& b) noexcept { a.swap(b); }
@@ -1376,44 +1333,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Rejected& value)
         FBE::field("reason", value.reason));
 }
 
-inline Ping::Ping(int64_t arg_sequence)
-    : sequence(arg_sequence)
-{}
-
-inline bool Ping::operator==(const Ping& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Ping::operator<(const Ping& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Ping::string() const { return FBE::to_text(*this); }
-
-inline void Ping::swap(Ping& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Ping::sequence);
-}
-
 inline void swap(Ping& a, Ping& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Ping& value)
 {
     return FBE::print_struct(stream, "Ping",
         FBE::field("sequence", value.sequence));
-}
-
-inline FixedKeywords::FixedKeywords(int32_t arg_new, bool arg_swap, ::everything::Reserved arg_default)
-    : new_(arg_new)
-    , swap_(arg_swap)
-    , default_(arg_default)
-{}
-
-inline bool FixedKeywords::operator==(const FixedKeywords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool FixedKeywords::operator<(const FixedKeywords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string FixedKeywords::string() const { return FBE::to_text(*this); }
-
-inline void FixedKeywords::swap(FixedKeywords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &FixedKeywords::new_,
-        &FixedKeywords::swap_,
-        &FixedKeywords::default_);
 }
 
 inline void swap(FixedKeywords& a, FixedKeywords& b) noexcept { a.swap(b); }
@@ -1424,36 +1349,6 @@ inline std::ostream& operator<<(std::ostream& stream, const FixedKeywords& value
         FBE::field("new", value.new_),
         FBE::field("swap", value.swap_),
         FBE::field("default", value.default_));
-}
-
-inline Keywords::Keywords(int32_t arg_new, const std::string& arg_class, ::everything::Reserved arg_default, bool arg_swap, int32_t arg_from, int32_t arg_None, int32_t arg_NULL, const std::optional<::everything::Reserved>& arg_operator, const std::vector<::everything::FixedKeywords>& arg_this)
-    : new_(arg_new)
-    , class_(arg_class)
-    , default_(arg_default)
-    , swap_(arg_swap)
-    , from(arg_from)
-    , None(arg_None)
-    , NULL_(arg_NULL)
-    , operator_(arg_operator)
-    , this_(arg_this)
-{}
-
-inline bool Keywords::operator==(const Keywords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Keywords::operator<(const Keywords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Keywords::string() const { return FBE::to_text(*this); }
-
-inline void Keywords::swap(Keywords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Keywords::new_,
-        &Keywords::class_,
-        &Keywords::default_,
-        &Keywords::swap_,
-        &Keywords::from,
-        &Keywords::None,
-        &Keywords::NULL_,
-        &Keywords::operator_,
-        &Keywords::this_);
 }
 
 inline void swap(Keywords& a, Keywords& b) noexcept { a.swap(b); }
@@ -1472,24 +1367,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Keywords& value)
         FBE::field("this", value.this_));
 }
 
-inline Route::Route(const std::string& arg_venue, double arg_weight, int32_t arg_leg)
-    : venue(arg_venue)
-    , weight(arg_weight)
-    , leg(arg_leg)
-{}
-
-inline bool Route::operator==(const Route& other) const noexcept { return FBE::equal_members(*this, other, &Route::venue, &Route::leg); }
-inline bool Route::operator<(const Route& other) const noexcept { return FBE::less_members(*this, other, &Route::venue, &Route::leg); }
-inline std::string Route::string() const { return FBE::to_text(*this); }
-
-inline void Route::swap(Route& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Route::venue,
-        &Route::weight,
-        &Route::leg);
-}
-
 inline void swap(Route& a, Route& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Route& value)
@@ -1498,24 +1375,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Route& value)
         FBE::field("venue", value.venue),
         FBE::field("weight", value.weight),
         FBE::field("leg", value.leg));
-}
-
-inline Routes::Routes(const std::set<::everything::Route>& arg_routes, const std::map<::everything::Route, int32_t>& arg_ranks, const std::unordered_map<::everything::Route, std::string>& arg_names)
-    : routes(arg_routes)
-    , ranks(arg_ranks)
-    , names(arg_names)
-{}
-
-inline bool Routes::operator==(const Routes& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Routes::operator<(const Routes& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Routes::string() const { return FBE::to_text(*this); }
-
-inline void Routes::swap(Routes& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Routes::routes,
-        &Routes::ranks,
-        &Routes::names);
 }
 
 inline void swap(Routes& a, Routes& b) noexcept { a.swap(b); }

@@ -73,16 +73,20 @@ struct Empty
 
     Empty() = default;
 
-    bool operator==(const Empty& other) const noexcept;
+    bool operator==(const Empty& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Empty& other) const noexcept { return !(*this == other); }
-    bool operator<(const Empty& other) const noexcept;
+    bool operator<(const Empty& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Empty& other) const noexcept { return !(other < *this); }
     bool operator>(const Empty& other) const noexcept { return other < *this; }
     bool operator>=(const Empty& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Empty& other) noexcept;
+    void swap(Empty& other) noexcept
+    {
+        FBE::swap_members(*this, other);
+    }
+
     friend void swap(Empty&, Empty&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Empty&);
@@ -95,18 +99,25 @@ struct Empties
     static constexpr uint32_t fbe_type() noexcept { return 2; }
 
     Empties() = default;
-    explicit Empties(const std::vector<::hostile::Empty>& arg_items);
+    explicit Empties(const std::vector<::hostile::Empty>& arg_items)
+        : items(arg_items)
+    {}
 
-    bool operator==(const Empties& other) const noexcept;
+    bool operator==(const Empties& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Empties& other) const noexcept { return !(*this == other); }
-    bool operator<(const Empties& other) const noexcept;
+    bool operator<(const Empties& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Empties& other) const noexcept { return !(other < *this); }
     bool operator>(const Empties& other) const noexcept { return other < *this; }
     bool operator>=(const Empties& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Empties& other) noexcept;
+    void swap(Empties& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Empties::items);
+    }
+
     friend void swap(Empties&, Empties&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Empties&);
@@ -119,18 +130,25 @@ struct Wide
     static constexpr uint32_t fbe_type() noexcept { return 3; }
 
     Wide() = default;
-    explicit Wide(const std::array<int32_t, 1000000>& arg_values);
+    explicit Wide(const std::array<int32_t, 1000000>& arg_values)
+        : values(arg_values)
+    {}
 
-    bool operator==(const Wide& other) const noexcept;
+    bool operator==(const Wide& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Wide& other) const noexcept { return !(*this == other); }
-    bool operator<(const Wide& other) const noexcept;
+    bool operator<(const Wide& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Wide& other) const noexcept { return !(other < *this); }
     bool operator>(const Wide& other) const noexcept { return other < *this; }
     bool operator>=(const Wide& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Wide& other) noexcept;
+    void swap(Wide& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Wide::values);
+    }
+
     friend void swap(Wide&, Wide&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Wide&);
@@ -143,18 +161,25 @@ struct Wides
     static constexpr uint32_t fbe_type() noexcept { return 4; }
 
     Wides() = default;
-    explicit Wides(const std::vector<::hostile::Wide>& arg_items);
+    explicit Wides(const std::vector<::hostile::Wide>& arg_items)
+        : items(arg_items)
+    {}
 
-    bool operator==(const Wides& other) const noexcept;
+    bool operator==(const Wides& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Wides& other) const noexcept { return !(*this == other); }
-    bool operator<(const Wides& other) const noexcept;
+    bool operator<(const Wides& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Wides& other) const noexcept { return !(other < *this); }
     bool operator>(const Wides& other) const noexcept { return other < *this; }
     bool operator>=(const Wides& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Wides& other) noexcept;
+    void swap(Wides& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Wides::items);
+    }
+
     friend void swap(Wides&, Wides&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Wides&);
@@ -169,51 +194,39 @@ struct Holder
     static constexpr uint32_t fbe_type() noexcept { return 5; }
 
     Holder() = default;
-    Holder(const ::hostile::Wide& arg_wide, const std::optional<::hostile::Wide>& arg_maybe, const std::map<int32_t, ::hostile::Wide>& arg_byId);
+    Holder(const ::hostile::Wide& arg_wide, const std::optional<::hostile::Wide>& arg_maybe, const std::map<int32_t, ::hostile::Wide>& arg_byId)
+        : wide(arg_wide)
+        , maybe(arg_maybe)
+        , byId(arg_byId)
+    {}
 
-    bool operator==(const Holder& other) const noexcept;
+    bool operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Holder& other) const noexcept { return !(*this == other); }
-    bool operator<(const Holder& other) const noexcept;
+    bool operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Holder& other) const noexcept { return !(other < *this); }
     bool operator>(const Holder& other) const noexcept { return other < *this; }
     bool operator>=(const Holder& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Holder& other) noexcept;
+    void swap(Holder& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Holder::wide,
+            &Holder::maybe,
+            &Holder::byId);
+    }
+
     friend void swap(Holder&, Holder&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Holder&);
 };
-
-inline bool Empty::operator==(const Empty& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Empty::operator<(const Empty& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Empty::string() const { return FBE::to_text(*this); }
-
-inline void Empty::swap(Empty& other) noexcept
-{
-    FBE::swap_members(*this, other);
-}
 
 inline void swap(Empty& a, Empty& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Empty& /*value*/)
 {
     return FBE::print_struct(stream, "Empty");
-}
-
-inline Empties::Empties(const std::vector<::hostile::Empty>& arg_items)
-    : items(arg_items)
-{}
-
-inline bool Empties::operator==(const Empties& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Empties::operator<(const Empties& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Empties::string() const { return FBE::to_text(*this); }
-
-inline void Empties::swap(Empties& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Empties::items);
 }
 
 inline void swap(Empties& a, Empties& b) noexcept { a.swap(b); }
@@ -224,20 +237,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Empties& value)
         FBE::field("items", value.items));
 }
 
-inline Wide::Wide(const std::array<int32_t, 1000000>& arg_values)
-    : values(arg_values)
-{}
-
-inline bool Wide::operator==(const Wide& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Wide::operator<(const Wide& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Wide::string() const { return FBE::to_text(*this); }
-
-inline void Wide::swap(Wide& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Wide::values);
-}
-
 inline void swap(Wide& a, Wide& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Wide& value)
@@ -246,44 +245,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Wide& value)
         FBE::field("values", value.values));
 }
 
-inline Wides::Wides(const std::vector<::hostile::Wide>& arg_items)
-    : items(arg_items)
-{}
-
-inline bool Wides::operator==(const Wides& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Wides::operator<(const Wides& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Wides::string() const { return FBE::to_text(*this); }
-
-inline void Wides::swap(Wides& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Wides::items);
-}
-
 inline void swap(Wides& a, Wides& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Wides& value)
 {
     return FBE::print_struct(stream, "Wides",
         FBE::field("items", value.items));
-}
-
-inline Holder::Holder(const ::hostile::Wide& arg_wide, const std::optional<::hostile::Wide>& arg_maybe, const std::map<int32_t, ::hostile::Wide>& arg_byId)
-    : wide(arg_wide)
-    , maybe(arg_maybe)
-    , byId(arg_byId)
-{}
-
-inline bool Holder::operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Holder::operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Holder::string() const { return FBE::to_text(*this); }
-
-inline void Holder::swap(Holder& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Holder::wide,
-        &Holder::maybe,
-        &Holder::byId);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }

@@ -535,7 +535,7 @@ enum class Word : int16_t
 
 inline std::ostream& operator<<(std::ostream& stream, Word value)
 {
-    static constexpr FBE::ValueName<int16_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int16_t>(value), {
         {0, "alignas"},
         {1, "alignof"},
         {2, "and"},
@@ -1041,8 +1041,7 @@ inline std::ostream& operator<<(std::ostream& stream, Word value)
         {502, "Timestamps"},
         {503, "Utf8"},
         {504, "Requests"},
-    };
-    return FBE::print_enum(stream, static_cast<int16_t>(value), names);
+    });
 }
 
 enum class side : int32_t
@@ -1053,11 +1052,10 @@ enum class side : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, side value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {0, "buy"},
         {1, "sell"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class range : int32_t
@@ -1068,11 +1066,10 @@ enum class range : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, range value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {0, "lo"},
         {1, "hi"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class Letters : int32_t
@@ -1087,15 +1084,14 @@ enum class Letters : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, Letters value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {0, "a"},
         {1, "A"},
         {2, "_a"},
         {3, "__a"},
         {4, "a_"},
         {5, "_"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class digits : int32_t
@@ -1106,11 +1102,10 @@ enum class digits : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, digits value)
 {
-    static constexpr FBE::ValueName<int32_t> names[] = {
+    return FBE::print_enum(stream, static_cast<int32_t>(value), {
         {0, "one"},
         {1, "two"},
-    };
-    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
+    });
 }
 
 enum class Modifier : uint64_t
@@ -1163,7 +1158,7 @@ FBE_ENUM_FLAGS(Modifier)
 
 inline std::ostream& operator<<(std::ostream& stream, Modifier value)
 {
-    static constexpr FBE::ValueName<uint64_t> names[] = {
+    return FBE::print_flags(stream, static_cast<uint64_t>(value), {
         {UINT64_C(1), "class"},
         {UINT64_C(2), "def"},
         {UINT64_C(4), "func"},
@@ -1206,8 +1201,7 @@ inline std::ostream& operator<<(std::ostream& stream, Modifier value)
         {UINT64_C(549755813888), "String"},
         {UINT64_C(1099511627776), "toString"},
         {UINT64_C(2199023255552), "Companion"},
-    };
-    return FBE::print_flags(stream, static_cast<uint64_t>(value), names);
+    });
 }
 
 struct Order;
@@ -1816,18 +1810,29 @@ struct Order
     static constexpr uint32_t fbe_type() noexcept { return 1; }
 
     Order() = default;
-    Order(int32_t arg_side, ::import::side arg_s, ::import::range arg_range);
+    Order(int32_t arg_side, ::import::side arg_s, ::import::range arg_range)
+        : side(arg_side)
+        , s(arg_s)
+        , range(arg_range)
+    {}
 
-    bool operator==(const Order& other) const noexcept;
+    bool operator==(const Order& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Order& other) const noexcept { return !(*this == other); }
-    bool operator<(const Order& other) const noexcept;
+    bool operator<(const Order& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Order& other) const noexcept { return !(other < *this); }
     bool operator>(const Order& other) const noexcept { return other < *this; }
     bool operator>=(const Order& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Order& other) noexcept;
+    void swap(Order& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Order::side,
+            &Order::s,
+            &Order::range);
+    }
+
     friend void swap(Order&, Order&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Order&);
@@ -1954,18 +1959,253 @@ struct CppWords
     static constexpr uint32_t fbe_type() noexcept { return 2; }
 
     CppWords() = default;
-    CppWords(::import::Word arg_alignas, int32_t arg_alignof, const std::string& arg_and, const std::optional<bool>& arg_and_eq, ::import::Modifier arg_asm, double arg_auto, ::import::side arg_bitand, int64_t arg_bitor, const std::vector<::import::Word>& arg_break, const std::optional<std::string>& arg_case, const FBE::buffer_t& arg_catch, const std::map<std::string, int32_t>& arg_char8_t, FBE::decimal_t arg_char16_t, FBE::uuid_t arg_char32_t, uint64_t arg_class, float arg_compl, uint8_t arg_concept, const std::optional<::import::Word>& arg_const, ::import::Word arg_consteval, int32_t arg_constexpr, const std::string& arg_constinit, const std::optional<bool>& arg_const_cast, ::import::Modifier arg_continue, double arg_co_await, ::import::side arg_co_return, int64_t arg_co_yield, const std::vector<::import::Word>& arg_decltype, const std::optional<std::string>& arg_default, const FBE::buffer_t& arg_delete, const std::map<std::string, int32_t>& arg_do, FBE::decimal_t arg_dynamic_cast, FBE::uuid_t arg_else, uint64_t arg_explicit, float arg_export, uint8_t arg_extern, const std::optional<::import::Word>& arg_final, ::import::Word arg_for, int32_t arg_friend, const std::string& arg_goto, const std::optional<bool>& arg_if, ::import::Modifier arg_import, double arg_inline, ::import::side arg_int, int64_t arg_long, const std::vector<::import::Word>& arg_module, const std::optional<std::string>& arg_mutable, const FBE::buffer_t& arg_namespace, const std::map<std::string, int32_t>& arg_new, FBE::decimal_t arg_noexcept, FBE::uuid_t arg_not, uint64_t arg_not_eq, float arg_nullptr, uint8_t arg_operator, const std::optional<::import::Word>& arg_or, ::import::Word arg_or_eq, int32_t arg_override, const std::string& arg_private, const std::optional<bool>& arg_protected, ::import::Modifier arg_public, double arg_register, ::import::side arg_reinterpret_cast, int64_t arg_requires, const std::vector<::import::Word>& arg_return, const std::optional<std::string>& arg_short, const FBE::buffer_t& arg_signed, const std::map<std::string, int32_t>& arg_sizeof, FBE::decimal_t arg_static, FBE::uuid_t arg_static_assert, uint64_t arg_static_cast, float arg_switch, uint8_t arg_template, const std::optional<::import::Word>& arg_this, ::import::Word arg_thread_local, int32_t arg_throw, const std::string& arg_try, const std::optional<bool>& arg_typedef, ::import::Modifier arg_typeid, double arg_typename, ::import::side arg_union, int64_t arg_unsigned, const std::vector<::import::Word>& arg_using, const std::optional<std::string>& arg_virtual, const FBE::buffer_t& arg_void, const std::map<std::string, int32_t>& arg_volatile, FBE::decimal_t arg_wchar_t, FBE::uuid_t arg_while, uint64_t arg_xor, float arg_xor_eq, uint8_t arg_assert, const std::optional<::import::Word>& arg_errno, ::import::Word arg_EOF, int32_t arg_NULL, const std::string& arg_stdin, const std::optional<bool>& arg_stdout, ::import::Modifier arg_stderr, double arg_offsetof, ::import::side arg_std, int64_t arg_FBE, const std::vector<::import::Word>& arg_int8_t, const std::optional<std::string>& arg_uint8_t, const FBE::buffer_t& arg_int16_t, const std::map<std::string, int32_t>& arg_uint16_t, FBE::decimal_t arg_int32_t, FBE::uuid_t arg_uint32_t, uint64_t arg_int64_t, float arg_uint64_t, uint8_t arg_size_t, const std::optional<::import::Word>& arg_ptrdiff_t, ::import::Word arg_nullptr_t, int32_t arg_linux, const std::string& arg_unix, const std::optional<bool>& arg_BUFSIZ, ::import::Modifier arg_INT32_MAX, double arg_CHAR_BIT, ::import::side arg_EINVAL);
+    CppWords(::import::Word arg_alignas, int32_t arg_alignof, const std::string& arg_and, const std::optional<bool>& arg_and_eq, ::import::Modifier arg_asm, double arg_auto, ::import::side arg_bitand, int64_t arg_bitor, const std::vector<::import::Word>& arg_break, const std::optional<std::string>& arg_case, const FBE::buffer_t& arg_catch, const std::map<std::string, int32_t>& arg_char8_t, FBE::decimal_t arg_char16_t, FBE::uuid_t arg_char32_t, uint64_t arg_class, float arg_compl, uint8_t arg_concept, const std::optional<::import::Word>& arg_const, ::import::Word arg_consteval, int32_t arg_constexpr, const std::string& arg_constinit, const std::optional<bool>& arg_const_cast, ::import::Modifier arg_continue, double arg_co_await, ::import::side arg_co_return, int64_t arg_co_yield, const std::vector<::import::Word>& arg_decltype, const std::optional<std::string>& arg_default, const FBE::buffer_t& arg_delete, const std::map<std::string, int32_t>& arg_do, FBE::decimal_t arg_dynamic_cast, FBE::uuid_t arg_else, uint64_t arg_explicit, float arg_export, uint8_t arg_extern, const std::optional<::import::Word>& arg_final, ::import::Word arg_for, int32_t arg_friend, const std::string& arg_goto, const std::optional<bool>& arg_if, ::import::Modifier arg_import, double arg_inline, ::import::side arg_int, int64_t arg_long, const std::vector<::import::Word>& arg_module, const std::optional<std::string>& arg_mutable, const FBE::buffer_t& arg_namespace, const std::map<std::string, int32_t>& arg_new, FBE::decimal_t arg_noexcept, FBE::uuid_t arg_not, uint64_t arg_not_eq, float arg_nullptr, uint8_t arg_operator, const std::optional<::import::Word>& arg_or, ::import::Word arg_or_eq, int32_t arg_override, const std::string& arg_private, const std::optional<bool>& arg_protected, ::import::Modifier arg_public, double arg_register, ::import::side arg_reinterpret_cast, int64_t arg_requires, const std::vector<::import::Word>& arg_return, const std::optional<std::string>& arg_short, const FBE::buffer_t& arg_signed, const std::map<std::string, int32_t>& arg_sizeof, FBE::decimal_t arg_static, FBE::uuid_t arg_static_assert, uint64_t arg_static_cast, float arg_switch, uint8_t arg_template, const std::optional<::import::Word>& arg_this, ::import::Word arg_thread_local, int32_t arg_throw, const std::string& arg_try, const std::optional<bool>& arg_typedef, ::import::Modifier arg_typeid, double arg_typename, ::import::side arg_union, int64_t arg_unsigned, const std::vector<::import::Word>& arg_using, const std::optional<std::string>& arg_virtual, const FBE::buffer_t& arg_void, const std::map<std::string, int32_t>& arg_volatile, FBE::decimal_t arg_wchar_t, FBE::uuid_t arg_while, uint64_t arg_xor, float arg_xor_eq, uint8_t arg_assert, const std::optional<::import::Word>& arg_errno, ::import::Word arg_EOF, int32_t arg_NULL, const std::string& arg_stdin, const std::optional<bool>& arg_stdout, ::import::Modifier arg_stderr, double arg_offsetof, ::import::side arg_std, int64_t arg_FBE, const std::vector<::import::Word>& arg_int8_t, const std::optional<std::string>& arg_uint8_t, const FBE::buffer_t& arg_int16_t, const std::map<std::string, int32_t>& arg_uint16_t, FBE::decimal_t arg_int32_t, FBE::uuid_t arg_uint32_t, uint64_t arg_int64_t, float arg_uint64_t, uint8_t arg_size_t, const std::optional<::import::Word>& arg_ptrdiff_t, ::import::Word arg_nullptr_t, int32_t arg_linux, const std::string& arg_unix, const std::optional<bool>& arg_BUFSIZ, ::import::Modifier arg_INT32_MAX, double arg_CHAR_BIT, ::import::side arg_EINVAL)
+        : alignas_(arg_alignas)
+        , alignof_(arg_alignof)
+        , and_(arg_and)
+        , and_eq_(arg_and_eq)
+        , asm_(arg_asm)
+        , auto_(arg_auto)
+        , bitand_(arg_bitand)
+        , bitor_(arg_bitor)
+        , break_(arg_break)
+        , case_(arg_case)
+        , catch_(arg_catch)
+        , char8_t_(arg_char8_t)
+        , char16_t_(arg_char16_t)
+        , char32_t_(arg_char32_t)
+        , class_(arg_class)
+        , compl_(arg_compl)
+        , concept_(arg_concept)
+        , const_(arg_const)
+        , consteval_(arg_consteval)
+        , constexpr_(arg_constexpr)
+        , constinit_(arg_constinit)
+        , const_cast_(arg_const_cast)
+        , continue_(arg_continue)
+        , co_await_(arg_co_await)
+        , co_return_(arg_co_return)
+        , co_yield_(arg_co_yield)
+        , decltype_(arg_decltype)
+        , default_(arg_default)
+        , delete_(arg_delete)
+        , do_(arg_do)
+        , dynamic_cast_(arg_dynamic_cast)
+        , else_(arg_else)
+        , explicit_(arg_explicit)
+        , export_(arg_export)
+        , extern_(arg_extern)
+        , final(arg_final)
+        , for_(arg_for)
+        , friend_(arg_friend)
+        , goto_(arg_goto)
+        , if_(arg_if)
+        , import(arg_import)
+        , inline_(arg_inline)
+        , int_(arg_int)
+        , long_(arg_long)
+        , module(arg_module)
+        , mutable_(arg_mutable)
+        , namespace_(arg_namespace)
+        , new_(arg_new)
+        , noexcept_(arg_noexcept)
+        , not_(arg_not)
+        , not_eq_(arg_not_eq)
+        , nullptr_(arg_nullptr)
+        , operator_(arg_operator)
+        , or_(arg_or)
+        , or_eq_(arg_or_eq)
+        , override(arg_override)
+        , private_(arg_private)
+        , protected_(arg_protected)
+        , public_(arg_public)
+        , register_(arg_register)
+        , reinterpret_cast_(arg_reinterpret_cast)
+        , requires_(arg_requires)
+        , return_(arg_return)
+        , short_(arg_short)
+        , signed_(arg_signed)
+        , sizeof_(arg_sizeof)
+        , static_(arg_static)
+        , static_assert_(arg_static_assert)
+        , static_cast_(arg_static_cast)
+        , switch_(arg_switch)
+        , template_(arg_template)
+        , this_(arg_this)
+        , thread_local_(arg_thread_local)
+        , throw_(arg_throw)
+        , try_(arg_try)
+        , typedef_(arg_typedef)
+        , typeid_(arg_typeid)
+        , typename_(arg_typename)
+        , union_(arg_union)
+        , unsigned_(arg_unsigned)
+        , using_(arg_using)
+        , virtual_(arg_virtual)
+        , void_(arg_void)
+        , volatile_(arg_volatile)
+        , wchar_t_(arg_wchar_t)
+        , while_(arg_while)
+        , xor_(arg_xor)
+        , xor_eq_(arg_xor_eq)
+        , assert_(arg_assert)
+        , errno_(arg_errno)
+        , EOF_(arg_EOF)
+        , NULL_(arg_NULL)
+        , stdin_(arg_stdin)
+        , stdout_(arg_stdout)
+        , stderr_(arg_stderr)
+        , offsetof_(arg_offsetof)
+        , std_(arg_std)
+        , FBE_(arg_FBE)
+        , int8_t_(arg_int8_t)
+        , uint8_t_(arg_uint8_t)
+        , int16_t_(arg_int16_t)
+        , uint16_t_(arg_uint16_t)
+        , int32_t_(arg_int32_t)
+        , uint32_t_(arg_uint32_t)
+        , int64_t_(arg_int64_t)
+        , uint64_t_(arg_uint64_t)
+        , size_t_(arg_size_t)
+        , ptrdiff_t_(arg_ptrdiff_t)
+        , nullptr_t_(arg_nullptr_t)
+        , linux_(arg_linux)
+        , unix_(arg_unix)
+        , BUFSIZ_(arg_BUFSIZ)
+        , INT32_MAX_(arg_INT32_MAX)
+        , CHAR_BIT(arg_CHAR_BIT)
+        , EINVAL_(arg_EINVAL)
+    {}
 
-    bool operator==(const CppWords& other) const noexcept;
+    bool operator==(const CppWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const CppWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const CppWords& other) const noexcept;
+    bool operator<(const CppWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const CppWords& other) const noexcept { return !(other < *this); }
     bool operator>(const CppWords& other) const noexcept { return other < *this; }
     bool operator>=(const CppWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(CppWords& other) noexcept;
+    void swap(CppWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &CppWords::alignas_,
+            &CppWords::alignof_,
+            &CppWords::and_,
+            &CppWords::and_eq_,
+            &CppWords::asm_,
+            &CppWords::auto_,
+            &CppWords::bitand_,
+            &CppWords::bitor_,
+            &CppWords::break_,
+            &CppWords::case_,
+            &CppWords::catch_,
+            &CppWords::char8_t_,
+            &CppWords::char16_t_,
+            &CppWords::char32_t_,
+            &CppWords::class_,
+            &CppWords::compl_,
+            &CppWords::concept_,
+            &CppWords::const_,
+            &CppWords::consteval_,
+            &CppWords::constexpr_,
+            &CppWords::constinit_,
+            &CppWords::const_cast_,
+            &CppWords::continue_,
+            &CppWords::co_await_,
+            &CppWords::co_return_,
+            &CppWords::co_yield_,
+            &CppWords::decltype_,
+            &CppWords::default_,
+            &CppWords::delete_,
+            &CppWords::do_,
+            &CppWords::dynamic_cast_,
+            &CppWords::else_,
+            &CppWords::explicit_,
+            &CppWords::export_,
+            &CppWords::extern_,
+            &CppWords::final,
+            &CppWords::for_,
+            &CppWords::friend_,
+            &CppWords::goto_,
+            &CppWords::if_,
+            &CppWords::import,
+            &CppWords::inline_,
+            &CppWords::int_,
+            &CppWords::long_,
+            &CppWords::module,
+            &CppWords::mutable_,
+            &CppWords::namespace_,
+            &CppWords::new_,
+            &CppWords::noexcept_,
+            &CppWords::not_,
+            &CppWords::not_eq_,
+            &CppWords::nullptr_,
+            &CppWords::operator_,
+            &CppWords::or_,
+            &CppWords::or_eq_,
+            &CppWords::override,
+            &CppWords::private_,
+            &CppWords::protected_,
+            &CppWords::public_,
+            &CppWords::register_,
+            &CppWords::reinterpret_cast_,
+            &CppWords::requires_,
+            &CppWords::return_,
+            &CppWords::short_,
+            &CppWords::signed_,
+            &CppWords::sizeof_,
+            &CppWords::static_,
+            &CppWords::static_assert_,
+            &CppWords::static_cast_,
+            &CppWords::switch_,
+            &CppWords::template_,
+            &CppWords::this_,
+            &CppWords::thread_local_,
+            &CppWords::throw_,
+            &CppWords::try_,
+            &CppWords::typedef_,
+            &CppWords::typeid_,
+            &CppWords::typename_,
+            &CppWords::union_,
+            &CppWords::unsigned_,
+            &CppWords::using_,
+            &CppWords::virtual_,
+            &CppWords::void_,
+            &CppWords::volatile_,
+            &CppWords::wchar_t_,
+            &CppWords::while_,
+            &CppWords::xor_,
+            &CppWords::xor_eq_,
+            &CppWords::assert_,
+            &CppWords::errno_,
+            &CppWords::EOF_,
+            &CppWords::NULL_,
+            &CppWords::stdin_,
+            &CppWords::stdout_,
+            &CppWords::stderr_,
+            &CppWords::offsetof_,
+            &CppWords::std_,
+            &CppWords::FBE_,
+            &CppWords::int8_t_,
+            &CppWords::uint8_t_,
+            &CppWords::int16_t_,
+            &CppWords::uint16_t_,
+            &CppWords::int32_t_,
+            &CppWords::uint32_t_,
+            &CppWords::int64_t_,
+            &CppWords::uint64_t_,
+            &CppWords::size_t_,
+            &CppWords::ptrdiff_t_,
+            &CppWords::nullptr_t_,
+            &CppWords::linux_,
+            &CppWords::unix_,
+            &CppWords::BUFSIZ_,
+            &CppWords::INT32_MAX_,
+            &CppWords::CHAR_BIT,
+            &CppWords::EINVAL_);
+    }
+
     friend void swap(CppWords&, CppWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const CppWords&);
@@ -2022,18 +2262,113 @@ struct PythonWords
     static constexpr uint32_t fbe_type() noexcept { return 3; }
 
     PythonWords() = default;
-    PythonWords(::import::Word arg_False, int32_t arg_None, const std::string& arg_True, const std::optional<bool>& arg_as, ::import::Modifier arg_async, double arg_await, ::import::side arg_def, int64_t arg_del, const std::vector<::import::Word>& arg_elif, const std::optional<std::string>& arg_except, const FBE::buffer_t& arg_finally, const std::map<std::string, int32_t>& arg_from, FBE::decimal_t arg_global, FBE::uuid_t arg_in, uint64_t arg_is, float arg_lambda, uint8_t arg_nonlocal, const std::optional<::import::Word>& arg_pass, ::import::Word arg_raise, int32_t arg_with, const std::string& arg_yield, const std::optional<bool>& arg__, ::import::Modifier arg_match, double arg_self, ::import::side arg_cls, int64_t arg_print, const std::vector<::import::Word>& arg_len, const std::optional<std::string>& arg_list, const FBE::buffer_t& arg_dict, const std::map<std::string, int32_t>& arg_set, FBE::decimal_t arg_str, FBE::uuid_t arg_object, uint64_t arg_super, float arg_isinstance, uint8_t arg_property, const std::optional<::import::Word>& arg_staticmethod, ::import::Word arg_classmethod, int32_t arg_typing, const std::string& arg_Any, const std::optional<bool>& arg_ClassVar, ::import::Modifier arg_Callable, double arg_IntEnum, ::import::side arg_IntFlag, int64_t arg_PACKAGE, const std::vector<::import::Word>& arg_VERSION);
+    PythonWords(::import::Word arg_False, int32_t arg_None, const std::string& arg_True, const std::optional<bool>& arg_as, ::import::Modifier arg_async, double arg_await, ::import::side arg_def, int64_t arg_del, const std::vector<::import::Word>& arg_elif, const std::optional<std::string>& arg_except, const FBE::buffer_t& arg_finally, const std::map<std::string, int32_t>& arg_from, FBE::decimal_t arg_global, FBE::uuid_t arg_in, uint64_t arg_is, float arg_lambda, uint8_t arg_nonlocal, const std::optional<::import::Word>& arg_pass, ::import::Word arg_raise, int32_t arg_with, const std::string& arg_yield, const std::optional<bool>& arg__, ::import::Modifier arg_match, double arg_self, ::import::side arg_cls, int64_t arg_print, const std::vector<::import::Word>& arg_len, const std::optional<std::string>& arg_list, const FBE::buffer_t& arg_dict, const std::map<std::string, int32_t>& arg_set, FBE::decimal_t arg_str, FBE::uuid_t arg_object, uint64_t arg_super, float arg_isinstance, uint8_t arg_property, const std::optional<::import::Word>& arg_staticmethod, ::import::Word arg_classmethod, int32_t arg_typing, const std::string& arg_Any, const std::optional<bool>& arg_ClassVar, ::import::Modifier arg_Callable, double arg_IntEnum, ::import::side arg_IntFlag, int64_t arg_PACKAGE, const std::vector<::import::Word>& arg_VERSION)
+        : False(arg_False)
+        , None(arg_None)
+        , True(arg_True)
+        , as(arg_as)
+        , async(arg_async)
+        , await(arg_await)
+        , def(arg_def)
+        , del(arg_del)
+        , elif(arg_elif)
+        , except(arg_except)
+        , finally(arg_finally)
+        , from(arg_from)
+        , global(arg_global)
+        , in(arg_in)
+        , is(arg_is)
+        , lambda(arg_lambda)
+        , nonlocal(arg_nonlocal)
+        , pass(arg_pass)
+        , raise(arg_raise)
+        , with(arg_with)
+        , yield(arg_yield)
+        , _(arg__)
+        , match(arg_match)
+        , self(arg_self)
+        , cls(arg_cls)
+        , print(arg_print)
+        , len(arg_len)
+        , list(arg_list)
+        , dict(arg_dict)
+        , set(arg_set)
+        , str(arg_str)
+        , object(arg_object)
+        , super(arg_super)
+        , isinstance(arg_isinstance)
+        , property(arg_property)
+        , staticmethod(arg_staticmethod)
+        , classmethod(arg_classmethod)
+        , typing(arg_typing)
+        , Any(arg_Any)
+        , ClassVar(arg_ClassVar)
+        , Callable(arg_Callable)
+        , IntEnum(arg_IntEnum)
+        , IntFlag(arg_IntFlag)
+        , PACKAGE(arg_PACKAGE)
+        , VERSION(arg_VERSION)
+    {}
 
-    bool operator==(const PythonWords& other) const noexcept;
+    bool operator==(const PythonWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const PythonWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const PythonWords& other) const noexcept;
+    bool operator<(const PythonWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const PythonWords& other) const noexcept { return !(other < *this); }
     bool operator>(const PythonWords& other) const noexcept { return other < *this; }
     bool operator>=(const PythonWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(PythonWords& other) noexcept;
+    void swap(PythonWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &PythonWords::False,
+            &PythonWords::None,
+            &PythonWords::True,
+            &PythonWords::as,
+            &PythonWords::async,
+            &PythonWords::await,
+            &PythonWords::def,
+            &PythonWords::del,
+            &PythonWords::elif,
+            &PythonWords::except,
+            &PythonWords::finally,
+            &PythonWords::from,
+            &PythonWords::global,
+            &PythonWords::in,
+            &PythonWords::is,
+            &PythonWords::lambda,
+            &PythonWords::nonlocal,
+            &PythonWords::pass,
+            &PythonWords::raise,
+            &PythonWords::with,
+            &PythonWords::yield,
+            &PythonWords::_,
+            &PythonWords::match,
+            &PythonWords::self,
+            &PythonWords::cls,
+            &PythonWords::print,
+            &PythonWords::len,
+            &PythonWords::list,
+            &PythonWords::dict,
+            &PythonWords::set,
+            &PythonWords::str,
+            &PythonWords::object,
+            &PythonWords::super,
+            &PythonWords::isinstance,
+            &PythonWords::property,
+            &PythonWords::staticmethod,
+            &PythonWords::classmethod,
+            &PythonWords::typing,
+            &PythonWords::Any,
+            &PythonWords::ClassVar,
+            &PythonWords::Callable,
+            &PythonWords::IntEnum,
+            &PythonWords::IntFlag,
+            &PythonWords::PACKAGE,
+            &PythonWords::VERSION);
+    }
+
     friend void swap(PythonWords&, PythonWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const PythonWords&);
@@ -2083,18 +2418,99 @@ struct GoWords
     static constexpr uint32_t fbe_type() noexcept { return 4; }
 
     GoWords() = default;
-    GoWords(::import::Word arg_chan, int32_t arg_defer, const std::string& arg_fallthrough, const std::optional<bool>& arg_func, ::import::Modifier arg_go, double arg_interface, ::import::side arg_map, int64_t arg_package, const std::vector<::import::Word>& arg_range, const std::optional<std::string>& arg_select, const FBE::buffer_t& arg_type, const std::map<std::string, int32_t>& arg_var, FBE::decimal_t arg_any, FBE::uuid_t arg_error, uint64_t arg_rune, float arg_uint, uint8_t arg_nil, const std::optional<::import::Word>& arg_iota, ::import::Word arg_cap, int32_t arg_make, const std::string& arg_append, const std::optional<bool>& arg_copy, ::import::Modifier arg_panic, double arg_recover, ::import::side arg_println, int64_t arg_complex, const std::vector<::import::Word>& arg_real, const std::optional<std::string>& arg_imag, const FBE::buffer_t& arg_close, const std::map<std::string, int32_t>& arg_min, FBE::decimal_t arg_max, FBE::uuid_t arg_clear, uint64_t arg_uintptr, float arg_float32, uint8_t arg_float64, const std::optional<::import::Word>& arg_complex64, ::import::Word arg_complex128, int32_t arg_comparable);
+    GoWords(::import::Word arg_chan, int32_t arg_defer, const std::string& arg_fallthrough, const std::optional<bool>& arg_func, ::import::Modifier arg_go, double arg_interface, ::import::side arg_map, int64_t arg_package, const std::vector<::import::Word>& arg_range, const std::optional<std::string>& arg_select, const FBE::buffer_t& arg_type, const std::map<std::string, int32_t>& arg_var, FBE::decimal_t arg_any, FBE::uuid_t arg_error, uint64_t arg_rune, float arg_uint, uint8_t arg_nil, const std::optional<::import::Word>& arg_iota, ::import::Word arg_cap, int32_t arg_make, const std::string& arg_append, const std::optional<bool>& arg_copy, ::import::Modifier arg_panic, double arg_recover, ::import::side arg_println, int64_t arg_complex, const std::vector<::import::Word>& arg_real, const std::optional<std::string>& arg_imag, const FBE::buffer_t& arg_close, const std::map<std::string, int32_t>& arg_min, FBE::decimal_t arg_max, FBE::uuid_t arg_clear, uint64_t arg_uintptr, float arg_float32, uint8_t arg_float64, const std::optional<::import::Word>& arg_complex64, ::import::Word arg_complex128, int32_t arg_comparable)
+        : chan(arg_chan)
+        , defer(arg_defer)
+        , fallthrough(arg_fallthrough)
+        , func(arg_func)
+        , go(arg_go)
+        , interface(arg_interface)
+        , map(arg_map)
+        , package(arg_package)
+        , range(arg_range)
+        , select(arg_select)
+        , type(arg_type)
+        , var(arg_var)
+        , any(arg_any)
+        , error(arg_error)
+        , rune(arg_rune)
+        , uint(arg_uint)
+        , nil(arg_nil)
+        , iota(arg_iota)
+        , cap(arg_cap)
+        , make(arg_make)
+        , append(arg_append)
+        , copy(arg_copy)
+        , panic(arg_panic)
+        , recover(arg_recover)
+        , println(arg_println)
+        , complex(arg_complex)
+        , real(arg_real)
+        , imag(arg_imag)
+        , close(arg_close)
+        , min(arg_min)
+        , max(arg_max)
+        , clear(arg_clear)
+        , uintptr(arg_uintptr)
+        , float32(arg_float32)
+        , float64(arg_float64)
+        , complex64(arg_complex64)
+        , complex128(arg_complex128)
+        , comparable(arg_comparable)
+    {}
 
-    bool operator==(const GoWords& other) const noexcept;
+    bool operator==(const GoWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const GoWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const GoWords& other) const noexcept;
+    bool operator<(const GoWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const GoWords& other) const noexcept { return !(other < *this); }
     bool operator>(const GoWords& other) const noexcept { return other < *this; }
     bool operator>=(const GoWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(GoWords& other) noexcept;
+    void swap(GoWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &GoWords::chan,
+            &GoWords::defer,
+            &GoWords::fallthrough,
+            &GoWords::func,
+            &GoWords::go,
+            &GoWords::interface,
+            &GoWords::map,
+            &GoWords::package,
+            &GoWords::range,
+            &GoWords::select,
+            &GoWords::type,
+            &GoWords::var,
+            &GoWords::any,
+            &GoWords::error,
+            &GoWords::rune,
+            &GoWords::uint,
+            &GoWords::nil,
+            &GoWords::iota,
+            &GoWords::cap,
+            &GoWords::make,
+            &GoWords::append,
+            &GoWords::copy,
+            &GoWords::panic,
+            &GoWords::recover,
+            &GoWords::println,
+            &GoWords::complex,
+            &GoWords::real,
+            &GoWords::imag,
+            &GoWords::close,
+            &GoWords::min,
+            &GoWords::max,
+            &GoWords::clear,
+            &GoWords::uintptr,
+            &GoWords::float32,
+            &GoWords::float64,
+            &GoWords::complex64,
+            &GoWords::complex128,
+            &GoWords::comparable);
+    }
+
     friend void swap(GoWords&, GoWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const GoWords&);
@@ -2138,18 +2554,87 @@ struct JavaWords
     static constexpr uint32_t fbe_type() noexcept { return 5; }
 
     JavaWords() = default;
-    JavaWords(::import::Word arg_abstract, int32_t arg_boolean, const std::string& arg_extends, const std::optional<bool>& arg_implements, ::import::Modifier arg_instanceof, double arg_native, ::import::side arg_strictfp, int64_t arg_synchronized, const std::vector<::import::Word>& arg_throws, const std::optional<std::string>& arg_transient, const FBE::buffer_t& arg_record, const std::map<std::string, int32_t>& arg_sealed, FBE::decimal_t arg_permits, FBE::uuid_t arg_when, uint64_t arg_open, float arg_exports, uint8_t arg_opens, const std::optional<::import::Word>& arg_to, ::import::Word arg_uses, int32_t arg_provides, const std::string& arg_transitive, const std::optional<bool>& arg_Object, ::import::Modifier arg_String, double arg_Integer, ::import::side arg_Long, int64_t arg_Math, const std::vector<::import::Word>& arg_System, const std::optional<std::string>& arg_Override, const FBE::buffer_t& arg_Class, const std::map<std::string, int32_t>& arg_List, FBE::decimal_t arg_Map, FBE::uuid_t arg_Set);
+    JavaWords(::import::Word arg_abstract, int32_t arg_boolean, const std::string& arg_extends, const std::optional<bool>& arg_implements, ::import::Modifier arg_instanceof, double arg_native, ::import::side arg_strictfp, int64_t arg_synchronized, const std::vector<::import::Word>& arg_throws, const std::optional<std::string>& arg_transient, const FBE::buffer_t& arg_record, const std::map<std::string, int32_t>& arg_sealed, FBE::decimal_t arg_permits, FBE::uuid_t arg_when, uint64_t arg_open, float arg_exports, uint8_t arg_opens, const std::optional<::import::Word>& arg_to, ::import::Word arg_uses, int32_t arg_provides, const std::string& arg_transitive, const std::optional<bool>& arg_Object, ::import::Modifier arg_String, double arg_Integer, ::import::side arg_Long, int64_t arg_Math, const std::vector<::import::Word>& arg_System, const std::optional<std::string>& arg_Override, const FBE::buffer_t& arg_Class, const std::map<std::string, int32_t>& arg_List, FBE::decimal_t arg_Map, FBE::uuid_t arg_Set)
+        : abstract(arg_abstract)
+        , boolean(arg_boolean)
+        , extends(arg_extends)
+        , implements(arg_implements)
+        , instanceof(arg_instanceof)
+        , native(arg_native)
+        , strictfp(arg_strictfp)
+        , synchronized(arg_synchronized)
+        , throws(arg_throws)
+        , transient(arg_transient)
+        , record(arg_record)
+        , sealed(arg_sealed)
+        , permits(arg_permits)
+        , when(arg_when)
+        , open(arg_open)
+        , exports(arg_exports)
+        , opens(arg_opens)
+        , to(arg_to)
+        , uses(arg_uses)
+        , provides(arg_provides)
+        , transitive(arg_transitive)
+        , Object(arg_Object)
+        , String(arg_String)
+        , Integer(arg_Integer)
+        , Long(arg_Long)
+        , Math(arg_Math)
+        , System(arg_System)
+        , Override(arg_Override)
+        , Class(arg_Class)
+        , List(arg_List)
+        , Map(arg_Map)
+        , Set(arg_Set)
+    {}
 
-    bool operator==(const JavaWords& other) const noexcept;
+    bool operator==(const JavaWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const JavaWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const JavaWords& other) const noexcept;
+    bool operator<(const JavaWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const JavaWords& other) const noexcept { return !(other < *this); }
     bool operator>(const JavaWords& other) const noexcept { return other < *this; }
     bool operator>=(const JavaWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(JavaWords& other) noexcept;
+    void swap(JavaWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &JavaWords::abstract,
+            &JavaWords::boolean,
+            &JavaWords::extends,
+            &JavaWords::implements,
+            &JavaWords::instanceof,
+            &JavaWords::native,
+            &JavaWords::strictfp,
+            &JavaWords::synchronized,
+            &JavaWords::throws,
+            &JavaWords::transient,
+            &JavaWords::record,
+            &JavaWords::sealed,
+            &JavaWords::permits,
+            &JavaWords::when,
+            &JavaWords::open,
+            &JavaWords::exports,
+            &JavaWords::opens,
+            &JavaWords::to,
+            &JavaWords::uses,
+            &JavaWords::provides,
+            &JavaWords::transitive,
+            &JavaWords::Object,
+            &JavaWords::String,
+            &JavaWords::Integer,
+            &JavaWords::Long,
+            &JavaWords::Math,
+            &JavaWords::System,
+            &JavaWords::Override,
+            &JavaWords::Class,
+            &JavaWords::List,
+            &JavaWords::Map,
+            &JavaWords::Set);
+    }
+
     friend void swap(JavaWords&, JavaWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const JavaWords&);
@@ -2201,18 +2686,103 @@ struct KotlinWords
     static constexpr uint32_t fbe_type() noexcept { return 6; }
 
     KotlinWords() = default;
-    KotlinWords(::import::Word arg_fun, int32_t arg_typealias, const std::string& arg_typeof, const std::optional<bool>& arg_val, ::import::Modifier arg_by, double arg_constructor, ::import::side arg_delegate, int64_t arg_dynamic, const std::vector<::import::Word>& arg_field, const std::optional<std::string>& arg_file, const FBE::buffer_t& arg_get, const std::map<std::string, int32_t>& arg_init, FBE::decimal_t arg_param, FBE::uuid_t arg_receiver, uint64_t arg_setparam, float arg_value, uint8_t arg_where, const std::optional<::import::Word>& arg_actual, ::import::Word arg_annotation, int32_t arg_companion, const std::string& arg_crossinline, const std::optional<bool>& arg_data, ::import::Modifier arg_expect, double arg_external, ::import::side arg_infix, int64_t arg_inner, const std::vector<::import::Word>& arg_internal, const std::optional<std::string>& arg_lateinit, const FBE::buffer_t& arg_noinline, const std::map<std::string, int32_t>& arg_out, FBE::decimal_t arg_reified, FBE::uuid_t arg_suspend, uint64_t arg_tailrec, float arg_vararg, uint8_t arg_it, const std::optional<::import::Word>& arg_Companion, ::import::Word arg_Unit, int32_t arg_Nothing, const std::string& arg_Int, const std::optional<bool>& arg_Array);
+    KotlinWords(::import::Word arg_fun, int32_t arg_typealias, const std::string& arg_typeof, const std::optional<bool>& arg_val, ::import::Modifier arg_by, double arg_constructor, ::import::side arg_delegate, int64_t arg_dynamic, const std::vector<::import::Word>& arg_field, const std::optional<std::string>& arg_file, const FBE::buffer_t& arg_get, const std::map<std::string, int32_t>& arg_init, FBE::decimal_t arg_param, FBE::uuid_t arg_receiver, uint64_t arg_setparam, float arg_value, uint8_t arg_where, const std::optional<::import::Word>& arg_actual, ::import::Word arg_annotation, int32_t arg_companion, const std::string& arg_crossinline, const std::optional<bool>& arg_data, ::import::Modifier arg_expect, double arg_external, ::import::side arg_infix, int64_t arg_inner, const std::vector<::import::Word>& arg_internal, const std::optional<std::string>& arg_lateinit, const FBE::buffer_t& arg_noinline, const std::map<std::string, int32_t>& arg_out, FBE::decimal_t arg_reified, FBE::uuid_t arg_suspend, uint64_t arg_tailrec, float arg_vararg, uint8_t arg_it, const std::optional<::import::Word>& arg_Companion, ::import::Word arg_Unit, int32_t arg_Nothing, const std::string& arg_Int, const std::optional<bool>& arg_Array)
+        : fun(arg_fun)
+        , typealias(arg_typealias)
+        , typeof(arg_typeof)
+        , val(arg_val)
+        , by(arg_by)
+        , constructor(arg_constructor)
+        , delegate(arg_delegate)
+        , dynamic(arg_dynamic)
+        , field(arg_field)
+        , file(arg_file)
+        , get(arg_get)
+        , init(arg_init)
+        , param(arg_param)
+        , receiver(arg_receiver)
+        , setparam(arg_setparam)
+        , value(arg_value)
+        , where(arg_where)
+        , actual(arg_actual)
+        , annotation(arg_annotation)
+        , companion(arg_companion)
+        , crossinline(arg_crossinline)
+        , data(arg_data)
+        , expect(arg_expect)
+        , external(arg_external)
+        , infix(arg_infix)
+        , inner(arg_inner)
+        , internal(arg_internal)
+        , lateinit(arg_lateinit)
+        , noinline(arg_noinline)
+        , out(arg_out)
+        , reified(arg_reified)
+        , suspend(arg_suspend)
+        , tailrec(arg_tailrec)
+        , vararg(arg_vararg)
+        , it(arg_it)
+        , Companion(arg_Companion)
+        , Unit(arg_Unit)
+        , Nothing(arg_Nothing)
+        , Int(arg_Int)
+        , Array(arg_Array)
+    {}
 
-    bool operator==(const KotlinWords& other) const noexcept;
+    bool operator==(const KotlinWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const KotlinWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const KotlinWords& other) const noexcept;
+    bool operator<(const KotlinWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const KotlinWords& other) const noexcept { return !(other < *this); }
     bool operator>(const KotlinWords& other) const noexcept { return other < *this; }
     bool operator>=(const KotlinWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(KotlinWords& other) noexcept;
+    void swap(KotlinWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &KotlinWords::fun,
+            &KotlinWords::typealias,
+            &KotlinWords::typeof,
+            &KotlinWords::val,
+            &KotlinWords::by,
+            &KotlinWords::constructor,
+            &KotlinWords::delegate,
+            &KotlinWords::dynamic,
+            &KotlinWords::field,
+            &KotlinWords::file,
+            &KotlinWords::get,
+            &KotlinWords::init,
+            &KotlinWords::param,
+            &KotlinWords::receiver,
+            &KotlinWords::setparam,
+            &KotlinWords::value,
+            &KotlinWords::where,
+            &KotlinWords::actual,
+            &KotlinWords::annotation,
+            &KotlinWords::companion,
+            &KotlinWords::crossinline,
+            &KotlinWords::data,
+            &KotlinWords::expect,
+            &KotlinWords::external,
+            &KotlinWords::infix,
+            &KotlinWords::inner,
+            &KotlinWords::internal,
+            &KotlinWords::lateinit,
+            &KotlinWords::noinline,
+            &KotlinWords::out,
+            &KotlinWords::reified,
+            &KotlinWords::suspend,
+            &KotlinWords::tailrec,
+            &KotlinWords::vararg,
+            &KotlinWords::it,
+            &KotlinWords::Companion,
+            &KotlinWords::Unit,
+            &KotlinWords::Nothing,
+            &KotlinWords::Int,
+            &KotlinWords::Array);
+    }
+
     friend void swap(KotlinWords&, KotlinWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const KotlinWords&);
@@ -2266,18 +2836,107 @@ struct JsWords
     static constexpr uint32_t fbe_type() noexcept { return 7; }
 
     JsWords() = default;
-    JsWords(::import::Word arg_debugger, int32_t arg_function, const std::string& arg_let, const std::optional<bool>& arg_of, ::import::Modifier arg_declare, double arg_unknown, ::import::side arg_never, int64_t arg_number, const std::vector<::import::Word>& arg_bigint, const std::optional<std::string>& arg_symbol, const FBE::buffer_t& arg_undefined, const std::map<std::string, int32_t>& arg_NaN, FBE::decimal_t arg_Infinity, FBE::uuid_t arg_Uint8Array, uint64_t arg_Error, float arg_Number, uint8_t arg_BigInt, const std::optional<::import::Word>& arg_Boolean, ::import::Word arg_Symbol, int32_t arg_Date, const std::string& arg_JSON, const std::optional<bool>& arg_Promise, ::import::Modifier arg_Partial, double arg_Record, ::import::side arg_globalThis, int64_t arg_arguments, const std::vector<::import::Word>& arg_eval, const std::optional<std::string>& arg_require, const FBE::buffer_t& arg_prototype, const std::map<std::string, int32_t>& arg___proto__, FBE::decimal_t arg_toString, FBE::uuid_t arg_valueOf, uint64_t arg_hasOwnProperty, float arg_isPrototypeOf, uint8_t arg_propertyIsEnumerable, const std::optional<::import::Word>& arg_toLocaleString, ::import::Word arg_readonly, int32_t arg_keyof, const std::string& arg_infer, const std::optional<bool>& arg_asserts, ::import::Modifier arg_satisfies, double arg_accessor);
+    JsWords(::import::Word arg_debugger, int32_t arg_function, const std::string& arg_let, const std::optional<bool>& arg_of, ::import::Modifier arg_declare, double arg_unknown, ::import::side arg_never, int64_t arg_number, const std::vector<::import::Word>& arg_bigint, const std::optional<std::string>& arg_symbol, const FBE::buffer_t& arg_undefined, const std::map<std::string, int32_t>& arg_NaN, FBE::decimal_t arg_Infinity, FBE::uuid_t arg_Uint8Array, uint64_t arg_Error, float arg_Number, uint8_t arg_BigInt, const std::optional<::import::Word>& arg_Boolean, ::import::Word arg_Symbol, int32_t arg_Date, const std::string& arg_JSON, const std::optional<bool>& arg_Promise, ::import::Modifier arg_Partial, double arg_Record, ::import::side arg_globalThis, int64_t arg_arguments, const std::vector<::import::Word>& arg_eval, const std::optional<std::string>& arg_require, const FBE::buffer_t& arg_prototype, const std::map<std::string, int32_t>& arg___proto__, FBE::decimal_t arg_toString, FBE::uuid_t arg_valueOf, uint64_t arg_hasOwnProperty, float arg_isPrototypeOf, uint8_t arg_propertyIsEnumerable, const std::optional<::import::Word>& arg_toLocaleString, ::import::Word arg_readonly, int32_t arg_keyof, const std::string& arg_infer, const std::optional<bool>& arg_asserts, ::import::Modifier arg_satisfies, double arg_accessor)
+        : debugger(arg_debugger)
+        , function(arg_function)
+        , let(arg_let)
+        , of(arg_of)
+        , declare(arg_declare)
+        , unknown(arg_unknown)
+        , never(arg_never)
+        , number(arg_number)
+        , bigint(arg_bigint)
+        , symbol(arg_symbol)
+        , undefined(arg_undefined)
+        , NaN(arg_NaN)
+        , Infinity(arg_Infinity)
+        , Uint8Array(arg_Uint8Array)
+        , Error(arg_Error)
+        , Number(arg_Number)
+        , BigInt(arg_BigInt)
+        , Boolean(arg_Boolean)
+        , Symbol(arg_Symbol)
+        , Date(arg_Date)
+        , JSON(arg_JSON)
+        , Promise(arg_Promise)
+        , Partial(arg_Partial)
+        , Record(arg_Record)
+        , globalThis(arg_globalThis)
+        , arguments(arg_arguments)
+        , eval(arg_eval)
+        , require(arg_require)
+        , prototype(arg_prototype)
+        , __proto___(arg___proto__)
+        , toString(arg_toString)
+        , valueOf(arg_valueOf)
+        , hasOwnProperty(arg_hasOwnProperty)
+        , isPrototypeOf(arg_isPrototypeOf)
+        , propertyIsEnumerable(arg_propertyIsEnumerable)
+        , toLocaleString(arg_toLocaleString)
+        , readonly(arg_readonly)
+        , keyof(arg_keyof)
+        , infer(arg_infer)
+        , asserts(arg_asserts)
+        , satisfies(arg_satisfies)
+        , accessor(arg_accessor)
+    {}
 
-    bool operator==(const JsWords& other) const noexcept;
+    bool operator==(const JsWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const JsWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const JsWords& other) const noexcept;
+    bool operator<(const JsWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const JsWords& other) const noexcept { return !(other < *this); }
     bool operator>(const JsWords& other) const noexcept { return other < *this; }
     bool operator>=(const JsWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(JsWords& other) noexcept;
+    void swap(JsWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &JsWords::debugger,
+            &JsWords::function,
+            &JsWords::let,
+            &JsWords::of,
+            &JsWords::declare,
+            &JsWords::unknown,
+            &JsWords::never,
+            &JsWords::number,
+            &JsWords::bigint,
+            &JsWords::symbol,
+            &JsWords::undefined,
+            &JsWords::NaN,
+            &JsWords::Infinity,
+            &JsWords::Uint8Array,
+            &JsWords::Error,
+            &JsWords::Number,
+            &JsWords::BigInt,
+            &JsWords::Boolean,
+            &JsWords::Symbol,
+            &JsWords::Date,
+            &JsWords::JSON,
+            &JsWords::Promise,
+            &JsWords::Partial,
+            &JsWords::Record,
+            &JsWords::globalThis,
+            &JsWords::arguments,
+            &JsWords::eval,
+            &JsWords::require,
+            &JsWords::prototype,
+            &JsWords::__proto___,
+            &JsWords::toString,
+            &JsWords::valueOf,
+            &JsWords::hasOwnProperty,
+            &JsWords::isPrototypeOf,
+            &JsWords::propertyIsEnumerable,
+            &JsWords::toLocaleString,
+            &JsWords::readonly,
+            &JsWords::keyof,
+            &JsWords::infer,
+            &JsWords::asserts,
+            &JsWords::satisfies,
+            &JsWords::accessor);
+    }
+
     friend void swap(JsWords&, JsWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const JsWords&);
@@ -2324,18 +2983,93 @@ struct RustWords
     static constexpr uint32_t fbe_type() noexcept { return 8; }
 
     RustWords() = default;
-    RustWords(::import::Word arg_crate, int32_t arg_dyn, const std::string& arg_fn, const std::optional<bool>& arg_impl, ::import::Modifier arg_loop, double arg_mod, ::import::side arg_move, int64_t arg_mut, const std::vector<::import::Word>& arg_pub, const std::optional<std::string>& arg_ref, const FBE::buffer_t& arg_Self, const std::map<std::string, int32_t>& arg_trait, FBE::decimal_t arg_unsafe, FBE::uuid_t arg_use, uint64_t arg_become, float arg_box, uint8_t arg_macro, const std::optional<::import::Word>& arg_priv, ::import::Word arg_unsized, int32_t arg_gen, const std::string& arg_macro_rules, const std::optional<bool>& arg_Option, ::import::Modifier arg_Some, double arg_Result, ::import::side arg_Ok, int64_t arg_Err, const std::vector<::import::Word>& arg_Vec, const std::optional<std::string>& arg_Box, const FBE::buffer_t& arg_Clone, const std::map<std::string, int32_t>& arg_Copy, FBE::decimal_t arg_Default, FBE::uuid_t arg_Drop, uint64_t arg_Send, float arg_Sync, uint8_t arg_Sized);
+    RustWords(::import::Word arg_crate, int32_t arg_dyn, const std::string& arg_fn, const std::optional<bool>& arg_impl, ::import::Modifier arg_loop, double arg_mod, ::import::side arg_move, int64_t arg_mut, const std::vector<::import::Word>& arg_pub, const std::optional<std::string>& arg_ref, const FBE::buffer_t& arg_Self, const std::map<std::string, int32_t>& arg_trait, FBE::decimal_t arg_unsafe, FBE::uuid_t arg_use, uint64_t arg_become, float arg_box, uint8_t arg_macro, const std::optional<::import::Word>& arg_priv, ::import::Word arg_unsized, int32_t arg_gen, const std::string& arg_macro_rules, const std::optional<bool>& arg_Option, ::import::Modifier arg_Some, double arg_Result, ::import::side arg_Ok, int64_t arg_Err, const std::vector<::import::Word>& arg_Vec, const std::optional<std::string>& arg_Box, const FBE::buffer_t& arg_Clone, const std::map<std::string, int32_t>& arg_Copy, FBE::decimal_t arg_Default, FBE::uuid_t arg_Drop, uint64_t arg_Send, float arg_Sync, uint8_t arg_Sized)
+        : crate(arg_crate)
+        , dyn(arg_dyn)
+        , fn(arg_fn)
+        , impl(arg_impl)
+        , loop(arg_loop)
+        , mod(arg_mod)
+        , move(arg_move)
+        , mut(arg_mut)
+        , pub(arg_pub)
+        , ref(arg_ref)
+        , Self(arg_Self)
+        , trait(arg_trait)
+        , unsafe(arg_unsafe)
+        , use(arg_use)
+        , become(arg_become)
+        , box(arg_box)
+        , macro(arg_macro)
+        , priv(arg_priv)
+        , unsized(arg_unsized)
+        , gen(arg_gen)
+        , macro_rules(arg_macro_rules)
+        , Option(arg_Option)
+        , Some(arg_Some)
+        , Result(arg_Result)
+        , Ok(arg_Ok)
+        , Err(arg_Err)
+        , Vec(arg_Vec)
+        , Box(arg_Box)
+        , Clone(arg_Clone)
+        , Copy(arg_Copy)
+        , Default(arg_Default)
+        , Drop(arg_Drop)
+        , Send(arg_Send)
+        , Sync(arg_Sync)
+        , Sized(arg_Sized)
+    {}
 
-    bool operator==(const RustWords& other) const noexcept;
+    bool operator==(const RustWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const RustWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const RustWords& other) const noexcept;
+    bool operator<(const RustWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const RustWords& other) const noexcept { return !(other < *this); }
     bool operator>(const RustWords& other) const noexcept { return other < *this; }
     bool operator>=(const RustWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(RustWords& other) noexcept;
+    void swap(RustWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &RustWords::crate,
+            &RustWords::dyn,
+            &RustWords::fn,
+            &RustWords::impl,
+            &RustWords::loop,
+            &RustWords::mod,
+            &RustWords::move,
+            &RustWords::mut,
+            &RustWords::pub,
+            &RustWords::ref,
+            &RustWords::Self,
+            &RustWords::trait,
+            &RustWords::unsafe,
+            &RustWords::use,
+            &RustWords::become,
+            &RustWords::box,
+            &RustWords::macro,
+            &RustWords::priv,
+            &RustWords::unsized,
+            &RustWords::gen,
+            &RustWords::macro_rules,
+            &RustWords::Option,
+            &RustWords::Some,
+            &RustWords::Result,
+            &RustWords::Ok,
+            &RustWords::Err,
+            &RustWords::Vec,
+            &RustWords::Box,
+            &RustWords::Clone,
+            &RustWords::Copy,
+            &RustWords::Default,
+            &RustWords::Drop,
+            &RustWords::Send,
+            &RustWords::Sync,
+            &RustWords::Sized);
+    }
+
     friend void swap(RustWords&, RustWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const RustWords&);
@@ -2377,18 +3111,83 @@ struct CSharpWords
     static constexpr uint32_t fbe_type() noexcept { return 9; }
 
     CSharpWords() = default;
-    CSharpWords(::import::Word arg_checked, int32_t arg_event, const std::string& arg_fixed, const std::optional<bool>& arg_foreach, ::import::Modifier arg_implicit, double arg_lock, ::import::side arg_params, int64_t arg_sbyte, const std::vector<::import::Word>& arg_stackalloc, const std::optional<std::string>& arg_ulong, const FBE::buffer_t& arg_unchecked, const std::map<std::string, int32_t>& arg_ushort, FBE::decimal_t arg_add, FBE::uuid_t arg_alias, uint64_t arg_ascending, float arg_descending, uint8_t arg_equals, const std::optional<::import::Word>& arg_group, ::import::Word arg_into, int32_t arg_join, const std::string& arg_nameof, const std::optional<bool>& arg_on, ::import::Modifier arg_orderby, double arg_partial, ::import::side arg_remove, int64_t arg_unmanaged, const std::vector<::import::Word>& arg_required, const std::optional<std::string>& arg_scoped, const FBE::buffer_t& arg_managed, const std::map<std::string, int32_t>& arg_notnull);
+    CSharpWords(::import::Word arg_checked, int32_t arg_event, const std::string& arg_fixed, const std::optional<bool>& arg_foreach, ::import::Modifier arg_implicit, double arg_lock, ::import::side arg_params, int64_t arg_sbyte, const std::vector<::import::Word>& arg_stackalloc, const std::optional<std::string>& arg_ulong, const FBE::buffer_t& arg_unchecked, const std::map<std::string, int32_t>& arg_ushort, FBE::decimal_t arg_add, FBE::uuid_t arg_alias, uint64_t arg_ascending, float arg_descending, uint8_t arg_equals, const std::optional<::import::Word>& arg_group, ::import::Word arg_into, int32_t arg_join, const std::string& arg_nameof, const std::optional<bool>& arg_on, ::import::Modifier arg_orderby, double arg_partial, ::import::side arg_remove, int64_t arg_unmanaged, const std::vector<::import::Word>& arg_required, const std::optional<std::string>& arg_scoped, const FBE::buffer_t& arg_managed, const std::map<std::string, int32_t>& arg_notnull)
+        : checked(arg_checked)
+        , event(arg_event)
+        , fixed(arg_fixed)
+        , foreach(arg_foreach)
+        , implicit(arg_implicit)
+        , lock(arg_lock)
+        , params(arg_params)
+        , sbyte(arg_sbyte)
+        , stackalloc(arg_stackalloc)
+        , ulong(arg_ulong)
+        , unchecked(arg_unchecked)
+        , ushort(arg_ushort)
+        , add(arg_add)
+        , alias(arg_alias)
+        , ascending(arg_ascending)
+        , descending(arg_descending)
+        , equals(arg_equals)
+        , group(arg_group)
+        , into(arg_into)
+        , join(arg_join)
+        , nameof(arg_nameof)
+        , on(arg_on)
+        , orderby(arg_orderby)
+        , partial(arg_partial)
+        , remove(arg_remove)
+        , unmanaged(arg_unmanaged)
+        , required(arg_required)
+        , scoped(arg_scoped)
+        , managed(arg_managed)
+        , notnull(arg_notnull)
+    {}
 
-    bool operator==(const CSharpWords& other) const noexcept;
+    bool operator==(const CSharpWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const CSharpWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const CSharpWords& other) const noexcept;
+    bool operator<(const CSharpWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const CSharpWords& other) const noexcept { return !(other < *this); }
     bool operator>(const CSharpWords& other) const noexcept { return other < *this; }
     bool operator>=(const CSharpWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(CSharpWords& other) noexcept;
+    void swap(CSharpWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &CSharpWords::checked,
+            &CSharpWords::event,
+            &CSharpWords::fixed,
+            &CSharpWords::foreach,
+            &CSharpWords::implicit,
+            &CSharpWords::lock,
+            &CSharpWords::params,
+            &CSharpWords::sbyte,
+            &CSharpWords::stackalloc,
+            &CSharpWords::ulong,
+            &CSharpWords::unchecked,
+            &CSharpWords::ushort,
+            &CSharpWords::add,
+            &CSharpWords::alias,
+            &CSharpWords::ascending,
+            &CSharpWords::descending,
+            &CSharpWords::equals,
+            &CSharpWords::group,
+            &CSharpWords::into,
+            &CSharpWords::join,
+            &CSharpWords::nameof,
+            &CSharpWords::on,
+            &CSharpWords::orderby,
+            &CSharpWords::partial,
+            &CSharpWords::remove,
+            &CSharpWords::unmanaged,
+            &CSharpWords::required,
+            &CSharpWords::scoped,
+            &CSharpWords::managed,
+            &CSharpWords::notnull);
+    }
+
     friend void swap(CSharpWords&, CSharpWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const CSharpWords&);
@@ -2418,18 +3217,59 @@ struct RubyWords
     static constexpr uint32_t fbe_type() noexcept { return 10; }
 
     RubyWords() = default;
-    RubyWords(::import::Word arg_BEGIN, int32_t arg_END, const std::string& arg_begin, const std::optional<bool>& arg_elsif, ::import::Modifier arg_end, double arg_ensure, ::import::side arg_next, int64_t arg_redo, const std::vector<::import::Word>& arg_rescue, const std::optional<std::string>& arg_retry, const FBE::buffer_t& arg_then, const std::map<std::string, int32_t>& arg_undef, FBE::decimal_t arg_unless, FBE::uuid_t arg_until, uint64_t arg___FILE__, float arg___LINE__, uint8_t arg___ENCODING__, const std::optional<::import::Word>& arg_initialize);
+    RubyWords(::import::Word arg_BEGIN, int32_t arg_END, const std::string& arg_begin, const std::optional<bool>& arg_elsif, ::import::Modifier arg_end, double arg_ensure, ::import::side arg_next, int64_t arg_redo, const std::vector<::import::Word>& arg_rescue, const std::optional<std::string>& arg_retry, const FBE::buffer_t& arg_then, const std::map<std::string, int32_t>& arg_undef, FBE::decimal_t arg_unless, FBE::uuid_t arg_until, uint64_t arg___FILE__, float arg___LINE__, uint8_t arg___ENCODING__, const std::optional<::import::Word>& arg_initialize)
+        : BEGIN(arg_BEGIN)
+        , END(arg_END)
+        , begin(arg_begin)
+        , elsif(arg_elsif)
+        , end(arg_end)
+        , ensure(arg_ensure)
+        , next(arg_next)
+        , redo(arg_redo)
+        , rescue(arg_rescue)
+        , retry(arg_retry)
+        , then(arg_then)
+        , undef(arg_undef)
+        , unless(arg_unless)
+        , until(arg_until)
+        , __FILE___(arg___FILE__)
+        , __LINE___(arg___LINE__)
+        , __ENCODING___(arg___ENCODING__)
+        , initialize(arg_initialize)
+    {}
 
-    bool operator==(const RubyWords& other) const noexcept;
+    bool operator==(const RubyWords& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const RubyWords& other) const noexcept { return !(*this == other); }
-    bool operator<(const RubyWords& other) const noexcept;
+    bool operator<(const RubyWords& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const RubyWords& other) const noexcept { return !(other < *this); }
     bool operator>(const RubyWords& other) const noexcept { return other < *this; }
     bool operator>=(const RubyWords& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(RubyWords& other) noexcept;
+    void swap(RubyWords& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &RubyWords::BEGIN,
+            &RubyWords::END,
+            &RubyWords::begin,
+            &RubyWords::elsif,
+            &RubyWords::end,
+            &RubyWords::ensure,
+            &RubyWords::next,
+            &RubyWords::redo,
+            &RubyWords::rescue,
+            &RubyWords::retry,
+            &RubyWords::then,
+            &RubyWords::undef,
+            &RubyWords::unless,
+            &RubyWords::until,
+            &RubyWords::__FILE___,
+            &RubyWords::__LINE___,
+            &RubyWords::__ENCODING___,
+            &RubyWords::initialize);
+    }
+
     friend void swap(RubyWords&, RubyWords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const RubyWords&);
@@ -2452,18 +3292,45 @@ struct CppMembers
     static constexpr uint32_t fbe_type() noexcept { return 11; }
 
     CppMembers() = default;
-    CppMembers(::import::Word arg_swap, int32_t arg_fbe_type, const std::string& arg_fbe, const std::optional<bool>& arg_Model, ::import::Modifier arg_FinalModel, double arg_FieldModel, ::import::side arg_buffer, int64_t arg_size, const std::vector<::import::Word>& arg_offset, const std::optional<std::string>& arg_model, const FBE::buffer_t& arg_reset);
+    CppMembers(::import::Word arg_swap, int32_t arg_fbe_type, const std::string& arg_fbe, const std::optional<bool>& arg_Model, ::import::Modifier arg_FinalModel, double arg_FieldModel, ::import::side arg_buffer, int64_t arg_size, const std::vector<::import::Word>& arg_offset, const std::optional<std::string>& arg_model, const FBE::buffer_t& arg_reset)
+        : swap_(arg_swap)
+        , fbe_type_(arg_fbe_type)
+        , fbe(arg_fbe)
+        , Model(arg_Model)
+        , FinalModel(arg_FinalModel)
+        , FieldModel(arg_FieldModel)
+        , buffer(arg_buffer)
+        , size(arg_size)
+        , offset(arg_offset)
+        , model(arg_model)
+        , reset(arg_reset)
+    {}
 
-    bool operator==(const CppMembers& other) const noexcept;
+    bool operator==(const CppMembers& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const CppMembers& other) const noexcept { return !(*this == other); }
-    bool operator<(const CppMembers& other) const noexcept;
+    bool operator<(const CppMembers& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const CppMembers& other) const noexcept { return !(other < *this); }
     bool operator>(const CppMembers& other) const noexcept { return other < *this; }
     bool operator>=(const CppMembers& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(CppMembers& other) noexcept;
+    void swap(CppMembers& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &CppMembers::swap_,
+            &CppMembers::fbe_type_,
+            &CppMembers::fbe,
+            &CppMembers::Model,
+            &CppMembers::FinalModel,
+            &CppMembers::FieldModel,
+            &CppMembers::buffer,
+            &CppMembers::size,
+            &CppMembers::offset,
+            &CppMembers::model,
+            &CppMembers::reset);
+    }
+
     friend void swap(CppMembers&, CppMembers&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const CppMembers&);
@@ -2491,18 +3358,55 @@ struct PythonMembers
     static constexpr uint32_t fbe_type() noexcept { return 12; }
 
     PythonMembers() = default;
-    PythonMembers(::import::Word arg_to_json, int32_t arg_from_json, const std::string& arg_to_fbe, const std::optional<bool>& arg_from_fbe, ::import::Modifier arg_to_final, double arg_from_final, ::import::side arg_fbe_equal, int64_t arg_fbe_key, const std::vector<::import::Word>& arg_fbe_size, const std::optional<std::string>& arg___init__, const FBE::buffer_t& arg___slots__, const std::map<std::string, int32_t>& arg___class__, FBE::decimal_t arg___dict__, FBE::uuid_t arg___hash__, uint64_t arg___eq__, float arg___private);
+    PythonMembers(::import::Word arg_to_json, int32_t arg_from_json, const std::string& arg_to_fbe, const std::optional<bool>& arg_from_fbe, ::import::Modifier arg_to_final, double arg_from_final, ::import::side arg_fbe_equal, int64_t arg_fbe_key, const std::vector<::import::Word>& arg_fbe_size, const std::optional<std::string>& arg___init__, const FBE::buffer_t& arg___slots__, const std::map<std::string, int32_t>& arg___class__, FBE::decimal_t arg___dict__, FBE::uuid_t arg___hash__, uint64_t arg___eq__, float arg___private)
+        : to_json(arg_to_json)
+        , from_json(arg_from_json)
+        , to_fbe(arg_to_fbe)
+        , from_fbe(arg_from_fbe)
+        , to_final(arg_to_final)
+        , from_final(arg_from_final)
+        , fbe_equal(arg_fbe_equal)
+        , fbe_key(arg_fbe_key)
+        , fbe_size(arg_fbe_size)
+        , __init___(arg___init__)
+        , __slots___(arg___slots__)
+        , __class___(arg___class__)
+        , __dict___(arg___dict__)
+        , __hash___(arg___hash__)
+        , __eq___(arg___eq__)
+        , __private_(arg___private)
+    {}
 
-    bool operator==(const PythonMembers& other) const noexcept;
+    bool operator==(const PythonMembers& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const PythonMembers& other) const noexcept { return !(*this == other); }
-    bool operator<(const PythonMembers& other) const noexcept;
+    bool operator<(const PythonMembers& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const PythonMembers& other) const noexcept { return !(other < *this); }
     bool operator>(const PythonMembers& other) const noexcept { return other < *this; }
     bool operator>=(const PythonMembers& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(PythonMembers& other) noexcept;
+    void swap(PythonMembers& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &PythonMembers::to_json,
+            &PythonMembers::from_json,
+            &PythonMembers::to_fbe,
+            &PythonMembers::from_fbe,
+            &PythonMembers::to_final,
+            &PythonMembers::from_final,
+            &PythonMembers::fbe_equal,
+            &PythonMembers::fbe_key,
+            &PythonMembers::fbe_size,
+            &PythonMembers::__init___,
+            &PythonMembers::__slots___,
+            &PythonMembers::__class___,
+            &PythonMembers::__dict___,
+            &PythonMembers::__hash___,
+            &PythonMembers::__eq___,
+            &PythonMembers::__private_);
+    }
+
     friend void swap(PythonMembers&, PythonMembers&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const PythonMembers&);
@@ -2539,18 +3443,73 @@ struct GoMembers
     static constexpr uint32_t fbe_type() noexcept { return 13; }
 
     GoMembers() = default;
-    GoMembers(::import::Word arg_FBEKey, int32_t arg_FBEKeyCompare, const std::string& arg_Reset, const std::optional<bool>& arg_MarshalFBE, ::import::Modifier arg_UnmarshalFBE, double arg_AppendFBE, ::import::side arg_ReadFBE, int64_t arg_FBEWrite, const std::vector<::import::Word>& arg_FBERead, const std::optional<std::string>& arg_MarshalFinal, const FBE::buffer_t& arg_UnmarshalFinal, const std::map<std::string, int32_t>& arg_AppendFinal, FBE::decimal_t arg_ReadFinal, FBE::uuid_t arg_FBEWriteFinal, uint64_t arg_FBEReadFinal, float arg_MarshalJSON, uint8_t arg_UnmarshalJSON, const std::optional<::import::Word>& arg_AppendJSON, ::import::Word arg_ReadJSON, int32_t arg_FBEWriteJSON, const std::string& arg_FBEReadJSON, const std::optional<bool>& arg_FBEWriteText, ::import::Modifier arg_TypeID, double arg_Verify, ::import::side arg_VerifyFinal);
+    GoMembers(::import::Word arg_FBEKey, int32_t arg_FBEKeyCompare, const std::string& arg_Reset, const std::optional<bool>& arg_MarshalFBE, ::import::Modifier arg_UnmarshalFBE, double arg_AppendFBE, ::import::side arg_ReadFBE, int64_t arg_FBEWrite, const std::vector<::import::Word>& arg_FBERead, const std::optional<std::string>& arg_MarshalFinal, const FBE::buffer_t& arg_UnmarshalFinal, const std::map<std::string, int32_t>& arg_AppendFinal, FBE::decimal_t arg_ReadFinal, FBE::uuid_t arg_FBEWriteFinal, uint64_t arg_FBEReadFinal, float arg_MarshalJSON, uint8_t arg_UnmarshalJSON, const std::optional<::import::Word>& arg_AppendJSON, ::import::Word arg_ReadJSON, int32_t arg_FBEWriteJSON, const std::string& arg_FBEReadJSON, const std::optional<bool>& arg_FBEWriteText, ::import::Modifier arg_TypeID, double arg_Verify, ::import::side arg_VerifyFinal)
+        : FBEKey(arg_FBEKey)
+        , FBEKeyCompare(arg_FBEKeyCompare)
+        , Reset(arg_Reset)
+        , MarshalFBE(arg_MarshalFBE)
+        , UnmarshalFBE(arg_UnmarshalFBE)
+        , AppendFBE(arg_AppendFBE)
+        , ReadFBE(arg_ReadFBE)
+        , FBEWrite(arg_FBEWrite)
+        , FBERead(arg_FBERead)
+        , MarshalFinal(arg_MarshalFinal)
+        , UnmarshalFinal(arg_UnmarshalFinal)
+        , AppendFinal(arg_AppendFinal)
+        , ReadFinal(arg_ReadFinal)
+        , FBEWriteFinal(arg_FBEWriteFinal)
+        , FBEReadFinal(arg_FBEReadFinal)
+        , MarshalJSON(arg_MarshalJSON)
+        , UnmarshalJSON(arg_UnmarshalJSON)
+        , AppendJSON(arg_AppendJSON)
+        , ReadJSON(arg_ReadJSON)
+        , FBEWriteJSON(arg_FBEWriteJSON)
+        , FBEReadJSON(arg_FBEReadJSON)
+        , FBEWriteText(arg_FBEWriteText)
+        , TypeID(arg_TypeID)
+        , Verify(arg_Verify)
+        , VerifyFinal(arg_VerifyFinal)
+    {}
 
-    bool operator==(const GoMembers& other) const noexcept;
+    bool operator==(const GoMembers& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const GoMembers& other) const noexcept { return !(*this == other); }
-    bool operator<(const GoMembers& other) const noexcept;
+    bool operator<(const GoMembers& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const GoMembers& other) const noexcept { return !(other < *this); }
     bool operator>(const GoMembers& other) const noexcept { return other < *this; }
     bool operator>=(const GoMembers& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(GoMembers& other) noexcept;
+    void swap(GoMembers& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &GoMembers::FBEKey,
+            &GoMembers::FBEKeyCompare,
+            &GoMembers::Reset,
+            &GoMembers::MarshalFBE,
+            &GoMembers::UnmarshalFBE,
+            &GoMembers::AppendFBE,
+            &GoMembers::ReadFBE,
+            &GoMembers::FBEWrite,
+            &GoMembers::FBERead,
+            &GoMembers::MarshalFinal,
+            &GoMembers::UnmarshalFinal,
+            &GoMembers::AppendFinal,
+            &GoMembers::ReadFinal,
+            &GoMembers::FBEWriteFinal,
+            &GoMembers::FBEReadFinal,
+            &GoMembers::MarshalJSON,
+            &GoMembers::UnmarshalJSON,
+            &GoMembers::AppendJSON,
+            &GoMembers::ReadJSON,
+            &GoMembers::FBEWriteJSON,
+            &GoMembers::FBEReadJSON,
+            &GoMembers::FBEWriteText,
+            &GoMembers::TypeID,
+            &GoMembers::Verify,
+            &GoMembers::VerifyFinal);
+    }
+
     friend void swap(GoMembers&, GoMembers&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const GoMembers&);
@@ -2588,18 +3547,75 @@ struct JvmMembers
     static constexpr uint32_t fbe_type() noexcept { return 14; }
 
     JvmMembers() = default;
-    JvmMembers(::import::Word arg_TYPE_ID, int32_t arg_KEY_ORDER, const std::string& arg_toFbe, const std::optional<bool>& arg_fromFbe, ::import::Modifier arg_readFbe, double arg_writeFbe, ::import::side arg_verifyFbe, int64_t arg_toFinal, const std::vector<::import::Word>& arg_fromFinal, const std::optional<std::string>& arg_readFinal, const FBE::buffer_t& arg_writeFinal, const std::map<std::string, int32_t>& arg_verifyFinal, FBE::decimal_t arg_toJson, FBE::uuid_t arg_fromJson, uint64_t arg_writeJson, float arg_readJson, uint8_t arg_hashCode, const std::optional<::import::Word>& arg_getClass, ::import::Word arg_clone, int32_t arg_finalize, const std::string& arg_wait, const std::optional<bool>& arg_notify, ::import::Modifier arg_notifyAll, double arg_javaClass, ::import::side arg_component1, int64_t arg_fbeLevels);
+    JvmMembers(::import::Word arg_TYPE_ID, int32_t arg_KEY_ORDER, const std::string& arg_toFbe, const std::optional<bool>& arg_fromFbe, ::import::Modifier arg_readFbe, double arg_writeFbe, ::import::side arg_verifyFbe, int64_t arg_toFinal, const std::vector<::import::Word>& arg_fromFinal, const std::optional<std::string>& arg_readFinal, const FBE::buffer_t& arg_writeFinal, const std::map<std::string, int32_t>& arg_verifyFinal, FBE::decimal_t arg_toJson, FBE::uuid_t arg_fromJson, uint64_t arg_writeJson, float arg_readJson, uint8_t arg_hashCode, const std::optional<::import::Word>& arg_getClass, ::import::Word arg_clone, int32_t arg_finalize, const std::string& arg_wait, const std::optional<bool>& arg_notify, ::import::Modifier arg_notifyAll, double arg_javaClass, ::import::side arg_component1, int64_t arg_fbeLevels)
+        : TYPE_ID(arg_TYPE_ID)
+        , KEY_ORDER(arg_KEY_ORDER)
+        , toFbe(arg_toFbe)
+        , fromFbe(arg_fromFbe)
+        , readFbe(arg_readFbe)
+        , writeFbe(arg_writeFbe)
+        , verifyFbe(arg_verifyFbe)
+        , toFinal(arg_toFinal)
+        , fromFinal(arg_fromFinal)
+        , readFinal(arg_readFinal)
+        , writeFinal(arg_writeFinal)
+        , verifyFinal(arg_verifyFinal)
+        , toJson(arg_toJson)
+        , fromJson(arg_fromJson)
+        , writeJson(arg_writeJson)
+        , readJson(arg_readJson)
+        , hashCode(arg_hashCode)
+        , getClass(arg_getClass)
+        , clone(arg_clone)
+        , finalize(arg_finalize)
+        , wait(arg_wait)
+        , notify(arg_notify)
+        , notifyAll(arg_notifyAll)
+        , javaClass(arg_javaClass)
+        , component1(arg_component1)
+        , fbeLevels(arg_fbeLevels)
+    {}
 
-    bool operator==(const JvmMembers& other) const noexcept;
+    bool operator==(const JvmMembers& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const JvmMembers& other) const noexcept { return !(*this == other); }
-    bool operator<(const JvmMembers& other) const noexcept;
+    bool operator<(const JvmMembers& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const JvmMembers& other) const noexcept { return !(other < *this); }
     bool operator>(const JvmMembers& other) const noexcept { return other < *this; }
     bool operator>=(const JvmMembers& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(JvmMembers& other) noexcept;
+    void swap(JvmMembers& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &JvmMembers::TYPE_ID,
+            &JvmMembers::KEY_ORDER,
+            &JvmMembers::toFbe,
+            &JvmMembers::fromFbe,
+            &JvmMembers::readFbe,
+            &JvmMembers::writeFbe,
+            &JvmMembers::verifyFbe,
+            &JvmMembers::toFinal,
+            &JvmMembers::fromFinal,
+            &JvmMembers::readFinal,
+            &JvmMembers::writeFinal,
+            &JvmMembers::verifyFinal,
+            &JvmMembers::toJson,
+            &JvmMembers::fromJson,
+            &JvmMembers::writeJson,
+            &JvmMembers::readJson,
+            &JvmMembers::hashCode,
+            &JvmMembers::getClass,
+            &JvmMembers::clone,
+            &JvmMembers::finalize,
+            &JvmMembers::wait,
+            &JvmMembers::notify,
+            &JvmMembers::notifyAll,
+            &JvmMembers::javaClass,
+            &JvmMembers::component1,
+            &JvmMembers::fbeLevels);
+    }
+
     friend void swap(JvmMembers&, JvmMembers&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const JvmMembers&);
@@ -2615,18 +3631,31 @@ struct JsMembers
     static constexpr uint32_t fbe_type() noexcept { return 15; }
 
     JsMembers() = default;
-    JsMembers(::import::Word arg_fbeKey, int32_t arg_toJSON, const std::string& arg_toText, const std::optional<bool>& arg_verify);
+    JsMembers(::import::Word arg_fbeKey, int32_t arg_toJSON, const std::string& arg_toText, const std::optional<bool>& arg_verify)
+        : fbeKey(arg_fbeKey)
+        , toJSON(arg_toJSON)
+        , toText(arg_toText)
+        , verify(arg_verify)
+    {}
 
-    bool operator==(const JsMembers& other) const noexcept;
+    bool operator==(const JsMembers& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const JsMembers& other) const noexcept { return !(*this == other); }
-    bool operator<(const JsMembers& other) const noexcept;
+    bool operator<(const JsMembers& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const JsMembers& other) const noexcept { return !(other < *this); }
     bool operator>(const JsMembers& other) const noexcept { return other < *this; }
     bool operator>=(const JsMembers& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(JsMembers& other) noexcept;
+    void swap(JsMembers& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &JsMembers::fbeKey,
+            &JsMembers::toJSON,
+            &JsMembers::toText,
+            &JsMembers::verify);
+    }
+
     friend void swap(JsMembers&, JsMembers&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const JsMembers&);
@@ -2666,18 +3695,79 @@ struct RuntimeNames
     static constexpr uint32_t fbe_type() noexcept { return 16; }
 
     RuntimeNames() = default;
-    RuntimeNames(::import::Word arg_Buffer, int32_t arg_WriteBuffer, const std::string& arg_ReadBuffer, const std::optional<bool>& arg_Reader, ::import::Modifier arg_Writer, double arg_Limits, ::import::side arg_Decimal, int64_t arg_Uuid, const std::vector<::import::Word>& arg_UUID, const std::optional<std::string>& arg_Timestamp, const FBE::buffer_t& arg_JsonWriter, const std::map<std::string, int32_t>& arg_JsonReader, FBE::decimal_t arg_DecodeError, FBE::uuid_t arg_EncodeError, uint64_t arg_DecodeException, float arg_EncodeException, uint8_t arg_Sender, const std::optional<::import::Word>& arg_Receiver, ::import::Word arg_Client, int32_t arg_Proxy, const std::string& arg_Handler, const std::optional<bool>& arg_Text, ::import::Modifier arg_Compare, double arg_Decimals, ::import::side arg_Uuids, int64_t arg_Timestamps, const std::vector<::import::Word>& arg_Utf8, const std::optional<std::string>& arg_Requests);
+    RuntimeNames(::import::Word arg_Buffer, int32_t arg_WriteBuffer, const std::string& arg_ReadBuffer, const std::optional<bool>& arg_Reader, ::import::Modifier arg_Writer, double arg_Limits, ::import::side arg_Decimal, int64_t arg_Uuid, const std::vector<::import::Word>& arg_UUID, const std::optional<std::string>& arg_Timestamp, const FBE::buffer_t& arg_JsonWriter, const std::map<std::string, int32_t>& arg_JsonReader, FBE::decimal_t arg_DecodeError, FBE::uuid_t arg_EncodeError, uint64_t arg_DecodeException, float arg_EncodeException, uint8_t arg_Sender, const std::optional<::import::Word>& arg_Receiver, ::import::Word arg_Client, int32_t arg_Proxy, const std::string& arg_Handler, const std::optional<bool>& arg_Text, ::import::Modifier arg_Compare, double arg_Decimals, ::import::side arg_Uuids, int64_t arg_Timestamps, const std::vector<::import::Word>& arg_Utf8, const std::optional<std::string>& arg_Requests)
+        : Buffer(arg_Buffer)
+        , WriteBuffer(arg_WriteBuffer)
+        , ReadBuffer(arg_ReadBuffer)
+        , Reader(arg_Reader)
+        , Writer(arg_Writer)
+        , Limits(arg_Limits)
+        , Decimal(arg_Decimal)
+        , Uuid(arg_Uuid)
+        , UUID(arg_UUID)
+        , Timestamp(arg_Timestamp)
+        , JsonWriter(arg_JsonWriter)
+        , JsonReader(arg_JsonReader)
+        , DecodeError(arg_DecodeError)
+        , EncodeError(arg_EncodeError)
+        , DecodeException(arg_DecodeException)
+        , EncodeException(arg_EncodeException)
+        , Sender(arg_Sender)
+        , Receiver(arg_Receiver)
+        , Client(arg_Client)
+        , Proxy(arg_Proxy)
+        , Handler(arg_Handler)
+        , Text(arg_Text)
+        , Compare(arg_Compare)
+        , Decimals(arg_Decimals)
+        , Uuids(arg_Uuids)
+        , Timestamps(arg_Timestamps)
+        , Utf8(arg_Utf8)
+        , Requests(arg_Requests)
+    {}
 
-    bool operator==(const RuntimeNames& other) const noexcept;
+    bool operator==(const RuntimeNames& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const RuntimeNames& other) const noexcept { return !(*this == other); }
-    bool operator<(const RuntimeNames& other) const noexcept;
+    bool operator<(const RuntimeNames& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const RuntimeNames& other) const noexcept { return !(other < *this); }
     bool operator>(const RuntimeNames& other) const noexcept { return other < *this; }
     bool operator>=(const RuntimeNames& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(RuntimeNames& other) noexcept;
+    void swap(RuntimeNames& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &RuntimeNames::Buffer,
+            &RuntimeNames::WriteBuffer,
+            &RuntimeNames::ReadBuffer,
+            &RuntimeNames::Reader,
+            &RuntimeNames::Writer,
+            &RuntimeNames::Limits,
+            &RuntimeNames::Decimal,
+            &RuntimeNames::Uuid,
+            &RuntimeNames::UUID,
+            &RuntimeNames::Timestamp,
+            &RuntimeNames::JsonWriter,
+            &RuntimeNames::JsonReader,
+            &RuntimeNames::DecodeError,
+            &RuntimeNames::EncodeError,
+            &RuntimeNames::DecodeException,
+            &RuntimeNames::EncodeException,
+            &RuntimeNames::Sender,
+            &RuntimeNames::Receiver,
+            &RuntimeNames::Client,
+            &RuntimeNames::Proxy,
+            &RuntimeNames::Handler,
+            &RuntimeNames::Text,
+            &RuntimeNames::Compare,
+            &RuntimeNames::Decimals,
+            &RuntimeNames::Uuids,
+            &RuntimeNames::Timestamps,
+            &RuntimeNames::Utf8,
+            &RuntimeNames::Requests);
+    }
+
     friend void swap(RuntimeNames&, RuntimeNames&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const RuntimeNames&);
@@ -2690,18 +3780,25 @@ struct class_
     static constexpr uint32_t fbe_type() noexcept { return 17; }
 
     class_() = default;
-    explicit class_(int32_t arg_class);
+    explicit class_(int32_t arg_class)
+        : class__(arg_class)
+    {}
 
-    bool operator==(const class_& other) const noexcept;
+    bool operator==(const class_& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const class_& other) const noexcept { return !(*this == other); }
-    bool operator<(const class_& other) const noexcept;
+    bool operator<(const class_& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const class_& other) const noexcept { return !(other < *this); }
     bool operator>(const class_& other) const noexcept { return other < *this; }
     bool operator>=(const class_& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(class_& other) noexcept;
+    void swap(class_& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &class_::class__);
+    }
+
     friend void swap(class_&, class_&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const class_&);
@@ -2714,18 +3811,25 @@ struct Object
     static constexpr uint32_t fbe_type() noexcept { return 18; }
 
     Object() = default;
-    explicit Object(int32_t arg_Object);
+    explicit Object(int32_t arg_Object)
+        : Object_(arg_Object)
+    {}
 
-    bool operator==(const Object& other) const noexcept;
+    bool operator==(const Object& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Object& other) const noexcept { return !(*this == other); }
-    bool operator<(const Object& other) const noexcept;
+    bool operator<(const Object& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Object& other) const noexcept { return !(other < *this); }
     bool operator>(const Object& other) const noexcept { return other < *this; }
     bool operator>=(const Object& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Object& other) noexcept;
+    void swap(Object& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Object::Object_);
+    }
+
     friend void swap(Object&, Object&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Object&);
@@ -2738,18 +3842,25 @@ struct String
     static constexpr uint32_t fbe_type() noexcept { return 19; }
 
     String() = default;
-    explicit String(int32_t arg_String);
+    explicit String(int32_t arg_String)
+        : String_(arg_String)
+    {}
 
-    bool operator==(const String& other) const noexcept;
+    bool operator==(const String& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const String& other) const noexcept { return !(*this == other); }
-    bool operator<(const String& other) const noexcept;
+    bool operator<(const String& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const String& other) const noexcept { return !(other < *this); }
     bool operator>(const String& other) const noexcept { return other < *this; }
     bool operator>=(const String& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(String& other) noexcept;
+    void swap(String& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &String::String_);
+    }
+
     friend void swap(String&, String&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const String&);
@@ -2762,18 +3873,25 @@ struct List
     static constexpr uint32_t fbe_type() noexcept { return 20; }
 
     List() = default;
-    explicit List(int32_t arg_List);
+    explicit List(int32_t arg_List)
+        : List_(arg_List)
+    {}
 
-    bool operator==(const List& other) const noexcept;
+    bool operator==(const List& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const List& other) const noexcept { return !(*this == other); }
-    bool operator<(const List& other) const noexcept;
+    bool operator<(const List& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const List& other) const noexcept { return !(other < *this); }
     bool operator>(const List& other) const noexcept { return other < *this; }
     bool operator>=(const List& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(List& other) noexcept;
+    void swap(List& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &List::List_);
+    }
+
     friend void swap(List&, List&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const List&);
@@ -2786,18 +3904,25 @@ struct Map
     static constexpr uint32_t fbe_type() noexcept { return 21; }
 
     Map() = default;
-    explicit Map(int32_t arg_Map);
+    explicit Map(int32_t arg_Map)
+        : Map_(arg_Map)
+    {}
 
-    bool operator==(const Map& other) const noexcept;
+    bool operator==(const Map& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Map& other) const noexcept { return !(*this == other); }
-    bool operator<(const Map& other) const noexcept;
+    bool operator<(const Map& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Map& other) const noexcept { return !(other < *this); }
     bool operator>(const Map& other) const noexcept { return other < *this; }
     bool operator>=(const Map& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Map& other) noexcept;
+    void swap(Map& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Map::Map_);
+    }
+
     friend void swap(Map&, Map&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Map&);
@@ -2810,18 +3935,25 @@ struct Model
     static constexpr uint32_t fbe_type() noexcept { return 22; }
 
     Model() = default;
-    explicit Model(int32_t arg_Model);
+    explicit Model(int32_t arg_Model)
+        : Model_(arg_Model)
+    {}
 
-    bool operator==(const Model& other) const noexcept;
+    bool operator==(const Model& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Model& other) const noexcept { return !(*this == other); }
-    bool operator<(const Model& other) const noexcept;
+    bool operator<(const Model& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Model& other) const noexcept { return !(other < *this); }
     bool operator>(const Model& other) const noexcept { return other < *this; }
     bool operator>=(const Model& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Model& other) noexcept;
+    void swap(Model& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Model::Model_);
+    }
+
     friend void swap(Model&, Model&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Model&);
@@ -2834,18 +3966,25 @@ struct FinalModel
     static constexpr uint32_t fbe_type() noexcept { return 23; }
 
     FinalModel() = default;
-    explicit FinalModel(int32_t arg_FinalModel);
+    explicit FinalModel(int32_t arg_FinalModel)
+        : FinalModel_(arg_FinalModel)
+    {}
 
-    bool operator==(const FinalModel& other) const noexcept;
+    bool operator==(const FinalModel& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const FinalModel& other) const noexcept { return !(*this == other); }
-    bool operator<(const FinalModel& other) const noexcept;
+    bool operator<(const FinalModel& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const FinalModel& other) const noexcept { return !(other < *this); }
     bool operator>(const FinalModel& other) const noexcept { return other < *this; }
     bool operator>=(const FinalModel& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(FinalModel& other) noexcept;
+    void swap(FinalModel& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &FinalModel::FinalModel_);
+    }
+
     friend void swap(FinalModel&, FinalModel&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const FinalModel&);
@@ -2858,18 +3997,25 @@ struct Buffer
     static constexpr uint32_t fbe_type() noexcept { return 24; }
 
     Buffer() = default;
-    explicit Buffer(int32_t arg_Buffer);
+    explicit Buffer(int32_t arg_Buffer)
+        : Buffer_(arg_Buffer)
+    {}
 
-    bool operator==(const Buffer& other) const noexcept;
+    bool operator==(const Buffer& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Buffer& other) const noexcept { return !(*this == other); }
-    bool operator<(const Buffer& other) const noexcept;
+    bool operator<(const Buffer& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Buffer& other) const noexcept { return !(other < *this); }
     bool operator>(const Buffer& other) const noexcept { return other < *this; }
     bool operator>=(const Buffer& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Buffer& other) noexcept;
+    void swap(Buffer& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Buffer::Buffer_);
+    }
+
     friend void swap(Buffer&, Buffer&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Buffer&);
@@ -2882,18 +4028,25 @@ struct Reader
     static constexpr uint32_t fbe_type() noexcept { return 25; }
 
     Reader() = default;
-    explicit Reader(int32_t arg_Reader);
+    explicit Reader(int32_t arg_Reader)
+        : Reader_(arg_Reader)
+    {}
 
-    bool operator==(const Reader& other) const noexcept;
+    bool operator==(const Reader& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Reader& other) const noexcept { return !(*this == other); }
-    bool operator<(const Reader& other) const noexcept;
+    bool operator<(const Reader& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Reader& other) const noexcept { return !(other < *this); }
     bool operator>(const Reader& other) const noexcept { return other < *this; }
     bool operator>=(const Reader& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Reader& other) noexcept;
+    void swap(Reader& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Reader::Reader_);
+    }
+
     friend void swap(Reader&, Reader&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Reader&);
@@ -2906,18 +4059,25 @@ struct Writer
     static constexpr uint32_t fbe_type() noexcept { return 26; }
 
     Writer() = default;
-    explicit Writer(int32_t arg_Writer);
+    explicit Writer(int32_t arg_Writer)
+        : Writer_(arg_Writer)
+    {}
 
-    bool operator==(const Writer& other) const noexcept;
+    bool operator==(const Writer& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Writer& other) const noexcept { return !(*this == other); }
-    bool operator<(const Writer& other) const noexcept;
+    bool operator<(const Writer& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Writer& other) const noexcept { return !(other < *this); }
     bool operator>(const Writer& other) const noexcept { return other < *this; }
     bool operator>=(const Writer& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Writer& other) noexcept;
+    void swap(Writer& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Writer::Writer_);
+    }
+
     friend void swap(Writer&, Writer&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Writer&);
@@ -2930,18 +4090,25 @@ struct Limits
     static constexpr uint32_t fbe_type() noexcept { return 27; }
 
     Limits() = default;
-    explicit Limits(int32_t arg_Limits);
+    explicit Limits(int32_t arg_Limits)
+        : Limits_(arg_Limits)
+    {}
 
-    bool operator==(const Limits& other) const noexcept;
+    bool operator==(const Limits& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Limits& other) const noexcept { return !(*this == other); }
-    bool operator<(const Limits& other) const noexcept;
+    bool operator<(const Limits& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Limits& other) const noexcept { return !(other < *this); }
     bool operator>(const Limits& other) const noexcept { return other < *this; }
     bool operator>=(const Limits& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Limits& other) noexcept;
+    void swap(Limits& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Limits::Limits_);
+    }
+
     friend void swap(Limits&, Limits&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Limits&);
@@ -2954,18 +4121,25 @@ struct DecodeError
     static constexpr uint32_t fbe_type() noexcept { return 28; }
 
     DecodeError() = default;
-    explicit DecodeError(int32_t arg_DecodeError);
+    explicit DecodeError(int32_t arg_DecodeError)
+        : DecodeError_(arg_DecodeError)
+    {}
 
-    bool operator==(const DecodeError& other) const noexcept;
+    bool operator==(const DecodeError& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const DecodeError& other) const noexcept { return !(*this == other); }
-    bool operator<(const DecodeError& other) const noexcept;
+    bool operator<(const DecodeError& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const DecodeError& other) const noexcept { return !(other < *this); }
     bool operator>(const DecodeError& other) const noexcept { return other < *this; }
     bool operator>=(const DecodeError& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(DecodeError& other) noexcept;
+    void swap(DecodeError& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &DecodeError::DecodeError_);
+    }
+
     friend void swap(DecodeError&, DecodeError&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const DecodeError&);
@@ -2978,18 +4152,25 @@ struct DecodeException
     static constexpr uint32_t fbe_type() noexcept { return 29; }
 
     DecodeException() = default;
-    explicit DecodeException(int32_t arg_DecodeException);
+    explicit DecodeException(int32_t arg_DecodeException)
+        : DecodeException_(arg_DecodeException)
+    {}
 
-    bool operator==(const DecodeException& other) const noexcept;
+    bool operator==(const DecodeException& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const DecodeException& other) const noexcept { return !(*this == other); }
-    bool operator<(const DecodeException& other) const noexcept;
+    bool operator<(const DecodeException& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const DecodeException& other) const noexcept { return !(other < *this); }
     bool operator>(const DecodeException& other) const noexcept { return other < *this; }
     bool operator>=(const DecodeException& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(DecodeException& other) noexcept;
+    void swap(DecodeException& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &DecodeException::DecodeException_);
+    }
+
     friend void swap(DecodeException&, DecodeException&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const DecodeException&);
@@ -3002,18 +4183,25 @@ struct Decimal
     static constexpr uint32_t fbe_type() noexcept { return 30; }
 
     Decimal() = default;
-    explicit Decimal(int32_t arg_Decimal);
+    explicit Decimal(int32_t arg_Decimal)
+        : Decimal_(arg_Decimal)
+    {}
 
-    bool operator==(const Decimal& other) const noexcept;
+    bool operator==(const Decimal& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Decimal& other) const noexcept { return !(*this == other); }
-    bool operator<(const Decimal& other) const noexcept;
+    bool operator<(const Decimal& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Decimal& other) const noexcept { return !(other < *this); }
     bool operator>(const Decimal& other) const noexcept { return other < *this; }
     bool operator>=(const Decimal& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Decimal& other) noexcept;
+    void swap(Decimal& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Decimal::Decimal_);
+    }
+
     friend void swap(Decimal&, Decimal&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Decimal&);
@@ -3026,18 +4214,25 @@ struct Uuid
     static constexpr uint32_t fbe_type() noexcept { return 31; }
 
     Uuid() = default;
-    explicit Uuid(int32_t arg_Uuid);
+    explicit Uuid(int32_t arg_Uuid)
+        : Uuid_(arg_Uuid)
+    {}
 
-    bool operator==(const Uuid& other) const noexcept;
+    bool operator==(const Uuid& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Uuid& other) const noexcept { return !(*this == other); }
-    bool operator<(const Uuid& other) const noexcept;
+    bool operator<(const Uuid& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Uuid& other) const noexcept { return !(other < *this); }
     bool operator>(const Uuid& other) const noexcept { return other < *this; }
     bool operator>=(const Uuid& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Uuid& other) noexcept;
+    void swap(Uuid& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Uuid::Uuid_);
+    }
+
     friend void swap(Uuid&, Uuid&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Uuid&);
@@ -3050,18 +4245,25 @@ struct UUID
     static constexpr uint32_t fbe_type() noexcept { return 32; }
 
     UUID() = default;
-    explicit UUID(int32_t arg_UUID);
+    explicit UUID(int32_t arg_UUID)
+        : UUID_(arg_UUID)
+    {}
 
-    bool operator==(const UUID& other) const noexcept;
+    bool operator==(const UUID& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const UUID& other) const noexcept { return !(*this == other); }
-    bool operator<(const UUID& other) const noexcept;
+    bool operator<(const UUID& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const UUID& other) const noexcept { return !(other < *this); }
     bool operator>(const UUID& other) const noexcept { return other < *this; }
     bool operator>=(const UUID& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(UUID& other) noexcept;
+    void swap(UUID& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &UUID::UUID_);
+    }
+
     friend void swap(UUID&, UUID&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const UUID&);
@@ -3074,18 +4276,25 @@ struct Timestamp
     static constexpr uint32_t fbe_type() noexcept { return 33; }
 
     Timestamp() = default;
-    explicit Timestamp(int32_t arg_Timestamp);
+    explicit Timestamp(int32_t arg_Timestamp)
+        : Timestamp_(arg_Timestamp)
+    {}
 
-    bool operator==(const Timestamp& other) const noexcept;
+    bool operator==(const Timestamp& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Timestamp& other) const noexcept { return !(*this == other); }
-    bool operator<(const Timestamp& other) const noexcept;
+    bool operator<(const Timestamp& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Timestamp& other) const noexcept { return !(other < *this); }
     bool operator>(const Timestamp& other) const noexcept { return other < *this; }
     bool operator>=(const Timestamp& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Timestamp& other) noexcept;
+    void swap(Timestamp& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Timestamp::Timestamp_);
+    }
+
     friend void swap(Timestamp&, Timestamp&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Timestamp&);
@@ -3098,18 +4307,25 @@ struct Sender
     static constexpr uint32_t fbe_type() noexcept { return 34; }
 
     Sender() = default;
-    explicit Sender(int32_t arg_Sender);
+    explicit Sender(int32_t arg_Sender)
+        : Sender_(arg_Sender)
+    {}
 
-    bool operator==(const Sender& other) const noexcept;
+    bool operator==(const Sender& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Sender& other) const noexcept { return !(*this == other); }
-    bool operator<(const Sender& other) const noexcept;
+    bool operator<(const Sender& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Sender& other) const noexcept { return !(other < *this); }
     bool operator>(const Sender& other) const noexcept { return other < *this; }
     bool operator>=(const Sender& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Sender& other) noexcept;
+    void swap(Sender& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Sender::Sender_);
+    }
+
     friend void swap(Sender&, Sender&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Sender&);
@@ -3122,18 +4338,25 @@ struct Receiver
     static constexpr uint32_t fbe_type() noexcept { return 35; }
 
     Receiver() = default;
-    explicit Receiver(int32_t arg_Receiver);
+    explicit Receiver(int32_t arg_Receiver)
+        : Receiver_(arg_Receiver)
+    {}
 
-    bool operator==(const Receiver& other) const noexcept;
+    bool operator==(const Receiver& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Receiver& other) const noexcept { return !(*this == other); }
-    bool operator<(const Receiver& other) const noexcept;
+    bool operator<(const Receiver& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Receiver& other) const noexcept { return !(other < *this); }
     bool operator>(const Receiver& other) const noexcept { return other < *this; }
     bool operator>=(const Receiver& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Receiver& other) noexcept;
+    void swap(Receiver& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Receiver::Receiver_);
+    }
+
     friend void swap(Receiver&, Receiver&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Receiver&);
@@ -3146,18 +4369,25 @@ struct Client
     static constexpr uint32_t fbe_type() noexcept { return 36; }
 
     Client() = default;
-    explicit Client(int32_t arg_Client);
+    explicit Client(int32_t arg_Client)
+        : Client_(arg_Client)
+    {}
 
-    bool operator==(const Client& other) const noexcept;
+    bool operator==(const Client& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Client& other) const noexcept { return !(*this == other); }
-    bool operator<(const Client& other) const noexcept;
+    bool operator<(const Client& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Client& other) const noexcept { return !(other < *this); }
     bool operator>(const Client& other) const noexcept { return other < *this; }
     bool operator>=(const Client& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Client& other) noexcept;
+    void swap(Client& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Client::Client_);
+    }
+
     friend void swap(Client&, Client&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Client&);
@@ -3170,18 +4400,25 @@ struct Proxy
     static constexpr uint32_t fbe_type() noexcept { return 37; }
 
     Proxy() = default;
-    explicit Proxy(int32_t arg_Proxy);
+    explicit Proxy(int32_t arg_Proxy)
+        : Proxy_(arg_Proxy)
+    {}
 
-    bool operator==(const Proxy& other) const noexcept;
+    bool operator==(const Proxy& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Proxy& other) const noexcept { return !(*this == other); }
-    bool operator<(const Proxy& other) const noexcept;
+    bool operator<(const Proxy& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Proxy& other) const noexcept { return !(other < *this); }
     bool operator>(const Proxy& other) const noexcept { return other < *this; }
     bool operator>=(const Proxy& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Proxy& other) noexcept;
+    void swap(Proxy& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Proxy::Proxy_);
+    }
+
     friend void swap(Proxy&, Proxy&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Proxy&);
@@ -3194,18 +4431,25 @@ struct Handler
     static constexpr uint32_t fbe_type() noexcept { return 38; }
 
     Handler() = default;
-    explicit Handler(int32_t arg_Handler);
+    explicit Handler(int32_t arg_Handler)
+        : Handler_(arg_Handler)
+    {}
 
-    bool operator==(const Handler& other) const noexcept;
+    bool operator==(const Handler& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Handler& other) const noexcept { return !(*this == other); }
-    bool operator<(const Handler& other) const noexcept;
+    bool operator<(const Handler& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Handler& other) const noexcept { return !(other < *this); }
     bool operator>(const Handler& other) const noexcept { return other < *this; }
     bool operator>=(const Handler& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Handler& other) noexcept;
+    void swap(Handler& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Handler::Handler_);
+    }
+
     friend void swap(Handler&, Handler&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Handler&);
@@ -3218,18 +4462,25 @@ struct fbe
     static constexpr uint32_t fbe_type() noexcept { return 39; }
 
     fbe() = default;
-    explicit fbe(int32_t arg_fbe);
+    explicit fbe(int32_t arg_fbe)
+        : fbe_(arg_fbe)
+    {}
 
-    bool operator==(const fbe& other) const noexcept;
+    bool operator==(const fbe& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const fbe& other) const noexcept { return !(*this == other); }
-    bool operator<(const fbe& other) const noexcept;
+    bool operator<(const fbe& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const fbe& other) const noexcept { return !(other < *this); }
     bool operator>(const fbe& other) const noexcept { return other < *this; }
     bool operator>=(const fbe& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(fbe& other) noexcept;
+    void swap(fbe& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &fbe::fbe_);
+    }
+
     friend void swap(fbe&, fbe&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const fbe&);
@@ -3242,18 +4493,25 @@ struct FBE_
     static constexpr uint32_t fbe_type() noexcept { return 40; }
 
     FBE_() = default;
-    explicit FBE_(int32_t arg_FBE);
+    explicit FBE_(int32_t arg_FBE)
+        : FBE__(arg_FBE)
+    {}
 
-    bool operator==(const FBE_& other) const noexcept;
+    bool operator==(const FBE_& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const FBE_& other) const noexcept { return !(*this == other); }
-    bool operator<(const FBE_& other) const noexcept;
+    bool operator<(const FBE_& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const FBE_& other) const noexcept { return !(other < *this); }
     bool operator>(const FBE_& other) const noexcept { return other < *this; }
     bool operator>=(const FBE_& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(FBE_& other) noexcept;
+    void swap(FBE_& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &FBE_::FBE__);
+    }
+
     friend void swap(FBE_&, FBE_&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const FBE_&);
@@ -3266,18 +4524,25 @@ struct std_
     static constexpr uint32_t fbe_type() noexcept { return 41; }
 
     std_() = default;
-    explicit std_(int32_t arg_std);
+    explicit std_(int32_t arg_std)
+        : std__(arg_std)
+    {}
 
-    bool operator==(const std_& other) const noexcept;
+    bool operator==(const std_& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const std_& other) const noexcept { return !(*this == other); }
-    bool operator<(const std_& other) const noexcept;
+    bool operator<(const std_& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const std_& other) const noexcept { return !(other < *this); }
     bool operator>(const std_& other) const noexcept { return other < *this; }
     bool operator>=(const std_& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(std_& other) noexcept;
+    void swap(std_& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &std_::std__);
+    }
+
     friend void swap(std_&, std_&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const std_&);
@@ -3290,18 +4555,25 @@ struct Companion
     static constexpr uint32_t fbe_type() noexcept { return 42; }
 
     Companion() = default;
-    explicit Companion(int32_t arg_Companion);
+    explicit Companion(int32_t arg_Companion)
+        : Companion_(arg_Companion)
+    {}
 
-    bool operator==(const Companion& other) const noexcept;
+    bool operator==(const Companion& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Companion& other) const noexcept { return !(*this == other); }
-    bool operator<(const Companion& other) const noexcept;
+    bool operator<(const Companion& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Companion& other) const noexcept { return !(other < *this); }
     bool operator>(const Companion& other) const noexcept { return other < *this; }
     bool operator>=(const Companion& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Companion& other) noexcept;
+    void swap(Companion& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Companion::Companion_);
+    }
+
     friend void swap(Companion&, Companion&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Companion&);
@@ -3314,18 +4586,25 @@ struct Any
     static constexpr uint32_t fbe_type() noexcept { return 43; }
 
     Any() = default;
-    explicit Any(int32_t arg_Any);
+    explicit Any(int32_t arg_Any)
+        : Any_(arg_Any)
+    {}
 
-    bool operator==(const Any& other) const noexcept;
+    bool operator==(const Any& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Any& other) const noexcept { return !(*this == other); }
-    bool operator<(const Any& other) const noexcept;
+    bool operator<(const Any& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Any& other) const noexcept { return !(other < *this); }
     bool operator>(const Any& other) const noexcept { return other < *this; }
     bool operator>=(const Any& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Any& other) noexcept;
+    void swap(Any& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Any::Any_);
+    }
+
     friend void swap(Any&, Any&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Any&);
@@ -3338,18 +4617,25 @@ struct Self
     static constexpr uint32_t fbe_type() noexcept { return 44; }
 
     Self() = default;
-    explicit Self(int32_t arg_Self);
+    explicit Self(int32_t arg_Self)
+        : Self_(arg_Self)
+    {}
 
-    bool operator==(const Self& other) const noexcept;
+    bool operator==(const Self& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Self& other) const noexcept { return !(*this == other); }
-    bool operator<(const Self& other) const noexcept;
+    bool operator<(const Self& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Self& other) const noexcept { return !(other < *this); }
     bool operator>(const Self& other) const noexcept { return other < *this; }
     bool operator>=(const Self& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Self& other) noexcept;
+    void swap(Self& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Self::Self_);
+    }
+
     friend void swap(Self&, Self&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Self&);
@@ -3362,18 +4648,25 @@ struct self
     static constexpr uint32_t fbe_type() noexcept { return 45; }
 
     self() = default;
-    explicit self(int32_t arg_self);
+    explicit self(int32_t arg_self)
+        : self_(arg_self)
+    {}
 
-    bool operator==(const self& other) const noexcept;
+    bool operator==(const self& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const self& other) const noexcept { return !(*this == other); }
-    bool operator<(const self& other) const noexcept;
+    bool operator<(const self& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const self& other) const noexcept { return !(other < *this); }
     bool operator>(const self& other) const noexcept { return other < *this; }
     bool operator>=(const self& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(self& other) noexcept;
+    void swap(self& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &self::self_);
+    }
+
     friend void swap(self&, self&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const self&);
@@ -3386,18 +4679,25 @@ struct None
     static constexpr uint32_t fbe_type() noexcept { return 46; }
 
     None() = default;
-    explicit None(int32_t arg_None);
+    explicit None(int32_t arg_None)
+        : None_(arg_None)
+    {}
 
-    bool operator==(const None& other) const noexcept;
+    bool operator==(const None& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const None& other) const noexcept { return !(*this == other); }
-    bool operator<(const None& other) const noexcept;
+    bool operator<(const None& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const None& other) const noexcept { return !(other < *this); }
     bool operator>(const None& other) const noexcept { return other < *this; }
     bool operator>=(const None& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(None& other) noexcept;
+    void swap(None& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &None::None_);
+    }
+
     friend void swap(None&, None&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const None&);
@@ -3410,18 +4710,25 @@ struct Option
     static constexpr uint32_t fbe_type() noexcept { return 47; }
 
     Option() = default;
-    explicit Option(int32_t arg_Option);
+    explicit Option(int32_t arg_Option)
+        : Option_(arg_Option)
+    {}
 
-    bool operator==(const Option& other) const noexcept;
+    bool operator==(const Option& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Option& other) const noexcept { return !(*this == other); }
-    bool operator<(const Option& other) const noexcept;
+    bool operator<(const Option& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Option& other) const noexcept { return !(other < *this); }
     bool operator>(const Option& other) const noexcept { return other < *this; }
     bool operator>=(const Option& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Option& other) noexcept;
+    void swap(Option& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Option::Option_);
+    }
+
     friend void swap(Option&, Option&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Option&);
@@ -3434,18 +4741,25 @@ struct Result
     static constexpr uint32_t fbe_type() noexcept { return 48; }
 
     Result() = default;
-    explicit Result(int32_t arg_Result);
+    explicit Result(int32_t arg_Result)
+        : Result_(arg_Result)
+    {}
 
-    bool operator==(const Result& other) const noexcept;
+    bool operator==(const Result& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Result& other) const noexcept { return !(*this == other); }
-    bool operator<(const Result& other) const noexcept;
+    bool operator<(const Result& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Result& other) const noexcept { return !(other < *this); }
     bool operator>(const Result& other) const noexcept { return other < *this; }
     bool operator>=(const Result& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Result& other) noexcept;
+    void swap(Result& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Result::Result_);
+    }
+
     friend void swap(Result&, Result&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Result&);
@@ -3458,18 +4772,25 @@ struct Vec
     static constexpr uint32_t fbe_type() noexcept { return 49; }
 
     Vec() = default;
-    explicit Vec(int32_t arg_Vec);
+    explicit Vec(int32_t arg_Vec)
+        : Vec_(arg_Vec)
+    {}
 
-    bool operator==(const Vec& other) const noexcept;
+    bool operator==(const Vec& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Vec& other) const noexcept { return !(*this == other); }
-    bool operator<(const Vec& other) const noexcept;
+    bool operator<(const Vec& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Vec& other) const noexcept { return !(other < *this); }
     bool operator>(const Vec& other) const noexcept { return other < *this; }
     bool operator>=(const Vec& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Vec& other) noexcept;
+    void swap(Vec& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Vec::Vec_);
+    }
+
     friend void swap(Vec&, Vec&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Vec&);
@@ -3482,18 +4803,25 @@ struct Box
     static constexpr uint32_t fbe_type() noexcept { return 50; }
 
     Box() = default;
-    explicit Box(int32_t arg_Box);
+    explicit Box(int32_t arg_Box)
+        : Box_(arg_Box)
+    {}
 
-    bool operator==(const Box& other) const noexcept;
+    bool operator==(const Box& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Box& other) const noexcept { return !(*this == other); }
-    bool operator<(const Box& other) const noexcept;
+    bool operator<(const Box& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Box& other) const noexcept { return !(other < *this); }
     bool operator>(const Box& other) const noexcept { return other < *this; }
     bool operator>=(const Box& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Box& other) noexcept;
+    void swap(Box& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Box::Box_);
+    }
+
     friend void swap(Box&, Box&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Box&);
@@ -3506,18 +4834,25 @@ struct Error
     static constexpr uint32_t fbe_type() noexcept { return 51; }
 
     Error() = default;
-    explicit Error(int32_t arg_Error);
+    explicit Error(int32_t arg_Error)
+        : Error_(arg_Error)
+    {}
 
-    bool operator==(const Error& other) const noexcept;
+    bool operator==(const Error& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Error& other) const noexcept { return !(*this == other); }
-    bool operator<(const Error& other) const noexcept;
+    bool operator<(const Error& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Error& other) const noexcept { return !(other < *this); }
     bool operator>(const Error& other) const noexcept { return other < *this; }
     bool operator>=(const Error& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Error& other) noexcept;
+    void swap(Error& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Error::Error_);
+    }
+
     friend void swap(Error&, Error&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Error&);
@@ -3530,18 +4865,25 @@ struct Exception
     static constexpr uint32_t fbe_type() noexcept { return 52; }
 
     Exception() = default;
-    explicit Exception(int32_t arg_Exception);
+    explicit Exception(int32_t arg_Exception)
+        : Exception_(arg_Exception)
+    {}
 
-    bool operator==(const Exception& other) const noexcept;
+    bool operator==(const Exception& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Exception& other) const noexcept { return !(*this == other); }
-    bool operator<(const Exception& other) const noexcept;
+    bool operator<(const Exception& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Exception& other) const noexcept { return !(other < *this); }
     bool operator>(const Exception& other) const noexcept { return other < *this; }
     bool operator>=(const Exception& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Exception& other) noexcept;
+    void swap(Exception& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Exception::Exception_);
+    }
+
     friend void swap(Exception&, Exception&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Exception&);
@@ -3554,18 +4896,25 @@ struct Text
     static constexpr uint32_t fbe_type() noexcept { return 53; }
 
     Text() = default;
-    explicit Text(int32_t arg_Text);
+    explicit Text(int32_t arg_Text)
+        : Text_(arg_Text)
+    {}
 
-    bool operator==(const Text& other) const noexcept;
+    bool operator==(const Text& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Text& other) const noexcept { return !(*this == other); }
-    bool operator<(const Text& other) const noexcept;
+    bool operator<(const Text& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Text& other) const noexcept { return !(other < *this); }
     bool operator>(const Text& other) const noexcept { return other < *this; }
     bool operator>=(const Text& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Text& other) noexcept;
+    void swap(Text& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Text::Text_);
+    }
+
     friend void swap(Text&, Text&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Text&);
@@ -3578,18 +4927,25 @@ struct JsonWriter
     static constexpr uint32_t fbe_type() noexcept { return 54; }
 
     JsonWriter() = default;
-    explicit JsonWriter(int32_t arg_JsonWriter);
+    explicit JsonWriter(int32_t arg_JsonWriter)
+        : JsonWriter_(arg_JsonWriter)
+    {}
 
-    bool operator==(const JsonWriter& other) const noexcept;
+    bool operator==(const JsonWriter& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const JsonWriter& other) const noexcept { return !(*this == other); }
-    bool operator<(const JsonWriter& other) const noexcept;
+    bool operator<(const JsonWriter& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const JsonWriter& other) const noexcept { return !(other < *this); }
     bool operator>(const JsonWriter& other) const noexcept { return other < *this; }
     bool operator>=(const JsonWriter& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(JsonWriter& other) noexcept;
+    void swap(JsonWriter& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &JsonWriter::JsonWriter_);
+    }
+
     friend void swap(JsonWriter&, JsonWriter&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const JsonWriter&);
@@ -3602,18 +4958,25 @@ struct int32_t_
     static constexpr uint32_t fbe_type() noexcept { return 55; }
 
     int32_t_() = default;
-    explicit int32_t_(int32_t arg_int32_t);
+    explicit int32_t_(int32_t arg_int32_t)
+        : int32_t__(arg_int32_t)
+    {}
 
-    bool operator==(const int32_t_& other) const noexcept;
+    bool operator==(const int32_t_& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const int32_t_& other) const noexcept { return !(*this == other); }
-    bool operator<(const int32_t_& other) const noexcept;
+    bool operator<(const int32_t_& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const int32_t_& other) const noexcept { return !(other < *this); }
     bool operator>(const int32_t_& other) const noexcept { return other < *this; }
     bool operator>=(const int32_t_& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(int32_t_& other) noexcept;
+    void swap(int32_t_& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &int32_t_::int32_t__);
+    }
+
     friend void swap(int32_t_&, int32_t_&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const int32_t_&);
@@ -3626,18 +4989,25 @@ struct size_t_
     static constexpr uint32_t fbe_type() noexcept { return 56; }
 
     size_t_() = default;
-    explicit size_t_(int32_t arg_size_t);
+    explicit size_t_(int32_t arg_size_t)
+        : size_t__(arg_size_t)
+    {}
 
-    bool operator==(const size_t_& other) const noexcept;
+    bool operator==(const size_t_& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const size_t_& other) const noexcept { return !(*this == other); }
-    bool operator<(const size_t_& other) const noexcept;
+    bool operator<(const size_t_& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const size_t_& other) const noexcept { return !(other < *this); }
     bool operator>(const size_t_& other) const noexcept { return other < *this; }
     bool operator>=(const size_t_& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(size_t_& other) noexcept;
+    void swap(size_t_& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &size_t_::size_t__);
+    }
+
     friend void swap(size_t_&, size_t_&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const size_t_&);
@@ -3650,18 +5020,25 @@ struct list
     static constexpr uint32_t fbe_type() noexcept { return 57; }
 
     list() = default;
-    explicit list(int32_t arg_list);
+    explicit list(int32_t arg_list)
+        : list_(arg_list)
+    {}
 
-    bool operator==(const list& other) const noexcept;
+    bool operator==(const list& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const list& other) const noexcept { return !(*this == other); }
-    bool operator<(const list& other) const noexcept;
+    bool operator<(const list& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const list& other) const noexcept { return !(other < *this); }
     bool operator>(const list& other) const noexcept { return other < *this; }
     bool operator>=(const list& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(list& other) noexcept;
+    void swap(list& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &list::list_);
+    }
+
     friend void swap(list&, list&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const list&);
@@ -3674,18 +5051,25 @@ struct object
     static constexpr uint32_t fbe_type() noexcept { return 58; }
 
     object() = default;
-    explicit object(int32_t arg_object);
+    explicit object(int32_t arg_object)
+        : object_(arg_object)
+    {}
 
-    bool operator==(const object& other) const noexcept;
+    bool operator==(const object& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const object& other) const noexcept { return !(*this == other); }
-    bool operator<(const object& other) const noexcept;
+    bool operator<(const object& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const object& other) const noexcept { return !(other < *this); }
     bool operator>(const object& other) const noexcept { return other < *this; }
     bool operator>=(const object& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(object& other) noexcept;
+    void swap(object& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &object::object_);
+    }
+
     friend void swap(object&, object&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const object&);
@@ -3698,18 +5082,25 @@ struct v
     static constexpr uint32_t fbe_type() noexcept { return 59; }
 
     v() = default;
-    explicit v(int32_t arg_v);
+    explicit v(int32_t arg_v)
+        : v_(arg_v)
+    {}
 
-    bool operator==(const v& other) const noexcept;
+    bool operator==(const v& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const v& other) const noexcept { return !(*this == other); }
-    bool operator<(const v& other) const noexcept;
+    bool operator<(const v& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const v& other) const noexcept { return !(other < *this); }
     bool operator>(const v& other) const noexcept { return other < *this; }
     bool operator>=(const v& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(v& other) noexcept;
+    void swap(v& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &v::v_);
+    }
+
     friend void swap(v&, v&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const v&);
@@ -3722,18 +5113,25 @@ struct r
     static constexpr uint32_t fbe_type() noexcept { return 60; }
 
     r() = default;
-    explicit r(int32_t arg_r);
+    explicit r(int32_t arg_r)
+        : r_(arg_r)
+    {}
 
-    bool operator==(const r& other) const noexcept;
+    bool operator==(const r& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const r& other) const noexcept { return !(*this == other); }
-    bool operator<(const r& other) const noexcept;
+    bool operator<(const r& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const r& other) const noexcept { return !(other < *this); }
     bool operator>(const r& other) const noexcept { return other < *this; }
     bool operator>=(const r& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(r& other) noexcept;
+    void swap(r& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &r::r_);
+    }
+
     friend void swap(r&, r&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const r&);
@@ -3746,18 +5144,25 @@ struct w
     static constexpr uint32_t fbe_type() noexcept { return 61; }
 
     w() = default;
-    explicit w(int32_t arg_w);
+    explicit w(int32_t arg_w)
+        : w_(arg_w)
+    {}
 
-    bool operator==(const w& other) const noexcept;
+    bool operator==(const w& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const w& other) const noexcept { return !(*this == other); }
-    bool operator<(const w& other) const noexcept;
+    bool operator<(const w& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const w& other) const noexcept { return !(other < *this); }
     bool operator>(const w& other) const noexcept { return other < *this; }
     bool operator>=(const w& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(w& other) noexcept;
+    void swap(w& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &w::w_);
+    }
+
     friend void swap(w&, w&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const w&);
@@ -3770,18 +5175,25 @@ struct SideBuy
     static constexpr uint32_t fbe_type() noexcept { return 62; }
 
     SideBuy() = default;
-    explicit SideBuy(int32_t arg_SideBuy);
+    explicit SideBuy(int32_t arg_SideBuy)
+        : SideBuy_(arg_SideBuy)
+    {}
 
-    bool operator==(const SideBuy& other) const noexcept;
+    bool operator==(const SideBuy& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const SideBuy& other) const noexcept { return !(*this == other); }
-    bool operator<(const SideBuy& other) const noexcept;
+    bool operator<(const SideBuy& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const SideBuy& other) const noexcept { return !(other < *this); }
     bool operator>(const SideBuy& other) const noexcept { return other < *this; }
     bool operator>=(const SideBuy& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(SideBuy& other) noexcept;
+    void swap(SideBuy& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &SideBuy::SideBuy_);
+    }
+
     friend void swap(SideBuy&, SideBuy&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const SideBuy&);
@@ -3794,18 +5206,25 @@ struct OrderKey
     static constexpr uint32_t fbe_type() noexcept { return 63; }
 
     OrderKey() = default;
-    explicit OrderKey(int32_t arg_OrderKey);
+    explicit OrderKey(int32_t arg_OrderKey)
+        : OrderKey_(arg_OrderKey)
+    {}
 
-    bool operator==(const OrderKey& other) const noexcept;
+    bool operator==(const OrderKey& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const OrderKey& other) const noexcept { return !(*this == other); }
-    bool operator<(const OrderKey& other) const noexcept;
+    bool operator<(const OrderKey& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const OrderKey& other) const noexcept { return !(other < *this); }
     bool operator>(const OrderKey& other) const noexcept { return other < *this; }
     bool operator>=(const OrderKey& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(OrderKey& other) noexcept;
+    void swap(OrderKey& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &OrderKey::OrderKey_);
+    }
+
     friend void swap(OrderKey&, OrderKey&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const OrderKey&);
@@ -3818,18 +5237,25 @@ struct textOfside
     static constexpr uint32_t fbe_type() noexcept { return 64; }
 
     textOfside() = default;
-    explicit textOfside(int32_t arg_textOfside);
+    explicit textOfside(int32_t arg_textOfside)
+        : textOfside_(arg_textOfside)
+    {}
 
-    bool operator==(const textOfside& other) const noexcept;
+    bool operator==(const textOfside& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const textOfside& other) const noexcept { return !(*this == other); }
-    bool operator<(const textOfside& other) const noexcept;
+    bool operator<(const textOfside& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const textOfside& other) const noexcept { return !(other < *this); }
     bool operator>(const textOfside& other) const noexcept { return other < *this; }
     bool operator>=(const textOfside& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(textOfside& other) noexcept;
+    void swap(textOfside& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &textOfside::textOfside_);
+    }
+
     friend void swap(textOfside&, textOfside&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const textOfside&);
@@ -3842,18 +5268,25 @@ struct DECIMAL_1
     static constexpr uint32_t fbe_type() noexcept { return 65; }
 
     DECIMAL_1() = default;
-    explicit DECIMAL_1(int32_t arg_DECIMAL_1);
+    explicit DECIMAL_1(int32_t arg_DECIMAL_1)
+        : DECIMAL_1_(arg_DECIMAL_1)
+    {}
 
-    bool operator==(const DECIMAL_1& other) const noexcept;
+    bool operator==(const DECIMAL_1& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const DECIMAL_1& other) const noexcept { return !(*this == other); }
-    bool operator<(const DECIMAL_1& other) const noexcept;
+    bool operator<(const DECIMAL_1& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const DECIMAL_1& other) const noexcept { return !(other < *this); }
     bool operator>(const DECIMAL_1& other) const noexcept { return other < *this; }
     bool operator>=(const DECIMAL_1& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(DECIMAL_1& other) noexcept;
+    void swap(DECIMAL_1& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &DECIMAL_1::DECIMAL_1_);
+    }
+
     friend void swap(DECIMAL_1&, DECIMAL_1&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const DECIMAL_1&);
@@ -3866,18 +5299,25 @@ struct OrderModel
     static constexpr uint32_t fbe_type() noexcept { return 66; }
 
     OrderModel() = default;
-    explicit OrderModel(int32_t arg_OrderModel);
+    explicit OrderModel(int32_t arg_OrderModel)
+        : OrderModel_(arg_OrderModel)
+    {}
 
-    bool operator==(const OrderModel& other) const noexcept;
+    bool operator==(const OrderModel& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const OrderModel& other) const noexcept { return !(*this == other); }
-    bool operator<(const OrderModel& other) const noexcept;
+    bool operator<(const OrderModel& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const OrderModel& other) const noexcept { return !(other < *this); }
     bool operator>(const OrderModel& other) const noexcept { return other < *this; }
     bool operator>=(const OrderModel& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(OrderModel& other) noexcept;
+    void swap(OrderModel& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &OrderModel::OrderModel_);
+    }
+
     friend void swap(OrderModel&, OrderModel&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const OrderModel&);
@@ -3890,18 +5330,25 @@ struct OrderFinal
     static constexpr uint32_t fbe_type() noexcept { return 67; }
 
     OrderFinal() = default;
-    explicit OrderFinal(int32_t arg_OrderFinal);
+    explicit OrderFinal(int32_t arg_OrderFinal)
+        : OrderFinal_(arg_OrderFinal)
+    {}
 
-    bool operator==(const OrderFinal& other) const noexcept;
+    bool operator==(const OrderFinal& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const OrderFinal& other) const noexcept { return !(*this == other); }
-    bool operator<(const OrderFinal& other) const noexcept;
+    bool operator<(const OrderFinal& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const OrderFinal& other) const noexcept { return !(other < *this); }
     bool operator>(const OrderFinal& other) const noexcept { return other < *this; }
     bool operator>=(const OrderFinal& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(OrderFinal& other) noexcept;
+    void swap(OrderFinal& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &OrderFinal::OrderFinal_);
+    }
+
     friend void swap(OrderFinal&, OrderFinal&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const OrderFinal&);
@@ -3914,18 +5361,25 @@ struct NewOrder
     static constexpr uint32_t fbe_type() noexcept { return 68; }
 
     NewOrder() = default;
-    explicit NewOrder(int32_t arg_NewOrder);
+    explicit NewOrder(int32_t arg_NewOrder)
+        : NewOrder_(arg_NewOrder)
+    {}
 
-    bool operator==(const NewOrder& other) const noexcept;
+    bool operator==(const NewOrder& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const NewOrder& other) const noexcept { return !(*this == other); }
-    bool operator<(const NewOrder& other) const noexcept;
+    bool operator<(const NewOrder& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const NewOrder& other) const noexcept { return !(other < *this); }
     bool operator>(const NewOrder& other) const noexcept { return other < *this; }
     bool operator>=(const NewOrder& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(NewOrder& other) noexcept;
+    void swap(NewOrder& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &NewOrder::NewOrder_);
+    }
+
     friend void swap(NewOrder&, NewOrder&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const NewOrder&);
@@ -3938,18 +5392,25 @@ struct VerifyFBEOrder
     static constexpr uint32_t fbe_type() noexcept { return 69; }
 
     VerifyFBEOrder() = default;
-    explicit VerifyFBEOrder(int32_t arg_VerifyFBEOrder);
+    explicit VerifyFBEOrder(int32_t arg_VerifyFBEOrder)
+        : VerifyFBEOrder_(arg_VerifyFBEOrder)
+    {}
 
-    bool operator==(const VerifyFBEOrder& other) const noexcept;
+    bool operator==(const VerifyFBEOrder& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const VerifyFBEOrder& other) const noexcept { return !(*this == other); }
-    bool operator<(const VerifyFBEOrder& other) const noexcept;
+    bool operator<(const VerifyFBEOrder& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const VerifyFBEOrder& other) const noexcept { return !(other < *this); }
     bool operator>(const VerifyFBEOrder& other) const noexcept { return other < *this; }
     bool operator>=(const VerifyFBEOrder& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(VerifyFBEOrder& other) noexcept;
+    void swap(VerifyFBEOrder& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &VerifyFBEOrder::VerifyFBEOrder_);
+    }
+
     friend void swap(VerifyFBEOrder&, VerifyFBEOrder&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const VerifyFBEOrder&);
@@ -3962,18 +5423,25 @@ struct fbe_vr_Order
     static constexpr uint32_t fbe_type() noexcept { return 70; }
 
     fbe_vr_Order() = default;
-    explicit fbe_vr_Order(int32_t arg_fbe_vr_Order);
+    explicit fbe_vr_Order(int32_t arg_fbe_vr_Order)
+        : fbe_vr_Order_(arg_fbe_vr_Order)
+    {}
 
-    bool operator==(const fbe_vr_Order& other) const noexcept;
+    bool operator==(const fbe_vr_Order& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const fbe_vr_Order& other) const noexcept { return !(*this == other); }
-    bool operator<(const fbe_vr_Order& other) const noexcept;
+    bool operator<(const fbe_vr_Order& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const fbe_vr_Order& other) const noexcept { return !(other < *this); }
     bool operator>(const fbe_vr_Order& other) const noexcept { return other < *this; }
     bool operator>=(const fbe_vr_Order& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(fbe_vr_Order& other) noexcept;
+    void swap(fbe_vr_Order& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &fbe_vr_Order::fbe_vr_Order_);
+    }
+
     friend void swap(fbe_vr_Order&, fbe_vr_Order&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const fbe_vr_Order&);
@@ -3986,18 +5454,25 @@ struct e1
     static constexpr uint32_t fbe_type() noexcept { return 71; }
 
     e1() = default;
-    explicit e1(int32_t arg_e1);
+    explicit e1(int32_t arg_e1)
+        : e1_(arg_e1)
+    {}
 
-    bool operator==(const e1& other) const noexcept;
+    bool operator==(const e1& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const e1& other) const noexcept { return !(*this == other); }
-    bool operator<(const e1& other) const noexcept;
+    bool operator<(const e1& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const e1& other) const noexcept { return !(other < *this); }
     bool operator>(const e1& other) const noexcept { return other < *this; }
     bool operator>=(const e1& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(e1& other) noexcept;
+    void swap(e1& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &e1::e1_);
+    }
+
     friend void swap(e1&, e1&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const e1&);
@@ -4010,18 +5485,25 @@ struct i2
     static constexpr uint32_t fbe_type() noexcept { return 72; }
 
     i2() = default;
-    explicit i2(int32_t arg_i2);
+    explicit i2(int32_t arg_i2)
+        : i2_(arg_i2)
+    {}
 
-    bool operator==(const i2& other) const noexcept;
+    bool operator==(const i2& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const i2& other) const noexcept { return !(*this == other); }
-    bool operator<(const i2& other) const noexcept;
+    bool operator<(const i2& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const i2& other) const noexcept { return !(other < *this); }
     bool operator>(const i2& other) const noexcept { return other < *this; }
     bool operator>=(const i2& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(i2& other) noexcept;
+    void swap(i2& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &i2::i2_);
+    }
+
     friend void swap(i2&, i2&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const i2&);
@@ -4034,18 +5516,25 @@ struct o3
     static constexpr uint32_t fbe_type() noexcept { return 73; }
 
     o3() = default;
-    explicit o3(int32_t arg_o3);
+    explicit o3(int32_t arg_o3)
+        : o3_(arg_o3)
+    {}
 
-    bool operator==(const o3& other) const noexcept;
+    bool operator==(const o3& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const o3& other) const noexcept { return !(*this == other); }
-    bool operator<(const o3& other) const noexcept;
+    bool operator<(const o3& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const o3& other) const noexcept { return !(other < *this); }
     bool operator>(const o3& other) const noexcept { return other < *this; }
     bool operator>=(const o3& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(o3& other) noexcept;
+    void swap(o3& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &o3::o3_);
+    }
+
     friend void swap(o3&, o3&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const o3&);
@@ -4058,18 +5547,25 @@ struct Fbe
     static constexpr uint32_t fbe_type() noexcept { return 74; }
 
     Fbe() = default;
-    explicit Fbe(int32_t arg_Fbe);
+    explicit Fbe(int32_t arg_Fbe)
+        : Fbe_(arg_Fbe)
+    {}
 
-    bool operator==(const Fbe& other) const noexcept;
+    bool operator==(const Fbe& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Fbe& other) const noexcept { return !(*this == other); }
-    bool operator<(const Fbe& other) const noexcept;
+    bool operator<(const Fbe& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Fbe& other) const noexcept { return !(other < *this); }
     bool operator>(const Fbe& other) const noexcept { return other < *this; }
     bool operator>=(const Fbe& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Fbe& other) noexcept;
+    void swap(Fbe& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Fbe::Fbe_);
+    }
+
     friend void swap(Fbe&, Fbe&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Fbe&);
@@ -4082,18 +5578,25 @@ struct FINGERPRINT
     static constexpr uint32_t fbe_type() noexcept { return 75; }
 
     FINGERPRINT() = default;
-    explicit FINGERPRINT(int32_t arg_FINGERPRINT);
+    explicit FINGERPRINT(int32_t arg_FINGERPRINT)
+        : FINGERPRINT_(arg_FINGERPRINT)
+    {}
 
-    bool operator==(const FINGERPRINT& other) const noexcept;
+    bool operator==(const FINGERPRINT& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const FINGERPRINT& other) const noexcept { return !(*this == other); }
-    bool operator<(const FINGERPRINT& other) const noexcept;
+    bool operator<(const FINGERPRINT& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const FINGERPRINT& other) const noexcept { return !(other < *this); }
     bool operator>(const FINGERPRINT& other) const noexcept { return other < *this; }
     bool operator>=(const FINGERPRINT& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(FINGERPRINT& other) noexcept;
+    void swap(FINGERPRINT& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &FINGERPRINT::FINGERPRINT_);
+    }
+
     friend void swap(FINGERPRINT&, FINGERPRINT&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const FINGERPRINT&);
@@ -4106,18 +5609,25 @@ struct FBE_FINGERPRINT
     static constexpr uint32_t fbe_type() noexcept { return 76; }
 
     FBE_FINGERPRINT() = default;
-    explicit FBE_FINGERPRINT(int32_t arg_FBE_FINGERPRINT);
+    explicit FBE_FINGERPRINT(int32_t arg_FBE_FINGERPRINT)
+        : FBE_FINGERPRINT_(arg_FBE_FINGERPRINT)
+    {}
 
-    bool operator==(const FBE_FINGERPRINT& other) const noexcept;
+    bool operator==(const FBE_FINGERPRINT& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const FBE_FINGERPRINT& other) const noexcept { return !(*this == other); }
-    bool operator<(const FBE_FINGERPRINT& other) const noexcept;
+    bool operator<(const FBE_FINGERPRINT& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const FBE_FINGERPRINT& other) const noexcept { return !(other < *this); }
     bool operator>(const FBE_FINGERPRINT& other) const noexcept { return other < *this; }
     bool operator>=(const FBE_FINGERPRINT& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(FBE_FINGERPRINT& other) noexcept;
+    void swap(FBE_FINGERPRINT& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &FBE_FINGERPRINT::FBE_FINGERPRINT_);
+    }
+
     friend void swap(FBE_FINGERPRINT&, FBE_FINGERPRINT&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const FBE_FINGERPRINT&);
@@ -4130,18 +5640,25 @@ struct FBEFingerprint
     static constexpr uint32_t fbe_type() noexcept { return 77; }
 
     FBEFingerprint() = default;
-    explicit FBEFingerprint(int32_t arg_FBEFingerprint);
+    explicit FBEFingerprint(int32_t arg_FBEFingerprint)
+        : FBEFingerprint_(arg_FBEFingerprint)
+    {}
 
-    bool operator==(const FBEFingerprint& other) const noexcept;
+    bool operator==(const FBEFingerprint& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const FBEFingerprint& other) const noexcept { return !(*this == other); }
-    bool operator<(const FBEFingerprint& other) const noexcept;
+    bool operator<(const FBEFingerprint& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const FBEFingerprint& other) const noexcept { return !(other < *this); }
     bool operator>(const FBEFingerprint& other) const noexcept { return other < *this; }
     bool operator>=(const FBEFingerprint& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(FBEFingerprint& other) noexcept;
+    void swap(FBEFingerprint& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &FBEFingerprint::FBEFingerprint_);
+    }
+
     friend void swap(FBEFingerprint&, FBEFingerprint&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const FBEFingerprint&);
@@ -4161,18 +5678,39 @@ struct Case
     static constexpr uint32_t fbe_type() noexcept { return 78; }
 
     Case() = default;
-    Case(int32_t arg_name, int32_t arg_Name, int32_t arg_NAME, int32_t arg_class, int32_t arg_class_, int32_t arg_class__, int32_t arg_String, int32_t arg_String_);
+    Case(int32_t arg_name, int32_t arg_Name, int32_t arg_NAME, int32_t arg_class, int32_t arg_class_, int32_t arg_class__, int32_t arg_String, int32_t arg_String_)
+        : name(arg_name)
+        , Name(arg_Name)
+        , NAME(arg_NAME)
+        , class___(arg_class)
+        , class_(arg_class_)
+        , class__(arg_class__)
+        , String(arg_String)
+        , String_(arg_String_)
+    {}
 
-    bool operator==(const Case& other) const noexcept;
+    bool operator==(const Case& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Case& other) const noexcept { return !(*this == other); }
-    bool operator<(const Case& other) const noexcept;
+    bool operator<(const Case& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Case& other) const noexcept { return !(other < *this); }
     bool operator>(const Case& other) const noexcept { return other < *this; }
     bool operator>=(const Case& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Case& other) noexcept;
+    void swap(Case& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Case::name,
+            &Case::Name,
+            &Case::NAME,
+            &Case::class___,
+            &Case::class_,
+            &Case::class__,
+            &Case::String,
+            &Case::String_);
+    }
+
     friend void swap(Case&, Case&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Case&);
@@ -4187,18 +5725,29 @@ struct Imported
     static constexpr uint32_t fbe_type() noexcept { return 79; }
 
     Imported() = default;
-    Imported(::market::Side arg_market, const ::market::Instrument& arg_org, ::market::Side arg_example);
+    Imported(::market::Side arg_market, const ::market::Instrument& arg_org, ::market::Side arg_example)
+        : market(arg_market)
+        , org(arg_org)
+        , example(arg_example)
+    {}
 
-    bool operator==(const Imported& other) const noexcept;
+    bool operator==(const Imported& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Imported& other) const noexcept { return !(*this == other); }
-    bool operator<(const Imported& other) const noexcept;
+    bool operator<(const Imported& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Imported& other) const noexcept { return !(other < *this); }
     bool operator>(const Imported& other) const noexcept { return other < *this; }
     bool operator>=(const Imported& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Imported& other) noexcept;
+    void swap(Imported& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Imported::market,
+            &Imported::org,
+            &Imported::example);
+    }
+
     friend void swap(Imported&, Imported&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Imported&);
@@ -4211,18 +5760,25 @@ struct symbol
     static constexpr uint32_t fbe_type() noexcept { return 80; }
 
     symbol() = default;
-    explicit symbol(::import::digits arg_digits);
+    explicit symbol(::import::digits arg_digits)
+        : digits(arg_digits)
+    {}
 
-    bool operator==(const symbol& other) const noexcept;
+    bool operator==(const symbol& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const symbol& other) const noexcept { return !(*this == other); }
-    bool operator<(const symbol& other) const noexcept;
+    bool operator<(const symbol& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const symbol& other) const noexcept { return !(other < *this); }
     bool operator>(const symbol& other) const noexcept { return other < *this; }
     bool operator>=(const symbol& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(symbol& other) noexcept;
+    void swap(symbol& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &symbol::digits);
+    }
+
     friend void swap(symbol&, symbol&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const symbol&);
@@ -4236,18 +5792,30 @@ struct Listed : public ::market::Instrument
     static constexpr uint32_t fbe_type() noexcept { return 81; }
 
     Listed() = default;
-    Listed(const ::market::Instrument& base, ::import::digits arg_precision, const ::import::symbol& arg_ticker);
+    Listed(const ::market::Instrument& base, ::import::digits arg_precision, const ::import::symbol& arg_ticker)
+        : ::market::Instrument(base)
+        , precision(arg_precision)
+        , ticker(arg_ticker)
+    {}
 
-    bool operator==(const Listed& other) const noexcept;
+    bool operator==(const Listed& other) const noexcept { return FBE::equal_members(*this, other, &Listed::symbol); }
     bool operator!=(const Listed& other) const noexcept { return !(*this == other); }
-    bool operator<(const Listed& other) const noexcept;
+    bool operator<(const Listed& other) const noexcept { return FBE::less_members(*this, other, &Listed::symbol); }
     bool operator<=(const Listed& other) const noexcept { return !(other < *this); }
     bool operator>(const Listed& other) const noexcept { return other < *this; }
     bool operator>=(const Listed& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Listed& other) noexcept;
+    void swap(Listed& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Listed::symbol,
+            &Listed::digits,
+            &Listed::precision,
+            &Listed::ticker);
+    }
+
     friend void swap(Listed&, Listed&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Listed&);
@@ -4261,18 +5829,31 @@ struct Derived : public ::import::Order
     static constexpr uint32_t fbe_type() noexcept { return 82; }
 
     Derived() = default;
-    Derived(const ::import::Order& base, ::import::Word arg_Word, ::import::range arg_side_);
+    Derived(const ::import::Order& base, ::import::Word arg_Word, ::import::range arg_side_)
+        : ::import::Order(base)
+        , Word(arg_Word)
+        , side_(arg_side_)
+    {}
 
-    bool operator==(const Derived& other) const noexcept;
+    bool operator==(const Derived& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Derived& other) const noexcept { return !(*this == other); }
-    bool operator<(const Derived& other) const noexcept;
+    bool operator<(const Derived& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Derived& other) const noexcept { return !(other < *this); }
     bool operator>(const Derived& other) const noexcept { return other < *this; }
     bool operator>=(const Derived& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Derived& other) noexcept;
+    void swap(Derived& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Derived::side,
+            &Derived::s,
+            &Derived::range,
+            &Derived::Word,
+            &Derived::side_);
+    }
+
     friend void swap(Derived&, Derived&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Derived&);
@@ -4380,18 +5961,215 @@ struct Shadows
     static constexpr uint32_t fbe_type() noexcept { return 83; }
 
     Shadows() = default;
-    Shadows(const std::array<int32_t, 3>& arg_ints, const std::array<::import::Order, 2>& arg_orders, const std::array<std::string, 2>& arg_strings, const std::array<FBE::decimal_t, 2>& arg_decimals, const std::array<FBE::uuid_t, 2>& arg_uuids, const std::array<uint64_t, 2>& arg_times, const std::array<::import::Word, 2>& arg_words, const std::array<::import::Modifier, 2>& arg_modifiers, const std::array<FBE::buffer_t, 2>& arg_blobs, const std::array<bool, 2>& arg_bools, const std::array<char, 2>& arg_chars, const std::array<double, 2>& arg_doubles, const std::vector<int64_t>& arg_vector, const std::vector<::import::Order>& arg_orderVector, const std::list<int32_t>& arg_listed, const std::unordered_map<int32_t, std::string>& arg_hashed, const std::map<std::string, int32_t>& arg_mapped, const std::set<std::string>& arg_setted, const std::optional<::import::Order>& arg_order, FBE::decimal_t arg_price, const std::string& arg_text, FBE::uuid_t arg_made, FBE::uuid_t arg_random, FBE::uuid_t arg_nil, uint64_t arg_now, uint64_t arg_start, ::import::Word arg_word, ::import::Modifier arg_modifier, int32_t arg_range, int32_t arg_len, int32_t arg_sorted, int32_t arg_enumerate, int32_t arg_tuple, int32_t arg_frozenset, int32_t arg_bytearray, int32_t arg_int, const std::string& arg_str, const std::string& arg_dict, int32_t arg_set, FBE::decimal_t arg_Decimal, FBE::uuid_t arg_UUID, int32_t arg_fbe, int32_t arg_type, int32_t arg_Array, int32_t arg_Map, int64_t arg_BigInt, double arg_Number, const std::string& arg_String, const FBE::buffer_t& arg_Uint8Array, int32_t arg_Object, int32_t arg_Math, int32_t arg_JSON, uint64_t arg_Date, int32_t arg_Arrays, int32_t arg_ArrayList, int32_t arg_HashMap, int32_t arg_TreeMap, int32_t arg_LinkedList, int32_t arg_HashSet, int32_t arg_TreeSet, int32_t arg_Optional, FBE::decimal_t arg_BigDecimal, uint64_t arg_Instant, int32_t arg_IntArray, int32_t arg_LongArray, const FBE::buffer_t& arg_ByteArray, int32_t arg_arrayOf, int32_t arg_listOf, int32_t arg_mutableListOf, int32_t arg_emptyList, int32_t arg_mutableMapOf, int32_t arg_Collections, int32_t arg_make, int32_t arg_append, int32_t arg_copy, int32_t arg_time, int32_t arg_std, int32_t arg_FBE, int32_t arg_Vec, int32_t arg_Default, int32_t arg_Some, int32_t arg_Box, FBE::uuid_t arg_Uuid, FBE::uuid_t arg_Guid, int32_t arg_Dictionary, int32_t arg_SortedDictionary, int32_t arg_System, int32_t arg_Fbe, int32_t arg_Hash, int32_t arg_hash, int32_t arg_freeze, int32_t arg_dup, int32_t arg_clone, int32_t arg_send, int32_t arg_format, int32_t arg_to_s);
+    Shadows(const std::array<int32_t, 3>& arg_ints, const std::array<::import::Order, 2>& arg_orders, const std::array<std::string, 2>& arg_strings, const std::array<FBE::decimal_t, 2>& arg_decimals, const std::array<FBE::uuid_t, 2>& arg_uuids, const std::array<uint64_t, 2>& arg_times, const std::array<::import::Word, 2>& arg_words, const std::array<::import::Modifier, 2>& arg_modifiers, const std::array<FBE::buffer_t, 2>& arg_blobs, const std::array<bool, 2>& arg_bools, const std::array<char, 2>& arg_chars, const std::array<double, 2>& arg_doubles, const std::vector<int64_t>& arg_vector, const std::vector<::import::Order>& arg_orderVector, const std::list<int32_t>& arg_listed, const std::unordered_map<int32_t, std::string>& arg_hashed, const std::map<std::string, int32_t>& arg_mapped, const std::set<std::string>& arg_setted, const std::optional<::import::Order>& arg_order, FBE::decimal_t arg_price, const std::string& arg_text, FBE::uuid_t arg_made, FBE::uuid_t arg_random, FBE::uuid_t arg_nil, uint64_t arg_now, uint64_t arg_start, ::import::Word arg_word, ::import::Modifier arg_modifier, int32_t arg_range, int32_t arg_len, int32_t arg_sorted, int32_t arg_enumerate, int32_t arg_tuple, int32_t arg_frozenset, int32_t arg_bytearray, int32_t arg_int, const std::string& arg_str, const std::string& arg_dict, int32_t arg_set, FBE::decimal_t arg_Decimal, FBE::uuid_t arg_UUID, int32_t arg_fbe, int32_t arg_type, int32_t arg_Array, int32_t arg_Map, int64_t arg_BigInt, double arg_Number, const std::string& arg_String, const FBE::buffer_t& arg_Uint8Array, int32_t arg_Object, int32_t arg_Math, int32_t arg_JSON, uint64_t arg_Date, int32_t arg_Arrays, int32_t arg_ArrayList, int32_t arg_HashMap, int32_t arg_TreeMap, int32_t arg_LinkedList, int32_t arg_HashSet, int32_t arg_TreeSet, int32_t arg_Optional, FBE::decimal_t arg_BigDecimal, uint64_t arg_Instant, int32_t arg_IntArray, int32_t arg_LongArray, const FBE::buffer_t& arg_ByteArray, int32_t arg_arrayOf, int32_t arg_listOf, int32_t arg_mutableListOf, int32_t arg_emptyList, int32_t arg_mutableMapOf, int32_t arg_Collections, int32_t arg_make, int32_t arg_append, int32_t arg_copy, int32_t arg_time, int32_t arg_std, int32_t arg_FBE, int32_t arg_Vec, int32_t arg_Default, int32_t arg_Some, int32_t arg_Box, FBE::uuid_t arg_Uuid, FBE::uuid_t arg_Guid, int32_t arg_Dictionary, int32_t arg_SortedDictionary, int32_t arg_System, int32_t arg_Fbe, int32_t arg_Hash, int32_t arg_hash, int32_t arg_freeze, int32_t arg_dup, int32_t arg_clone, int32_t arg_send, int32_t arg_format, int32_t arg_to_s)
+        : ints(arg_ints)
+        , orders(arg_orders)
+        , strings(arg_strings)
+        , decimals(arg_decimals)
+        , uuids(arg_uuids)
+        , times(arg_times)
+        , words(arg_words)
+        , modifiers(arg_modifiers)
+        , blobs(arg_blobs)
+        , bools(arg_bools)
+        , chars(arg_chars)
+        , doubles(arg_doubles)
+        , vector(arg_vector)
+        , orderVector(arg_orderVector)
+        , listed(arg_listed)
+        , hashed(arg_hashed)
+        , mapped(arg_mapped)
+        , setted(arg_setted)
+        , order(arg_order)
+        , price(arg_price)
+        , text(arg_text)
+        , made(arg_made)
+        , random(arg_random)
+        , nil(arg_nil)
+        , now(arg_now)
+        , start(arg_start)
+        , word(arg_word)
+        , modifier(arg_modifier)
+        , range(arg_range)
+        , len(arg_len)
+        , sorted(arg_sorted)
+        , enumerate(arg_enumerate)
+        , tuple(arg_tuple)
+        , frozenset(arg_frozenset)
+        , bytearray(arg_bytearray)
+        , int_(arg_int)
+        , str(arg_str)
+        , dict(arg_dict)
+        , set(arg_set)
+        , Decimal(arg_Decimal)
+        , UUID(arg_UUID)
+        , fbe(arg_fbe)
+        , type(arg_type)
+        , Array(arg_Array)
+        , Map(arg_Map)
+        , BigInt(arg_BigInt)
+        , Number(arg_Number)
+        , String(arg_String)
+        , Uint8Array(arg_Uint8Array)
+        , Object(arg_Object)
+        , Math(arg_Math)
+        , JSON(arg_JSON)
+        , Date(arg_Date)
+        , Arrays(arg_Arrays)
+        , ArrayList(arg_ArrayList)
+        , HashMap(arg_HashMap)
+        , TreeMap(arg_TreeMap)
+        , LinkedList(arg_LinkedList)
+        , HashSet(arg_HashSet)
+        , TreeSet(arg_TreeSet)
+        , Optional(arg_Optional)
+        , BigDecimal(arg_BigDecimal)
+        , Instant(arg_Instant)
+        , IntArray(arg_IntArray)
+        , LongArray(arg_LongArray)
+        , ByteArray(arg_ByteArray)
+        , arrayOf(arg_arrayOf)
+        , listOf(arg_listOf)
+        , mutableListOf(arg_mutableListOf)
+        , emptyList(arg_emptyList)
+        , mutableMapOf(arg_mutableMapOf)
+        , Collections(arg_Collections)
+        , make(arg_make)
+        , append(arg_append)
+        , copy(arg_copy)
+        , time(arg_time)
+        , std_(arg_std)
+        , FBE_(arg_FBE)
+        , Vec(arg_Vec)
+        , Default(arg_Default)
+        , Some(arg_Some)
+        , Box(arg_Box)
+        , Uuid(arg_Uuid)
+        , Guid(arg_Guid)
+        , Dictionary(arg_Dictionary)
+        , SortedDictionary(arg_SortedDictionary)
+        , System(arg_System)
+        , Fbe(arg_Fbe)
+        , Hash(arg_Hash)
+        , hash(arg_hash)
+        , freeze(arg_freeze)
+        , dup(arg_dup)
+        , clone(arg_clone)
+        , send(arg_send)
+        , format(arg_format)
+        , to_s(arg_to_s)
+    {}
 
-    bool operator==(const Shadows& other) const noexcept;
+    bool operator==(const Shadows& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Shadows& other) const noexcept { return !(*this == other); }
-    bool operator<(const Shadows& other) const noexcept;
+    bool operator<(const Shadows& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Shadows& other) const noexcept { return !(other < *this); }
     bool operator>(const Shadows& other) const noexcept { return other < *this; }
     bool operator>=(const Shadows& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Shadows& other) noexcept;
+    void swap(Shadows& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Shadows::ints,
+            &Shadows::orders,
+            &Shadows::strings,
+            &Shadows::decimals,
+            &Shadows::uuids,
+            &Shadows::times,
+            &Shadows::words,
+            &Shadows::modifiers,
+            &Shadows::blobs,
+            &Shadows::bools,
+            &Shadows::chars,
+            &Shadows::doubles,
+            &Shadows::vector,
+            &Shadows::orderVector,
+            &Shadows::listed,
+            &Shadows::hashed,
+            &Shadows::mapped,
+            &Shadows::setted,
+            &Shadows::order,
+            &Shadows::price,
+            &Shadows::text,
+            &Shadows::made,
+            &Shadows::random,
+            &Shadows::nil,
+            &Shadows::now,
+            &Shadows::start,
+            &Shadows::word,
+            &Shadows::modifier,
+            &Shadows::range,
+            &Shadows::len,
+            &Shadows::sorted,
+            &Shadows::enumerate,
+            &Shadows::tuple,
+            &Shadows::frozenset,
+            &Shadows::bytearray,
+            &Shadows::int_,
+            &Shadows::str,
+            &Shadows::dict,
+            &Shadows::set,
+            &Shadows::Decimal,
+            &Shadows::UUID,
+            &Shadows::fbe,
+            &Shadows::type,
+            &Shadows::Array,
+            &Shadows::Map,
+            &Shadows::BigInt,
+            &Shadows::Number,
+            &Shadows::String,
+            &Shadows::Uint8Array,
+            &Shadows::Object,
+            &Shadows::Math,
+            &Shadows::JSON,
+            &Shadows::Date,
+            &Shadows::Arrays,
+            &Shadows::ArrayList,
+            &Shadows::HashMap,
+            &Shadows::TreeMap,
+            &Shadows::LinkedList,
+            &Shadows::HashSet,
+            &Shadows::TreeSet,
+            &Shadows::Optional,
+            &Shadows::BigDecimal,
+            &Shadows::Instant,
+            &Shadows::IntArray,
+            &Shadows::LongArray,
+            &Shadows::ByteArray,
+            &Shadows::arrayOf,
+            &Shadows::listOf,
+            &Shadows::mutableListOf,
+            &Shadows::emptyList,
+            &Shadows::mutableMapOf,
+            &Shadows::Collections,
+            &Shadows::make,
+            &Shadows::append,
+            &Shadows::copy,
+            &Shadows::time,
+            &Shadows::std_,
+            &Shadows::FBE_,
+            &Shadows::Vec,
+            &Shadows::Default,
+            &Shadows::Some,
+            &Shadows::Box,
+            &Shadows::Uuid,
+            &Shadows::Guid,
+            &Shadows::Dictionary,
+            &Shadows::SortedDictionary,
+            &Shadows::System,
+            &Shadows::Fbe,
+            &Shadows::Hash,
+            &Shadows::hash,
+            &Shadows::freeze,
+            &Shadows::dup,
+            &Shadows::clone,
+            &Shadows::send,
+            &Shadows::format,
+            &Shadows::to_s);
+    }
+
     friend void swap(Shadows&, Shadows&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Shadows&);
@@ -4486,40 +6264,193 @@ struct Hostile
     static constexpr uint32_t fbe_type() noexcept { return 84; }
 
     Hostile() = default;
-    Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters, const ::import::Shadows& arg_Shadows);
+    Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters, const ::import::Shadows& arg_Shadows)
+        : Order(arg_Order)
+        , CppWords(arg_CppWords)
+        , PythonWords(arg_PythonWords)
+        , GoWords(arg_GoWords)
+        , JavaWords(arg_JavaWords)
+        , KotlinWords(arg_KotlinWords)
+        , JsWords(arg_JsWords)
+        , RustWords(arg_RustWords)
+        , CSharpWords(arg_CSharpWords)
+        , RubyWords(arg_RubyWords)
+        , CppMembers(arg_CppMembers)
+        , PythonMembers(arg_PythonMembers)
+        , GoMembers(arg_GoMembers)
+        , JvmMembers(arg_JvmMembers)
+        , JsMembers(arg_JsMembers)
+        , RuntimeNames(arg_RuntimeNames)
+        , class_(arg_class)
+        , Object(arg_Object)
+        , String(arg_String)
+        , List(arg_List)
+        , Map(arg_Map)
+        , Model(arg_Model)
+        , FinalModel(arg_FinalModel)
+        , Buffer(arg_Buffer)
+        , Reader(arg_Reader)
+        , Writer(arg_Writer)
+        , Limits(arg_Limits)
+        , DecodeError(arg_DecodeError)
+        , DecodeException(arg_DecodeException)
+        , Decimal(arg_Decimal)
+        , Uuid(arg_Uuid)
+        , UUID(arg_UUID)
+        , Timestamp(arg_Timestamp)
+        , Sender(arg_Sender)
+        , Receiver(arg_Receiver)
+        , Client(arg_Client)
+        , Proxy(arg_Proxy)
+        , Handler(arg_Handler)
+        , fbe(arg_fbe)
+        , FBE_(arg_FBE)
+        , std_(arg_std)
+        , Companion(arg_Companion)
+        , Any(arg_Any)
+        , Self(arg_Self)
+        , self(arg_self)
+        , None(arg_None)
+        , Option(arg_Option)
+        , Result(arg_Result)
+        , Vec(arg_Vec)
+        , Box(arg_Box)
+        , Error(arg_Error)
+        , Exception(arg_Exception)
+        , Text(arg_Text)
+        , JsonWriter(arg_JsonWriter)
+        , int32_t_(arg_int32_t)
+        , size_t_(arg_size_t)
+        , list(arg_list)
+        , object(arg_object)
+        , v(arg_v)
+        , r(arg_r)
+        , w(arg_w)
+        , SideBuy(arg_SideBuy)
+        , OrderKey(arg_OrderKey)
+        , textOfside(arg_textOfside)
+        , DECIMAL_1(arg_DECIMAL_1)
+        , OrderModel(arg_OrderModel)
+        , OrderFinal(arg_OrderFinal)
+        , NewOrder(arg_NewOrder)
+        , VerifyFBEOrder(arg_VerifyFBEOrder)
+        , fbe_vr_Order(arg_fbe_vr_Order)
+        , e1(arg_e1)
+        , i2(arg_i2)
+        , o3(arg_o3)
+        , Fbe(arg_Fbe)
+        , FINGERPRINT(arg_FINGERPRINT)
+        , FBE_FINGERPRINT(arg_FBE_FINGERPRINT)
+        , FBEFingerprint(arg_FBEFingerprint)
+        , Case(arg_Case)
+        , Imported(arg_Imported)
+        , Derived(arg_Derived)
+        , Listed(arg_Listed)
+        , Letters(arg_Letters)
+        , Shadows(arg_Shadows)
+    {}
 
-    bool operator==(const Hostile& other) const noexcept;
+    bool operator==(const Hostile& other) const noexcept { return FBE::equal_members(*this, other); }
     bool operator!=(const Hostile& other) const noexcept { return !(*this == other); }
-    bool operator<(const Hostile& other) const noexcept;
+    bool operator<(const Hostile& other) const noexcept { return FBE::less_members(*this, other); }
     bool operator<=(const Hostile& other) const noexcept { return !(other < *this); }
     bool operator>(const Hostile& other) const noexcept { return other < *this; }
     bool operator>=(const Hostile& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Hostile& other) noexcept;
+    void swap(Hostile& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Hostile::Order,
+            &Hostile::CppWords,
+            &Hostile::PythonWords,
+            &Hostile::GoWords,
+            &Hostile::JavaWords,
+            &Hostile::KotlinWords,
+            &Hostile::JsWords,
+            &Hostile::RustWords,
+            &Hostile::CSharpWords,
+            &Hostile::RubyWords,
+            &Hostile::CppMembers,
+            &Hostile::PythonMembers,
+            &Hostile::GoMembers,
+            &Hostile::JvmMembers,
+            &Hostile::JsMembers,
+            &Hostile::RuntimeNames,
+            &Hostile::class_,
+            &Hostile::Object,
+            &Hostile::String,
+            &Hostile::List,
+            &Hostile::Map,
+            &Hostile::Model,
+            &Hostile::FinalModel,
+            &Hostile::Buffer,
+            &Hostile::Reader,
+            &Hostile::Writer,
+            &Hostile::Limits,
+            &Hostile::DecodeError,
+            &Hostile::DecodeException,
+            &Hostile::Decimal,
+            &Hostile::Uuid,
+            &Hostile::UUID,
+            &Hostile::Timestamp,
+            &Hostile::Sender,
+            &Hostile::Receiver,
+            &Hostile::Client,
+            &Hostile::Proxy,
+            &Hostile::Handler,
+            &Hostile::fbe,
+            &Hostile::FBE_,
+            &Hostile::std_,
+            &Hostile::Companion,
+            &Hostile::Any,
+            &Hostile::Self,
+            &Hostile::self,
+            &Hostile::None,
+            &Hostile::Option,
+            &Hostile::Result,
+            &Hostile::Vec,
+            &Hostile::Box,
+            &Hostile::Error,
+            &Hostile::Exception,
+            &Hostile::Text,
+            &Hostile::JsonWriter,
+            &Hostile::int32_t_,
+            &Hostile::size_t_,
+            &Hostile::list,
+            &Hostile::object,
+            &Hostile::v,
+            &Hostile::r,
+            &Hostile::w,
+            &Hostile::SideBuy,
+            &Hostile::OrderKey,
+            &Hostile::textOfside,
+            &Hostile::DECIMAL_1,
+            &Hostile::OrderModel,
+            &Hostile::OrderFinal,
+            &Hostile::NewOrder,
+            &Hostile::VerifyFBEOrder,
+            &Hostile::fbe_vr_Order,
+            &Hostile::e1,
+            &Hostile::i2,
+            &Hostile::o3,
+            &Hostile::Fbe,
+            &Hostile::FINGERPRINT,
+            &Hostile::FBE_FINGERPRINT,
+            &Hostile::FBEFingerprint,
+            &Hostile::Case,
+            &Hostile::Imported,
+            &Hostile::Derived,
+            &Hostile::Listed,
+            &Hostile::Letters,
+            &Hostile::Shadows);
+    }
+
     friend void swap(Hostile&, Hostile&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Hostile&);
 };
-
-inline Order::Order(int32_t arg_side, ::import::side arg_s, ::import::range arg_range)
-    : side(arg_side)
-    , s(arg_s)
-    , range(arg_range)
-{}
-
-inline bool Order::operator==(const Order& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Order::operator<(const Order& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Order::string() const { return FBE::to_text(*this); }
-
-inline void Order::swap(Order& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Order::side,
-        &Order::s,
-        &Order::range);
-}
 
 inline void swap(Order& a, Order& b) noexcept { a.swap(b); }
 
@@ -4529,248 +6460,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Order& value)
         FBE::field("side", value.side),
         FBE::field("s", value.s),
         FBE::field("range", value.range));
-}
-
-inline CppWords::CppWords(::import::Word arg_alignas, int32_t arg_alignof, const std::string& arg_and, const std::optional<bool>& arg_and_eq, ::import::Modifier arg_asm, double arg_auto, ::import::side arg_bitand, int64_t arg_bitor, const std::vector<::import::Word>& arg_break, const std::optional<std::string>& arg_case, const FBE::buffer_t& arg_catch, const std::map<std::string, int32_t>& arg_char8_t, FBE::decimal_t arg_char16_t, FBE::uuid_t arg_char32_t, uint64_t arg_class, float arg_compl, uint8_t arg_concept, const std::optional<::import::Word>& arg_const, ::import::Word arg_consteval, int32_t arg_constexpr, const std::string& arg_constinit, const std::optional<bool>& arg_const_cast, ::import::Modifier arg_continue, double arg_co_await, ::import::side arg_co_return, int64_t arg_co_yield, const std::vector<::import::Word>& arg_decltype, const std::optional<std::string>& arg_default, const FBE::buffer_t& arg_delete, const std::map<std::string, int32_t>& arg_do, FBE::decimal_t arg_dynamic_cast, FBE::uuid_t arg_else, uint64_t arg_explicit, float arg_export, uint8_t arg_extern, const std::optional<::import::Word>& arg_final, ::import::Word arg_for, int32_t arg_friend, const std::string& arg_goto, const std::optional<bool>& arg_if, ::import::Modifier arg_import, double arg_inline, ::import::side arg_int, int64_t arg_long, const std::vector<::import::Word>& arg_module, const std::optional<std::string>& arg_mutable, const FBE::buffer_t& arg_namespace, const std::map<std::string, int32_t>& arg_new, FBE::decimal_t arg_noexcept, FBE::uuid_t arg_not, uint64_t arg_not_eq, float arg_nullptr, uint8_t arg_operator, const std::optional<::import::Word>& arg_or, ::import::Word arg_or_eq, int32_t arg_override, const std::string& arg_private, const std::optional<bool>& arg_protected, ::import::Modifier arg_public, double arg_register, ::import::side arg_reinterpret_cast, int64_t arg_requires, const std::vector<::import::Word>& arg_return, const std::optional<std::string>& arg_short, const FBE::buffer_t& arg_signed, const std::map<std::string, int32_t>& arg_sizeof, FBE::decimal_t arg_static, FBE::uuid_t arg_static_assert, uint64_t arg_static_cast, float arg_switch, uint8_t arg_template, const std::optional<::import::Word>& arg_this, ::import::Word arg_thread_local, int32_t arg_throw, const std::string& arg_try, const std::optional<bool>& arg_typedef, ::import::Modifier arg_typeid, double arg_typename, ::import::side arg_union, int64_t arg_unsigned, const std::vector<::import::Word>& arg_using, const std::optional<std::string>& arg_virtual, const FBE::buffer_t& arg_void, const std::map<std::string, int32_t>& arg_volatile, FBE::decimal_t arg_wchar_t, FBE::uuid_t arg_while, uint64_t arg_xor, float arg_xor_eq, uint8_t arg_assert, const std::optional<::import::Word>& arg_errno, ::import::Word arg_EOF, int32_t arg_NULL, const std::string& arg_stdin, const std::optional<bool>& arg_stdout, ::import::Modifier arg_stderr, double arg_offsetof, ::import::side arg_std, int64_t arg_FBE, const std::vector<::import::Word>& arg_int8_t, const std::optional<std::string>& arg_uint8_t, const FBE::buffer_t& arg_int16_t, const std::map<std::string, int32_t>& arg_uint16_t, FBE::decimal_t arg_int32_t, FBE::uuid_t arg_uint32_t, uint64_t arg_int64_t, float arg_uint64_t, uint8_t arg_size_t, const std::optional<::import::Word>& arg_ptrdiff_t, ::import::Word arg_nullptr_t, int32_t arg_linux, const std::string& arg_unix, const std::optional<bool>& arg_BUFSIZ, ::import::Modifier arg_INT32_MAX, double arg_CHAR_BIT, ::import::side arg_EINVAL)
-    : alignas_(arg_alignas)
-    , alignof_(arg_alignof)
-    , and_(arg_and)
-    , and_eq_(arg_and_eq)
-    , asm_(arg_asm)
-    , auto_(arg_auto)
-    , bitand_(arg_bitand)
-    , bitor_(arg_bitor)
-    , break_(arg_break)
-    , case_(arg_case)
-    , catch_(arg_catch)
-    , char8_t_(arg_char8_t)
-    , char16_t_(arg_char16_t)
-    , char32_t_(arg_char32_t)
-    , class_(arg_class)
-    , compl_(arg_compl)
-    , concept_(arg_concept)
-    , const_(arg_const)
-    , consteval_(arg_consteval)
-    , constexpr_(arg_constexpr)
-    , constinit_(arg_constinit)
-    , const_cast_(arg_const_cast)
-    , continue_(arg_continue)
-    , co_await_(arg_co_await)
-    , co_return_(arg_co_return)
-    , co_yield_(arg_co_yield)
-    , decltype_(arg_decltype)
-    , default_(arg_default)
-    , delete_(arg_delete)
-    , do_(arg_do)
-    , dynamic_cast_(arg_dynamic_cast)
-    , else_(arg_else)
-    , explicit_(arg_explicit)
-    , export_(arg_export)
-    , extern_(arg_extern)
-    , final(arg_final)
-    , for_(arg_for)
-    , friend_(arg_friend)
-    , goto_(arg_goto)
-    , if_(arg_if)
-    , import(arg_import)
-    , inline_(arg_inline)
-    , int_(arg_int)
-    , long_(arg_long)
-    , module(arg_module)
-    , mutable_(arg_mutable)
-    , namespace_(arg_namespace)
-    , new_(arg_new)
-    , noexcept_(arg_noexcept)
-    , not_(arg_not)
-    , not_eq_(arg_not_eq)
-    , nullptr_(arg_nullptr)
-    , operator_(arg_operator)
-    , or_(arg_or)
-    , or_eq_(arg_or_eq)
-    , override(arg_override)
-    , private_(arg_private)
-    , protected_(arg_protected)
-    , public_(arg_public)
-    , register_(arg_register)
-    , reinterpret_cast_(arg_reinterpret_cast)
-    , requires_(arg_requires)
-    , return_(arg_return)
-    , short_(arg_short)
-    , signed_(arg_signed)
-    , sizeof_(arg_sizeof)
-    , static_(arg_static)
-    , static_assert_(arg_static_assert)
-    , static_cast_(arg_static_cast)
-    , switch_(arg_switch)
-    , template_(arg_template)
-    , this_(arg_this)
-    , thread_local_(arg_thread_local)
-    , throw_(arg_throw)
-    , try_(arg_try)
-    , typedef_(arg_typedef)
-    , typeid_(arg_typeid)
-    , typename_(arg_typename)
-    , union_(arg_union)
-    , unsigned_(arg_unsigned)
-    , using_(arg_using)
-    , virtual_(arg_virtual)
-    , void_(arg_void)
-    , volatile_(arg_volatile)
-    , wchar_t_(arg_wchar_t)
-    , while_(arg_while)
-    , xor_(arg_xor)
-    , xor_eq_(arg_xor_eq)
-    , assert_(arg_assert)
-    , errno_(arg_errno)
-    , EOF_(arg_EOF)
-    , NULL_(arg_NULL)
-    , stdin_(arg_stdin)
-    , stdout_(arg_stdout)
-    , stderr_(arg_stderr)
-    , offsetof_(arg_offsetof)
-    , std_(arg_std)
-    , FBE_(arg_FBE)
-    , int8_t_(arg_int8_t)
-    , uint8_t_(arg_uint8_t)
-    , int16_t_(arg_int16_t)
-    , uint16_t_(arg_uint16_t)
-    , int32_t_(arg_int32_t)
-    , uint32_t_(arg_uint32_t)
-    , int64_t_(arg_int64_t)
-    , uint64_t_(arg_uint64_t)
-    , size_t_(arg_size_t)
-    , ptrdiff_t_(arg_ptrdiff_t)
-    , nullptr_t_(arg_nullptr_t)
-    , linux_(arg_linux)
-    , unix_(arg_unix)
-    , BUFSIZ_(arg_BUFSIZ)
-    , INT32_MAX_(arg_INT32_MAX)
-    , CHAR_BIT(arg_CHAR_BIT)
-    , EINVAL_(arg_EINVAL)
-{}
-
-inline bool CppWords::operator==(const CppWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool CppWords::operator<(const CppWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string CppWords::string() const { return FBE::to_text(*this); }
-
-inline void CppWords::swap(CppWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &CppWords::alignas_,
-        &CppWords::alignof_,
-        &CppWords::and_,
-        &CppWords::and_eq_,
-        &CppWords::asm_,
-        &CppWords::auto_,
-        &CppWords::bitand_,
-        &CppWords::bitor_,
-        &CppWords::break_,
-        &CppWords::case_,
-        &CppWords::catch_,
-        &CppWords::char8_t_,
-        &CppWords::char16_t_,
-        &CppWords::char32_t_,
-        &CppWords::class_,
-        &CppWords::compl_,
-        &CppWords::concept_,
-        &CppWords::const_,
-        &CppWords::consteval_,
-        &CppWords::constexpr_,
-        &CppWords::constinit_,
-        &CppWords::const_cast_,
-        &CppWords::continue_,
-        &CppWords::co_await_,
-        &CppWords::co_return_,
-        &CppWords::co_yield_,
-        &CppWords::decltype_,
-        &CppWords::default_,
-        &CppWords::delete_,
-        &CppWords::do_,
-        &CppWords::dynamic_cast_,
-        &CppWords::else_,
-        &CppWords::explicit_,
-        &CppWords::export_,
-        &CppWords::extern_,
-        &CppWords::final,
-        &CppWords::for_,
-        &CppWords::friend_,
-        &CppWords::goto_,
-        &CppWords::if_,
-        &CppWords::import,
-        &CppWords::inline_,
-        &CppWords::int_,
-        &CppWords::long_,
-        &CppWords::module,
-        &CppWords::mutable_,
-        &CppWords::namespace_,
-        &CppWords::new_,
-        &CppWords::noexcept_,
-        &CppWords::not_,
-        &CppWords::not_eq_,
-        &CppWords::nullptr_,
-        &CppWords::operator_,
-        &CppWords::or_,
-        &CppWords::or_eq_,
-        &CppWords::override,
-        &CppWords::private_,
-        &CppWords::protected_,
-        &CppWords::public_,
-        &CppWords::register_,
-        &CppWords::reinterpret_cast_,
-        &CppWords::requires_,
-        &CppWords::return_,
-        &CppWords::short_,
-        &CppWords::signed_,
-        &CppWords::sizeof_,
-        &CppWords::static_,
-        &CppWords::static_assert_,
-        &CppWords::static_cast_,
-        &CppWords::switch_,
-        &CppWords::template_,
-        &CppWords::this_,
-        &CppWords::thread_local_,
-        &CppWords::throw_,
-        &CppWords::try_,
-        &CppWords::typedef_,
-        &CppWords::typeid_,
-        &CppWords::typename_,
-        &CppWords::union_,
-        &CppWords::unsigned_,
-        &CppWords::using_,
-        &CppWords::virtual_,
-        &CppWords::void_,
-        &CppWords::volatile_,
-        &CppWords::wchar_t_,
-        &CppWords::while_,
-        &CppWords::xor_,
-        &CppWords::xor_eq_,
-        &CppWords::assert_,
-        &CppWords::errno_,
-        &CppWords::EOF_,
-        &CppWords::NULL_,
-        &CppWords::stdin_,
-        &CppWords::stdout_,
-        &CppWords::stderr_,
-        &CppWords::offsetof_,
-        &CppWords::std_,
-        &CppWords::FBE_,
-        &CppWords::int8_t_,
-        &CppWords::uint8_t_,
-        &CppWords::int16_t_,
-        &CppWords::uint16_t_,
-        &CppWords::int32_t_,
-        &CppWords::uint32_t_,
-        &CppWords::int64_t_,
-        &CppWords::uint64_t_,
-        &CppWords::size_t_,
-        &CppWords::ptrdiff_t_,
-        &CppWords::nullptr_t_,
-        &CppWords::linux_,
-        &CppWords::unix_,
-        &CppWords::BUFSIZ_,
-        &CppWords::INT32_MAX_,
-        &CppWords::CHAR_BIT,
-        &CppWords::EINVAL_);
 }
 
 inline void swap(CppWords& a, CppWords& b) noexcept { a.swap(b); }
@@ -4895,108 +6584,6 @@ inline std::ostream& operator<<(std::ostream& stream, const CppWords& value)
         FBE::field("EINVAL", value.EINVAL_));
 }
 
-inline PythonWords::PythonWords(::import::Word arg_False, int32_t arg_None, const std::string& arg_True, const std::optional<bool>& arg_as, ::import::Modifier arg_async, double arg_await, ::import::side arg_def, int64_t arg_del, const std::vector<::import::Word>& arg_elif, const std::optional<std::string>& arg_except, const FBE::buffer_t& arg_finally, const std::map<std::string, int32_t>& arg_from, FBE::decimal_t arg_global, FBE::uuid_t arg_in, uint64_t arg_is, float arg_lambda, uint8_t arg_nonlocal, const std::optional<::import::Word>& arg_pass, ::import::Word arg_raise, int32_t arg_with, const std::string& arg_yield, const std::optional<bool>& arg__, ::import::Modifier arg_match, double arg_self, ::import::side arg_cls, int64_t arg_print, const std::vector<::import::Word>& arg_len, const std::optional<std::string>& arg_list, const FBE::buffer_t& arg_dict, const std::map<std::string, int32_t>& arg_set, FBE::decimal_t arg_str, FBE::uuid_t arg_object, uint64_t arg_super, float arg_isinstance, uint8_t arg_property, const std::optional<::import::Word>& arg_staticmethod, ::import::Word arg_classmethod, int32_t arg_typing, const std::string& arg_Any, const std::optional<bool>& arg_ClassVar, ::import::Modifier arg_Callable, double arg_IntEnum, ::import::side arg_IntFlag, int64_t arg_PACKAGE, const std::vector<::import::Word>& arg_VERSION)
-    : False(arg_False)
-    , None(arg_None)
-    , True(arg_True)
-    , as(arg_as)
-    , async(arg_async)
-    , await(arg_await)
-    , def(arg_def)
-    , del(arg_del)
-    , elif(arg_elif)
-    , except(arg_except)
-    , finally(arg_finally)
-    , from(arg_from)
-    , global(arg_global)
-    , in(arg_in)
-    , is(arg_is)
-    , lambda(arg_lambda)
-    , nonlocal(arg_nonlocal)
-    , pass(arg_pass)
-    , raise(arg_raise)
-    , with(arg_with)
-    , yield(arg_yield)
-    , _(arg__)
-    , match(arg_match)
-    , self(arg_self)
-    , cls(arg_cls)
-    , print(arg_print)
-    , len(arg_len)
-    , list(arg_list)
-    , dict(arg_dict)
-    , set(arg_set)
-    , str(arg_str)
-    , object(arg_object)
-    , super(arg_super)
-    , isinstance(arg_isinstance)
-    , property(arg_property)
-    , staticmethod(arg_staticmethod)
-    , classmethod(arg_classmethod)
-    , typing(arg_typing)
-    , Any(arg_Any)
-    , ClassVar(arg_ClassVar)
-    , Callable(arg_Callable)
-    , IntEnum(arg_IntEnum)
-    , IntFlag(arg_IntFlag)
-    , PACKAGE(arg_PACKAGE)
-    , VERSION(arg_VERSION)
-{}
-
-inline bool PythonWords::operator==(const PythonWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool PythonWords::operator<(const PythonWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string PythonWords::string() const { return FBE::to_text(*this); }
-
-inline void PythonWords::swap(PythonWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &PythonWords::False,
-        &PythonWords::None,
-        &PythonWords::True,
-        &PythonWords::as,
-        &PythonWords::async,
-        &PythonWords::await,
-        &PythonWords::def,
-        &PythonWords::del,
-        &PythonWords::elif,
-        &PythonWords::except,
-        &PythonWords::finally,
-        &PythonWords::from,
-        &PythonWords::global,
-        &PythonWords::in,
-        &PythonWords::is,
-        &PythonWords::lambda,
-        &PythonWords::nonlocal,
-        &PythonWords::pass,
-        &PythonWords::raise,
-        &PythonWords::with,
-        &PythonWords::yield,
-        &PythonWords::_,
-        &PythonWords::match,
-        &PythonWords::self,
-        &PythonWords::cls,
-        &PythonWords::print,
-        &PythonWords::len,
-        &PythonWords::list,
-        &PythonWords::dict,
-        &PythonWords::set,
-        &PythonWords::str,
-        &PythonWords::object,
-        &PythonWords::super,
-        &PythonWords::isinstance,
-        &PythonWords::property,
-        &PythonWords::staticmethod,
-        &PythonWords::classmethod,
-        &PythonWords::typing,
-        &PythonWords::Any,
-        &PythonWords::ClassVar,
-        &PythonWords::Callable,
-        &PythonWords::IntEnum,
-        &PythonWords::IntFlag,
-        &PythonWords::PACKAGE,
-        &PythonWords::VERSION);
-}
-
 inline void swap(PythonWords& a, PythonWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const PythonWords& value)
@@ -5049,94 +6636,6 @@ inline std::ostream& operator<<(std::ostream& stream, const PythonWords& value)
         FBE::field("VERSION", value.VERSION));
 }
 
-inline GoWords::GoWords(::import::Word arg_chan, int32_t arg_defer, const std::string& arg_fallthrough, const std::optional<bool>& arg_func, ::import::Modifier arg_go, double arg_interface, ::import::side arg_map, int64_t arg_package, const std::vector<::import::Word>& arg_range, const std::optional<std::string>& arg_select, const FBE::buffer_t& arg_type, const std::map<std::string, int32_t>& arg_var, FBE::decimal_t arg_any, FBE::uuid_t arg_error, uint64_t arg_rune, float arg_uint, uint8_t arg_nil, const std::optional<::import::Word>& arg_iota, ::import::Word arg_cap, int32_t arg_make, const std::string& arg_append, const std::optional<bool>& arg_copy, ::import::Modifier arg_panic, double arg_recover, ::import::side arg_println, int64_t arg_complex, const std::vector<::import::Word>& arg_real, const std::optional<std::string>& arg_imag, const FBE::buffer_t& arg_close, const std::map<std::string, int32_t>& arg_min, FBE::decimal_t arg_max, FBE::uuid_t arg_clear, uint64_t arg_uintptr, float arg_float32, uint8_t arg_float64, const std::optional<::import::Word>& arg_complex64, ::import::Word arg_complex128, int32_t arg_comparable)
-    : chan(arg_chan)
-    , defer(arg_defer)
-    , fallthrough(arg_fallthrough)
-    , func(arg_func)
-    , go(arg_go)
-    , interface(arg_interface)
-    , map(arg_map)
-    , package(arg_package)
-    , range(arg_range)
-    , select(arg_select)
-    , type(arg_type)
-    , var(arg_var)
-    , any(arg_any)
-    , error(arg_error)
-    , rune(arg_rune)
-    , uint(arg_uint)
-    , nil(arg_nil)
-    , iota(arg_iota)
-    , cap(arg_cap)
-    , make(arg_make)
-    , append(arg_append)
-    , copy(arg_copy)
-    , panic(arg_panic)
-    , recover(arg_recover)
-    , println(arg_println)
-    , complex(arg_complex)
-    , real(arg_real)
-    , imag(arg_imag)
-    , close(arg_close)
-    , min(arg_min)
-    , max(arg_max)
-    , clear(arg_clear)
-    , uintptr(arg_uintptr)
-    , float32(arg_float32)
-    , float64(arg_float64)
-    , complex64(arg_complex64)
-    , complex128(arg_complex128)
-    , comparable(arg_comparable)
-{}
-
-inline bool GoWords::operator==(const GoWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool GoWords::operator<(const GoWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string GoWords::string() const { return FBE::to_text(*this); }
-
-inline void GoWords::swap(GoWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &GoWords::chan,
-        &GoWords::defer,
-        &GoWords::fallthrough,
-        &GoWords::func,
-        &GoWords::go,
-        &GoWords::interface,
-        &GoWords::map,
-        &GoWords::package,
-        &GoWords::range,
-        &GoWords::select,
-        &GoWords::type,
-        &GoWords::var,
-        &GoWords::any,
-        &GoWords::error,
-        &GoWords::rune,
-        &GoWords::uint,
-        &GoWords::nil,
-        &GoWords::iota,
-        &GoWords::cap,
-        &GoWords::make,
-        &GoWords::append,
-        &GoWords::copy,
-        &GoWords::panic,
-        &GoWords::recover,
-        &GoWords::println,
-        &GoWords::complex,
-        &GoWords::real,
-        &GoWords::imag,
-        &GoWords::close,
-        &GoWords::min,
-        &GoWords::max,
-        &GoWords::clear,
-        &GoWords::uintptr,
-        &GoWords::float32,
-        &GoWords::float64,
-        &GoWords::complex64,
-        &GoWords::complex128,
-        &GoWords::comparable);
-}
-
 inline void swap(GoWords& a, GoWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const GoWords& value)
@@ -5182,82 +6681,6 @@ inline std::ostream& operator<<(std::ostream& stream, const GoWords& value)
         FBE::field("comparable", value.comparable));
 }
 
-inline JavaWords::JavaWords(::import::Word arg_abstract, int32_t arg_boolean, const std::string& arg_extends, const std::optional<bool>& arg_implements, ::import::Modifier arg_instanceof, double arg_native, ::import::side arg_strictfp, int64_t arg_synchronized, const std::vector<::import::Word>& arg_throws, const std::optional<std::string>& arg_transient, const FBE::buffer_t& arg_record, const std::map<std::string, int32_t>& arg_sealed, FBE::decimal_t arg_permits, FBE::uuid_t arg_when, uint64_t arg_open, float arg_exports, uint8_t arg_opens, const std::optional<::import::Word>& arg_to, ::import::Word arg_uses, int32_t arg_provides, const std::string& arg_transitive, const std::optional<bool>& arg_Object, ::import::Modifier arg_String, double arg_Integer, ::import::side arg_Long, int64_t arg_Math, const std::vector<::import::Word>& arg_System, const std::optional<std::string>& arg_Override, const FBE::buffer_t& arg_Class, const std::map<std::string, int32_t>& arg_List, FBE::decimal_t arg_Map, FBE::uuid_t arg_Set)
-    : abstract(arg_abstract)
-    , boolean(arg_boolean)
-    , extends(arg_extends)
-    , implements(arg_implements)
-    , instanceof(arg_instanceof)
-    , native(arg_native)
-    , strictfp(arg_strictfp)
-    , synchronized(arg_synchronized)
-    , throws(arg_throws)
-    , transient(arg_transient)
-    , record(arg_record)
-    , sealed(arg_sealed)
-    , permits(arg_permits)
-    , when(arg_when)
-    , open(arg_open)
-    , exports(arg_exports)
-    , opens(arg_opens)
-    , to(arg_to)
-    , uses(arg_uses)
-    , provides(arg_provides)
-    , transitive(arg_transitive)
-    , Object(arg_Object)
-    , String(arg_String)
-    , Integer(arg_Integer)
-    , Long(arg_Long)
-    , Math(arg_Math)
-    , System(arg_System)
-    , Override(arg_Override)
-    , Class(arg_Class)
-    , List(arg_List)
-    , Map(arg_Map)
-    , Set(arg_Set)
-{}
-
-inline bool JavaWords::operator==(const JavaWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool JavaWords::operator<(const JavaWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string JavaWords::string() const { return FBE::to_text(*this); }
-
-inline void JavaWords::swap(JavaWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &JavaWords::abstract,
-        &JavaWords::boolean,
-        &JavaWords::extends,
-        &JavaWords::implements,
-        &JavaWords::instanceof,
-        &JavaWords::native,
-        &JavaWords::strictfp,
-        &JavaWords::synchronized,
-        &JavaWords::throws,
-        &JavaWords::transient,
-        &JavaWords::record,
-        &JavaWords::sealed,
-        &JavaWords::permits,
-        &JavaWords::when,
-        &JavaWords::open,
-        &JavaWords::exports,
-        &JavaWords::opens,
-        &JavaWords::to,
-        &JavaWords::uses,
-        &JavaWords::provides,
-        &JavaWords::transitive,
-        &JavaWords::Object,
-        &JavaWords::String,
-        &JavaWords::Integer,
-        &JavaWords::Long,
-        &JavaWords::Math,
-        &JavaWords::System,
-        &JavaWords::Override,
-        &JavaWords::Class,
-        &JavaWords::List,
-        &JavaWords::Map,
-        &JavaWords::Set);
-}
-
 inline void swap(JavaWords& a, JavaWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const JavaWords& value)
@@ -5295,98 +6718,6 @@ inline std::ostream& operator<<(std::ostream& stream, const JavaWords& value)
         FBE::field("List", value.List),
         FBE::field("Map", value.Map),
         FBE::field("Set", value.Set));
-}
-
-inline KotlinWords::KotlinWords(::import::Word arg_fun, int32_t arg_typealias, const std::string& arg_typeof, const std::optional<bool>& arg_val, ::import::Modifier arg_by, double arg_constructor, ::import::side arg_delegate, int64_t arg_dynamic, const std::vector<::import::Word>& arg_field, const std::optional<std::string>& arg_file, const FBE::buffer_t& arg_get, const std::map<std::string, int32_t>& arg_init, FBE::decimal_t arg_param, FBE::uuid_t arg_receiver, uint64_t arg_setparam, float arg_value, uint8_t arg_where, const std::optional<::import::Word>& arg_actual, ::import::Word arg_annotation, int32_t arg_companion, const std::string& arg_crossinline, const std::optional<bool>& arg_data, ::import::Modifier arg_expect, double arg_external, ::import::side arg_infix, int64_t arg_inner, const std::vector<::import::Word>& arg_internal, const std::optional<std::string>& arg_lateinit, const FBE::buffer_t& arg_noinline, const std::map<std::string, int32_t>& arg_out, FBE::decimal_t arg_reified, FBE::uuid_t arg_suspend, uint64_t arg_tailrec, float arg_vararg, uint8_t arg_it, const std::optional<::import::Word>& arg_Companion, ::import::Word arg_Unit, int32_t arg_Nothing, const std::string& arg_Int, const std::optional<bool>& arg_Array)
-    : fun(arg_fun)
-    , typealias(arg_typealias)
-    , typeof(arg_typeof)
-    , val(arg_val)
-    , by(arg_by)
-    , constructor(arg_constructor)
-    , delegate(arg_delegate)
-    , dynamic(arg_dynamic)
-    , field(arg_field)
-    , file(arg_file)
-    , get(arg_get)
-    , init(arg_init)
-    , param(arg_param)
-    , receiver(arg_receiver)
-    , setparam(arg_setparam)
-    , value(arg_value)
-    , where(arg_where)
-    , actual(arg_actual)
-    , annotation(arg_annotation)
-    , companion(arg_companion)
-    , crossinline(arg_crossinline)
-    , data(arg_data)
-    , expect(arg_expect)
-    , external(arg_external)
-    , infix(arg_infix)
-    , inner(arg_inner)
-    , internal(arg_internal)
-    , lateinit(arg_lateinit)
-    , noinline(arg_noinline)
-    , out(arg_out)
-    , reified(arg_reified)
-    , suspend(arg_suspend)
-    , tailrec(arg_tailrec)
-    , vararg(arg_vararg)
-    , it(arg_it)
-    , Companion(arg_Companion)
-    , Unit(arg_Unit)
-    , Nothing(arg_Nothing)
-    , Int(arg_Int)
-    , Array(arg_Array)
-{}
-
-inline bool KotlinWords::operator==(const KotlinWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool KotlinWords::operator<(const KotlinWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string KotlinWords::string() const { return FBE::to_text(*this); }
-
-inline void KotlinWords::swap(KotlinWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &KotlinWords::fun,
-        &KotlinWords::typealias,
-        &KotlinWords::typeof,
-        &KotlinWords::val,
-        &KotlinWords::by,
-        &KotlinWords::constructor,
-        &KotlinWords::delegate,
-        &KotlinWords::dynamic,
-        &KotlinWords::field,
-        &KotlinWords::file,
-        &KotlinWords::get,
-        &KotlinWords::init,
-        &KotlinWords::param,
-        &KotlinWords::receiver,
-        &KotlinWords::setparam,
-        &KotlinWords::value,
-        &KotlinWords::where,
-        &KotlinWords::actual,
-        &KotlinWords::annotation,
-        &KotlinWords::companion,
-        &KotlinWords::crossinline,
-        &KotlinWords::data,
-        &KotlinWords::expect,
-        &KotlinWords::external,
-        &KotlinWords::infix,
-        &KotlinWords::inner,
-        &KotlinWords::internal,
-        &KotlinWords::lateinit,
-        &KotlinWords::noinline,
-        &KotlinWords::out,
-        &KotlinWords::reified,
-        &KotlinWords::suspend,
-        &KotlinWords::tailrec,
-        &KotlinWords::vararg,
-        &KotlinWords::it,
-        &KotlinWords::Companion,
-        &KotlinWords::Unit,
-        &KotlinWords::Nothing,
-        &KotlinWords::Int,
-        &KotlinWords::Array);
 }
 
 inline void swap(KotlinWords& a, KotlinWords& b) noexcept { a.swap(b); }
@@ -5434,102 +6765,6 @@ inline std::ostream& operator<<(std::ostream& stream, const KotlinWords& value)
         FBE::field("Nothing", value.Nothing),
         FBE::field("Int", value.Int),
         FBE::field("Array", value.Array));
-}
-
-inline JsWords::JsWords(::import::Word arg_debugger, int32_t arg_function, const std::string& arg_let, const std::optional<bool>& arg_of, ::import::Modifier arg_declare, double arg_unknown, ::import::side arg_never, int64_t arg_number, const std::vector<::import::Word>& arg_bigint, const std::optional<std::string>& arg_symbol, const FBE::buffer_t& arg_undefined, const std::map<std::string, int32_t>& arg_NaN, FBE::decimal_t arg_Infinity, FBE::uuid_t arg_Uint8Array, uint64_t arg_Error, float arg_Number, uint8_t arg_BigInt, const std::optional<::import::Word>& arg_Boolean, ::import::Word arg_Symbol, int32_t arg_Date, const std::string& arg_JSON, const std::optional<bool>& arg_Promise, ::import::Modifier arg_Partial, double arg_Record, ::import::side arg_globalThis, int64_t arg_arguments, const std::vector<::import::Word>& arg_eval, const std::optional<std::string>& arg_require, const FBE::buffer_t& arg_prototype, const std::map<std::string, int32_t>& arg___proto__, FBE::decimal_t arg_toString, FBE::uuid_t arg_valueOf, uint64_t arg_hasOwnProperty, float arg_isPrototypeOf, uint8_t arg_propertyIsEnumerable, const std::optional<::import::Word>& arg_toLocaleString, ::import::Word arg_readonly, int32_t arg_keyof, const std::string& arg_infer, const std::optional<bool>& arg_asserts, ::import::Modifier arg_satisfies, double arg_accessor)
-    : debugger(arg_debugger)
-    , function(arg_function)
-    , let(arg_let)
-    , of(arg_of)
-    , declare(arg_declare)
-    , unknown(arg_unknown)
-    , never(arg_never)
-    , number(arg_number)
-    , bigint(arg_bigint)
-    , symbol(arg_symbol)
-    , undefined(arg_undefined)
-    , NaN(arg_NaN)
-    , Infinity(arg_Infinity)
-    , Uint8Array(arg_Uint8Array)
-    , Error(arg_Error)
-    , Number(arg_Number)
-    , BigInt(arg_BigInt)
-    , Boolean(arg_Boolean)
-    , Symbol(arg_Symbol)
-    , Date(arg_Date)
-    , JSON(arg_JSON)
-    , Promise(arg_Promise)
-    , Partial(arg_Partial)
-    , Record(arg_Record)
-    , globalThis(arg_globalThis)
-    , arguments(arg_arguments)
-    , eval(arg_eval)
-    , require(arg_require)
-    , prototype(arg_prototype)
-    , __proto___(arg___proto__)
-    , toString(arg_toString)
-    , valueOf(arg_valueOf)
-    , hasOwnProperty(arg_hasOwnProperty)
-    , isPrototypeOf(arg_isPrototypeOf)
-    , propertyIsEnumerable(arg_propertyIsEnumerable)
-    , toLocaleString(arg_toLocaleString)
-    , readonly(arg_readonly)
-    , keyof(arg_keyof)
-    , infer(arg_infer)
-    , asserts(arg_asserts)
-    , satisfies(arg_satisfies)
-    , accessor(arg_accessor)
-{}
-
-inline bool JsWords::operator==(const JsWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool JsWords::operator<(const JsWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string JsWords::string() const { return FBE::to_text(*this); }
-
-inline void JsWords::swap(JsWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &JsWords::debugger,
-        &JsWords::function,
-        &JsWords::let,
-        &JsWords::of,
-        &JsWords::declare,
-        &JsWords::unknown,
-        &JsWords::never,
-        &JsWords::number,
-        &JsWords::bigint,
-        &JsWords::symbol,
-        &JsWords::undefined,
-        &JsWords::NaN,
-        &JsWords::Infinity,
-        &JsWords::Uint8Array,
-        &JsWords::Error,
-        &JsWords::Number,
-        &JsWords::BigInt,
-        &JsWords::Boolean,
-        &JsWords::Symbol,
-        &JsWords::Date,
-        &JsWords::JSON,
-        &JsWords::Promise,
-        &JsWords::Partial,
-        &JsWords::Record,
-        &JsWords::globalThis,
-        &JsWords::arguments,
-        &JsWords::eval,
-        &JsWords::require,
-        &JsWords::prototype,
-        &JsWords::__proto___,
-        &JsWords::toString,
-        &JsWords::valueOf,
-        &JsWords::hasOwnProperty,
-        &JsWords::isPrototypeOf,
-        &JsWords::propertyIsEnumerable,
-        &JsWords::toLocaleString,
-        &JsWords::readonly,
-        &JsWords::keyof,
-        &JsWords::infer,
-        &JsWords::asserts,
-        &JsWords::satisfies,
-        &JsWords::accessor);
 }
 
 inline void swap(JsWords& a, JsWords& b) noexcept { a.swap(b); }
@@ -5581,88 +6816,6 @@ inline std::ostream& operator<<(std::ostream& stream, const JsWords& value)
         FBE::field("accessor", value.accessor));
 }
 
-inline RustWords::RustWords(::import::Word arg_crate, int32_t arg_dyn, const std::string& arg_fn, const std::optional<bool>& arg_impl, ::import::Modifier arg_loop, double arg_mod, ::import::side arg_move, int64_t arg_mut, const std::vector<::import::Word>& arg_pub, const std::optional<std::string>& arg_ref, const FBE::buffer_t& arg_Self, const std::map<std::string, int32_t>& arg_trait, FBE::decimal_t arg_unsafe, FBE::uuid_t arg_use, uint64_t arg_become, float arg_box, uint8_t arg_macro, const std::optional<::import::Word>& arg_priv, ::import::Word arg_unsized, int32_t arg_gen, const std::string& arg_macro_rules, const std::optional<bool>& arg_Option, ::import::Modifier arg_Some, double arg_Result, ::import::side arg_Ok, int64_t arg_Err, const std::vector<::import::Word>& arg_Vec, const std::optional<std::string>& arg_Box, const FBE::buffer_t& arg_Clone, const std::map<std::string, int32_t>& arg_Copy, FBE::decimal_t arg_Default, FBE::uuid_t arg_Drop, uint64_t arg_Send, float arg_Sync, uint8_t arg_Sized)
-    : crate(arg_crate)
-    , dyn(arg_dyn)
-    , fn(arg_fn)
-    , impl(arg_impl)
-    , loop(arg_loop)
-    , mod(arg_mod)
-    , move(arg_move)
-    , mut(arg_mut)
-    , pub(arg_pub)
-    , ref(arg_ref)
-    , Self(arg_Self)
-    , trait(arg_trait)
-    , unsafe(arg_unsafe)
-    , use(arg_use)
-    , become(arg_become)
-    , box(arg_box)
-    , macro(arg_macro)
-    , priv(arg_priv)
-    , unsized(arg_unsized)
-    , gen(arg_gen)
-    , macro_rules(arg_macro_rules)
-    , Option(arg_Option)
-    , Some(arg_Some)
-    , Result(arg_Result)
-    , Ok(arg_Ok)
-    , Err(arg_Err)
-    , Vec(arg_Vec)
-    , Box(arg_Box)
-    , Clone(arg_Clone)
-    , Copy(arg_Copy)
-    , Default(arg_Default)
-    , Drop(arg_Drop)
-    , Send(arg_Send)
-    , Sync(arg_Sync)
-    , Sized(arg_Sized)
-{}
-
-inline bool RustWords::operator==(const RustWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool RustWords::operator<(const RustWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string RustWords::string() const { return FBE::to_text(*this); }
-
-inline void RustWords::swap(RustWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &RustWords::crate,
-        &RustWords::dyn,
-        &RustWords::fn,
-        &RustWords::impl,
-        &RustWords::loop,
-        &RustWords::mod,
-        &RustWords::move,
-        &RustWords::mut,
-        &RustWords::pub,
-        &RustWords::ref,
-        &RustWords::Self,
-        &RustWords::trait,
-        &RustWords::unsafe,
-        &RustWords::use,
-        &RustWords::become,
-        &RustWords::box,
-        &RustWords::macro,
-        &RustWords::priv,
-        &RustWords::unsized,
-        &RustWords::gen,
-        &RustWords::macro_rules,
-        &RustWords::Option,
-        &RustWords::Some,
-        &RustWords::Result,
-        &RustWords::Ok,
-        &RustWords::Err,
-        &RustWords::Vec,
-        &RustWords::Box,
-        &RustWords::Clone,
-        &RustWords::Copy,
-        &RustWords::Default,
-        &RustWords::Drop,
-        &RustWords::Send,
-        &RustWords::Sync,
-        &RustWords::Sized);
-}
-
 inline void swap(RustWords& a, RustWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const RustWords& value)
@@ -5705,78 +6858,6 @@ inline std::ostream& operator<<(std::ostream& stream, const RustWords& value)
         FBE::field("Sized", value.Sized));
 }
 
-inline CSharpWords::CSharpWords(::import::Word arg_checked, int32_t arg_event, const std::string& arg_fixed, const std::optional<bool>& arg_foreach, ::import::Modifier arg_implicit, double arg_lock, ::import::side arg_params, int64_t arg_sbyte, const std::vector<::import::Word>& arg_stackalloc, const std::optional<std::string>& arg_ulong, const FBE::buffer_t& arg_unchecked, const std::map<std::string, int32_t>& arg_ushort, FBE::decimal_t arg_add, FBE::uuid_t arg_alias, uint64_t arg_ascending, float arg_descending, uint8_t arg_equals, const std::optional<::import::Word>& arg_group, ::import::Word arg_into, int32_t arg_join, const std::string& arg_nameof, const std::optional<bool>& arg_on, ::import::Modifier arg_orderby, double arg_partial, ::import::side arg_remove, int64_t arg_unmanaged, const std::vector<::import::Word>& arg_required, const std::optional<std::string>& arg_scoped, const FBE::buffer_t& arg_managed, const std::map<std::string, int32_t>& arg_notnull)
-    : checked(arg_checked)
-    , event(arg_event)
-    , fixed(arg_fixed)
-    , foreach(arg_foreach)
-    , implicit(arg_implicit)
-    , lock(arg_lock)
-    , params(arg_params)
-    , sbyte(arg_sbyte)
-    , stackalloc(arg_stackalloc)
-    , ulong(arg_ulong)
-    , unchecked(arg_unchecked)
-    , ushort(arg_ushort)
-    , add(arg_add)
-    , alias(arg_alias)
-    , ascending(arg_ascending)
-    , descending(arg_descending)
-    , equals(arg_equals)
-    , group(arg_group)
-    , into(arg_into)
-    , join(arg_join)
-    , nameof(arg_nameof)
-    , on(arg_on)
-    , orderby(arg_orderby)
-    , partial(arg_partial)
-    , remove(arg_remove)
-    , unmanaged(arg_unmanaged)
-    , required(arg_required)
-    , scoped(arg_scoped)
-    , managed(arg_managed)
-    , notnull(arg_notnull)
-{}
-
-inline bool CSharpWords::operator==(const CSharpWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool CSharpWords::operator<(const CSharpWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string CSharpWords::string() const { return FBE::to_text(*this); }
-
-inline void CSharpWords::swap(CSharpWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &CSharpWords::checked,
-        &CSharpWords::event,
-        &CSharpWords::fixed,
-        &CSharpWords::foreach,
-        &CSharpWords::implicit,
-        &CSharpWords::lock,
-        &CSharpWords::params,
-        &CSharpWords::sbyte,
-        &CSharpWords::stackalloc,
-        &CSharpWords::ulong,
-        &CSharpWords::unchecked,
-        &CSharpWords::ushort,
-        &CSharpWords::add,
-        &CSharpWords::alias,
-        &CSharpWords::ascending,
-        &CSharpWords::descending,
-        &CSharpWords::equals,
-        &CSharpWords::group,
-        &CSharpWords::into,
-        &CSharpWords::join,
-        &CSharpWords::nameof,
-        &CSharpWords::on,
-        &CSharpWords::orderby,
-        &CSharpWords::partial,
-        &CSharpWords::remove,
-        &CSharpWords::unmanaged,
-        &CSharpWords::required,
-        &CSharpWords::scoped,
-        &CSharpWords::managed,
-        &CSharpWords::notnull);
-}
-
 inline void swap(CSharpWords& a, CSharpWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const CSharpWords& value)
@@ -5814,54 +6895,6 @@ inline std::ostream& operator<<(std::ostream& stream, const CSharpWords& value)
         FBE::field("notnull", value.notnull));
 }
 
-inline RubyWords::RubyWords(::import::Word arg_BEGIN, int32_t arg_END, const std::string& arg_begin, const std::optional<bool>& arg_elsif, ::import::Modifier arg_end, double arg_ensure, ::import::side arg_next, int64_t arg_redo, const std::vector<::import::Word>& arg_rescue, const std::optional<std::string>& arg_retry, const FBE::buffer_t& arg_then, const std::map<std::string, int32_t>& arg_undef, FBE::decimal_t arg_unless, FBE::uuid_t arg_until, uint64_t arg___FILE__, float arg___LINE__, uint8_t arg___ENCODING__, const std::optional<::import::Word>& arg_initialize)
-    : BEGIN(arg_BEGIN)
-    , END(arg_END)
-    , begin(arg_begin)
-    , elsif(arg_elsif)
-    , end(arg_end)
-    , ensure(arg_ensure)
-    , next(arg_next)
-    , redo(arg_redo)
-    , rescue(arg_rescue)
-    , retry(arg_retry)
-    , then(arg_then)
-    , undef(arg_undef)
-    , unless(arg_unless)
-    , until(arg_until)
-    , __FILE___(arg___FILE__)
-    , __LINE___(arg___LINE__)
-    , __ENCODING___(arg___ENCODING__)
-    , initialize(arg_initialize)
-{}
-
-inline bool RubyWords::operator==(const RubyWords& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool RubyWords::operator<(const RubyWords& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string RubyWords::string() const { return FBE::to_text(*this); }
-
-inline void RubyWords::swap(RubyWords& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &RubyWords::BEGIN,
-        &RubyWords::END,
-        &RubyWords::begin,
-        &RubyWords::elsif,
-        &RubyWords::end,
-        &RubyWords::ensure,
-        &RubyWords::next,
-        &RubyWords::redo,
-        &RubyWords::rescue,
-        &RubyWords::retry,
-        &RubyWords::then,
-        &RubyWords::undef,
-        &RubyWords::unless,
-        &RubyWords::until,
-        &RubyWords::__FILE___,
-        &RubyWords::__LINE___,
-        &RubyWords::__ENCODING___,
-        &RubyWords::initialize);
-}
-
 inline void swap(RubyWords& a, RubyWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const RubyWords& value)
@@ -5887,40 +6920,6 @@ inline std::ostream& operator<<(std::ostream& stream, const RubyWords& value)
         FBE::field("initialize", value.initialize));
 }
 
-inline CppMembers::CppMembers(::import::Word arg_swap, int32_t arg_fbe_type, const std::string& arg_fbe, const std::optional<bool>& arg_Model, ::import::Modifier arg_FinalModel, double arg_FieldModel, ::import::side arg_buffer, int64_t arg_size, const std::vector<::import::Word>& arg_offset, const std::optional<std::string>& arg_model, const FBE::buffer_t& arg_reset)
-    : swap_(arg_swap)
-    , fbe_type_(arg_fbe_type)
-    , fbe(arg_fbe)
-    , Model(arg_Model)
-    , FinalModel(arg_FinalModel)
-    , FieldModel(arg_FieldModel)
-    , buffer(arg_buffer)
-    , size(arg_size)
-    , offset(arg_offset)
-    , model(arg_model)
-    , reset(arg_reset)
-{}
-
-inline bool CppMembers::operator==(const CppMembers& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool CppMembers::operator<(const CppMembers& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string CppMembers::string() const { return FBE::to_text(*this); }
-
-inline void CppMembers::swap(CppMembers& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &CppMembers::swap_,
-        &CppMembers::fbe_type_,
-        &CppMembers::fbe,
-        &CppMembers::Model,
-        &CppMembers::FinalModel,
-        &CppMembers::FieldModel,
-        &CppMembers::buffer,
-        &CppMembers::size,
-        &CppMembers::offset,
-        &CppMembers::model,
-        &CppMembers::reset);
-}
-
 inline void swap(CppMembers& a, CppMembers& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const CppMembers& value)
@@ -5937,50 +6936,6 @@ inline std::ostream& operator<<(std::ostream& stream, const CppMembers& value)
         FBE::field("offset", value.offset),
         FBE::field("model", value.model),
         FBE::field("reset", value.reset));
-}
-
-inline PythonMembers::PythonMembers(::import::Word arg_to_json, int32_t arg_from_json, const std::string& arg_to_fbe, const std::optional<bool>& arg_from_fbe, ::import::Modifier arg_to_final, double arg_from_final, ::import::side arg_fbe_equal, int64_t arg_fbe_key, const std::vector<::import::Word>& arg_fbe_size, const std::optional<std::string>& arg___init__, const FBE::buffer_t& arg___slots__, const std::map<std::string, int32_t>& arg___class__, FBE::decimal_t arg___dict__, FBE::uuid_t arg___hash__, uint64_t arg___eq__, float arg___private)
-    : to_json(arg_to_json)
-    , from_json(arg_from_json)
-    , to_fbe(arg_to_fbe)
-    , from_fbe(arg_from_fbe)
-    , to_final(arg_to_final)
-    , from_final(arg_from_final)
-    , fbe_equal(arg_fbe_equal)
-    , fbe_key(arg_fbe_key)
-    , fbe_size(arg_fbe_size)
-    , __init___(arg___init__)
-    , __slots___(arg___slots__)
-    , __class___(arg___class__)
-    , __dict___(arg___dict__)
-    , __hash___(arg___hash__)
-    , __eq___(arg___eq__)
-    , __private_(arg___private)
-{}
-
-inline bool PythonMembers::operator==(const PythonMembers& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool PythonMembers::operator<(const PythonMembers& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string PythonMembers::string() const { return FBE::to_text(*this); }
-
-inline void PythonMembers::swap(PythonMembers& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &PythonMembers::to_json,
-        &PythonMembers::from_json,
-        &PythonMembers::to_fbe,
-        &PythonMembers::from_fbe,
-        &PythonMembers::to_final,
-        &PythonMembers::from_final,
-        &PythonMembers::fbe_equal,
-        &PythonMembers::fbe_key,
-        &PythonMembers::fbe_size,
-        &PythonMembers::__init___,
-        &PythonMembers::__slots___,
-        &PythonMembers::__class___,
-        &PythonMembers::__dict___,
-        &PythonMembers::__hash___,
-        &PythonMembers::__eq___,
-        &PythonMembers::__private_);
 }
 
 inline void swap(PythonMembers& a, PythonMembers& b) noexcept { a.swap(b); }
@@ -6004,68 +6959,6 @@ inline std::ostream& operator<<(std::ostream& stream, const PythonMembers& value
         FBE::field("__hash__", value.__hash___),
         FBE::field("__eq__", value.__eq___),
         FBE::field("__private", value.__private_));
-}
-
-inline GoMembers::GoMembers(::import::Word arg_FBEKey, int32_t arg_FBEKeyCompare, const std::string& arg_Reset, const std::optional<bool>& arg_MarshalFBE, ::import::Modifier arg_UnmarshalFBE, double arg_AppendFBE, ::import::side arg_ReadFBE, int64_t arg_FBEWrite, const std::vector<::import::Word>& arg_FBERead, const std::optional<std::string>& arg_MarshalFinal, const FBE::buffer_t& arg_UnmarshalFinal, const std::map<std::string, int32_t>& arg_AppendFinal, FBE::decimal_t arg_ReadFinal, FBE::uuid_t arg_FBEWriteFinal, uint64_t arg_FBEReadFinal, float arg_MarshalJSON, uint8_t arg_UnmarshalJSON, const std::optional<::import::Word>& arg_AppendJSON, ::import::Word arg_ReadJSON, int32_t arg_FBEWriteJSON, const std::string& arg_FBEReadJSON, const std::optional<bool>& arg_FBEWriteText, ::import::Modifier arg_TypeID, double arg_Verify, ::import::side arg_VerifyFinal)
-    : FBEKey(arg_FBEKey)
-    , FBEKeyCompare(arg_FBEKeyCompare)
-    , Reset(arg_Reset)
-    , MarshalFBE(arg_MarshalFBE)
-    , UnmarshalFBE(arg_UnmarshalFBE)
-    , AppendFBE(arg_AppendFBE)
-    , ReadFBE(arg_ReadFBE)
-    , FBEWrite(arg_FBEWrite)
-    , FBERead(arg_FBERead)
-    , MarshalFinal(arg_MarshalFinal)
-    , UnmarshalFinal(arg_UnmarshalFinal)
-    , AppendFinal(arg_AppendFinal)
-    , ReadFinal(arg_ReadFinal)
-    , FBEWriteFinal(arg_FBEWriteFinal)
-    , FBEReadFinal(arg_FBEReadFinal)
-    , MarshalJSON(arg_MarshalJSON)
-    , UnmarshalJSON(arg_UnmarshalJSON)
-    , AppendJSON(arg_AppendJSON)
-    , ReadJSON(arg_ReadJSON)
-    , FBEWriteJSON(arg_FBEWriteJSON)
-    , FBEReadJSON(arg_FBEReadJSON)
-    , FBEWriteText(arg_FBEWriteText)
-    , TypeID(arg_TypeID)
-    , Verify(arg_Verify)
-    , VerifyFinal(arg_VerifyFinal)
-{}
-
-inline bool GoMembers::operator==(const GoMembers& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool GoMembers::operator<(const GoMembers& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string GoMembers::string() const { return FBE::to_text(*this); }
-
-inline void GoMembers::swap(GoMembers& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &GoMembers::FBEKey,
-        &GoMembers::FBEKeyCompare,
-        &GoMembers::Reset,
-        &GoMembers::MarshalFBE,
-        &GoMembers::UnmarshalFBE,
-        &GoMembers::AppendFBE,
-        &GoMembers::ReadFBE,
-        &GoMembers::FBEWrite,
-        &GoMembers::FBERead,
-        &GoMembers::MarshalFinal,
-        &GoMembers::UnmarshalFinal,
-        &GoMembers::AppendFinal,
-        &GoMembers::ReadFinal,
-        &GoMembers::FBEWriteFinal,
-        &GoMembers::FBEReadFinal,
-        &GoMembers::MarshalJSON,
-        &GoMembers::UnmarshalJSON,
-        &GoMembers::AppendJSON,
-        &GoMembers::ReadJSON,
-        &GoMembers::FBEWriteJSON,
-        &GoMembers::FBEReadJSON,
-        &GoMembers::FBEWriteText,
-        &GoMembers::TypeID,
-        &GoMembers::Verify,
-        &GoMembers::VerifyFinal);
 }
 
 inline void swap(GoMembers& a, GoMembers& b) noexcept { a.swap(b); }
@@ -6098,70 +6991,6 @@ inline std::ostream& operator<<(std::ostream& stream, const GoMembers& value)
         FBE::field("TypeID", value.TypeID),
         FBE::field("Verify", value.Verify),
         FBE::field("VerifyFinal", value.VerifyFinal));
-}
-
-inline JvmMembers::JvmMembers(::import::Word arg_TYPE_ID, int32_t arg_KEY_ORDER, const std::string& arg_toFbe, const std::optional<bool>& arg_fromFbe, ::import::Modifier arg_readFbe, double arg_writeFbe, ::import::side arg_verifyFbe, int64_t arg_toFinal, const std::vector<::import::Word>& arg_fromFinal, const std::optional<std::string>& arg_readFinal, const FBE::buffer_t& arg_writeFinal, const std::map<std::string, int32_t>& arg_verifyFinal, FBE::decimal_t arg_toJson, FBE::uuid_t arg_fromJson, uint64_t arg_writeJson, float arg_readJson, uint8_t arg_hashCode, const std::optional<::import::Word>& arg_getClass, ::import::Word arg_clone, int32_t arg_finalize, const std::string& arg_wait, const std::optional<bool>& arg_notify, ::import::Modifier arg_notifyAll, double arg_javaClass, ::import::side arg_component1, int64_t arg_fbeLevels)
-    : TYPE_ID(arg_TYPE_ID)
-    , KEY_ORDER(arg_KEY_ORDER)
-    , toFbe(arg_toFbe)
-    , fromFbe(arg_fromFbe)
-    , readFbe(arg_readFbe)
-    , writeFbe(arg_writeFbe)
-    , verifyFbe(arg_verifyFbe)
-    , toFinal(arg_toFinal)
-    , fromFinal(arg_fromFinal)
-    , readFinal(arg_readFinal)
-    , writeFinal(arg_writeFinal)
-    , verifyFinal(arg_verifyFinal)
-    , toJson(arg_toJson)
-    , fromJson(arg_fromJson)
-    , writeJson(arg_writeJson)
-    , readJson(arg_readJson)
-    , hashCode(arg_hashCode)
-    , getClass(arg_getClass)
-    , clone(arg_clone)
-    , finalize(arg_finalize)
-    , wait(arg_wait)
-    , notify(arg_notify)
-    , notifyAll(arg_notifyAll)
-    , javaClass(arg_javaClass)
-    , component1(arg_component1)
-    , fbeLevels(arg_fbeLevels)
-{}
-
-inline bool JvmMembers::operator==(const JvmMembers& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool JvmMembers::operator<(const JvmMembers& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string JvmMembers::string() const { return FBE::to_text(*this); }
-
-inline void JvmMembers::swap(JvmMembers& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &JvmMembers::TYPE_ID,
-        &JvmMembers::KEY_ORDER,
-        &JvmMembers::toFbe,
-        &JvmMembers::fromFbe,
-        &JvmMembers::readFbe,
-        &JvmMembers::writeFbe,
-        &JvmMembers::verifyFbe,
-        &JvmMembers::toFinal,
-        &JvmMembers::fromFinal,
-        &JvmMembers::readFinal,
-        &JvmMembers::writeFinal,
-        &JvmMembers::verifyFinal,
-        &JvmMembers::toJson,
-        &JvmMembers::fromJson,
-        &JvmMembers::writeJson,
-        &JvmMembers::readJson,
-        &JvmMembers::hashCode,
-        &JvmMembers::getClass,
-        &JvmMembers::clone,
-        &JvmMembers::finalize,
-        &JvmMembers::wait,
-        &JvmMembers::notify,
-        &JvmMembers::notifyAll,
-        &JvmMembers::javaClass,
-        &JvmMembers::component1,
-        &JvmMembers::fbeLevels);
 }
 
 inline void swap(JvmMembers& a, JvmMembers& b) noexcept { a.swap(b); }
@@ -6197,26 +7026,6 @@ inline std::ostream& operator<<(std::ostream& stream, const JvmMembers& value)
         FBE::field("fbeLevels", value.fbeLevels));
 }
 
-inline JsMembers::JsMembers(::import::Word arg_fbeKey, int32_t arg_toJSON, const std::string& arg_toText, const std::optional<bool>& arg_verify)
-    : fbeKey(arg_fbeKey)
-    , toJSON(arg_toJSON)
-    , toText(arg_toText)
-    , verify(arg_verify)
-{}
-
-inline bool JsMembers::operator==(const JsMembers& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool JsMembers::operator<(const JsMembers& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string JsMembers::string() const { return FBE::to_text(*this); }
-
-inline void JsMembers::swap(JsMembers& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &JsMembers::fbeKey,
-        &JsMembers::toJSON,
-        &JsMembers::toText,
-        &JsMembers::verify);
-}
-
 inline void swap(JsMembers& a, JsMembers& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const JsMembers& value)
@@ -6226,74 +7035,6 @@ inline std::ostream& operator<<(std::ostream& stream, const JsMembers& value)
         FBE::field("toJSON", value.toJSON),
         FBE::field("toText", value.toText),
         FBE::field("verify", value.verify));
-}
-
-inline RuntimeNames::RuntimeNames(::import::Word arg_Buffer, int32_t arg_WriteBuffer, const std::string& arg_ReadBuffer, const std::optional<bool>& arg_Reader, ::import::Modifier arg_Writer, double arg_Limits, ::import::side arg_Decimal, int64_t arg_Uuid, const std::vector<::import::Word>& arg_UUID, const std::optional<std::string>& arg_Timestamp, const FBE::buffer_t& arg_JsonWriter, const std::map<std::string, int32_t>& arg_JsonReader, FBE::decimal_t arg_DecodeError, FBE::uuid_t arg_EncodeError, uint64_t arg_DecodeException, float arg_EncodeException, uint8_t arg_Sender, const std::optional<::import::Word>& arg_Receiver, ::import::Word arg_Client, int32_t arg_Proxy, const std::string& arg_Handler, const std::optional<bool>& arg_Text, ::import::Modifier arg_Compare, double arg_Decimals, ::import::side arg_Uuids, int64_t arg_Timestamps, const std::vector<::import::Word>& arg_Utf8, const std::optional<std::string>& arg_Requests)
-    : Buffer(arg_Buffer)
-    , WriteBuffer(arg_WriteBuffer)
-    , ReadBuffer(arg_ReadBuffer)
-    , Reader(arg_Reader)
-    , Writer(arg_Writer)
-    , Limits(arg_Limits)
-    , Decimal(arg_Decimal)
-    , Uuid(arg_Uuid)
-    , UUID(arg_UUID)
-    , Timestamp(arg_Timestamp)
-    , JsonWriter(arg_JsonWriter)
-    , JsonReader(arg_JsonReader)
-    , DecodeError(arg_DecodeError)
-    , EncodeError(arg_EncodeError)
-    , DecodeException(arg_DecodeException)
-    , EncodeException(arg_EncodeException)
-    , Sender(arg_Sender)
-    , Receiver(arg_Receiver)
-    , Client(arg_Client)
-    , Proxy(arg_Proxy)
-    , Handler(arg_Handler)
-    , Text(arg_Text)
-    , Compare(arg_Compare)
-    , Decimals(arg_Decimals)
-    , Uuids(arg_Uuids)
-    , Timestamps(arg_Timestamps)
-    , Utf8(arg_Utf8)
-    , Requests(arg_Requests)
-{}
-
-inline bool RuntimeNames::operator==(const RuntimeNames& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool RuntimeNames::operator<(const RuntimeNames& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string RuntimeNames::string() const { return FBE::to_text(*this); }
-
-inline void RuntimeNames::swap(RuntimeNames& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &RuntimeNames::Buffer,
-        &RuntimeNames::WriteBuffer,
-        &RuntimeNames::ReadBuffer,
-        &RuntimeNames::Reader,
-        &RuntimeNames::Writer,
-        &RuntimeNames::Limits,
-        &RuntimeNames::Decimal,
-        &RuntimeNames::Uuid,
-        &RuntimeNames::UUID,
-        &RuntimeNames::Timestamp,
-        &RuntimeNames::JsonWriter,
-        &RuntimeNames::JsonReader,
-        &RuntimeNames::DecodeError,
-        &RuntimeNames::EncodeError,
-        &RuntimeNames::DecodeException,
-        &RuntimeNames::EncodeException,
-        &RuntimeNames::Sender,
-        &RuntimeNames::Receiver,
-        &RuntimeNames::Client,
-        &RuntimeNames::Proxy,
-        &RuntimeNames::Handler,
-        &RuntimeNames::Text,
-        &RuntimeNames::Compare,
-        &RuntimeNames::Decimals,
-        &RuntimeNames::Uuids,
-        &RuntimeNames::Timestamps,
-        &RuntimeNames::Utf8,
-        &RuntimeNames::Requests);
 }
 
 inline void swap(RuntimeNames& a, RuntimeNames& b) noexcept { a.swap(b); }
@@ -6331,40 +7072,12 @@ inline std::ostream& operator<<(std::ostream& stream, const RuntimeNames& value)
         FBE::field("Requests", value.Requests));
 }
 
-inline class_::class_(int32_t arg_class)
-    : class__(arg_class)
-{}
-
-inline bool class_::operator==(const class_& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool class_::operator<(const class_& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string class_::string() const { return FBE::to_text(*this); }
-
-inline void class_::swap(class_& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &class_::class__);
-}
-
 inline void swap(class_& a, class_& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const class_& value)
 {
     return FBE::print_struct(stream, "class",
         FBE::field("class", value.class__));
-}
-
-inline Object::Object(int32_t arg_Object)
-    : Object_(arg_Object)
-{}
-
-inline bool Object::operator==(const Object& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Object::operator<(const Object& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Object::string() const { return FBE::to_text(*this); }
-
-inline void Object::swap(Object& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Object::Object_);
 }
 
 inline void swap(Object& a, Object& b) noexcept { a.swap(b); }
@@ -6375,40 +7088,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Object& value)
         FBE::field("Object", value.Object_));
 }
 
-inline String::String(int32_t arg_String)
-    : String_(arg_String)
-{}
-
-inline bool String::operator==(const String& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool String::operator<(const String& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string String::string() const { return FBE::to_text(*this); }
-
-inline void String::swap(String& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &String::String_);
-}
-
 inline void swap(String& a, String& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const String& value)
 {
     return FBE::print_struct(stream, "String",
         FBE::field("String", value.String_));
-}
-
-inline List::List(int32_t arg_List)
-    : List_(arg_List)
-{}
-
-inline bool List::operator==(const List& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool List::operator<(const List& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string List::string() const { return FBE::to_text(*this); }
-
-inline void List::swap(List& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &List::List_);
 }
 
 inline void swap(List& a, List& b) noexcept { a.swap(b); }
@@ -6419,40 +7104,12 @@ inline std::ostream& operator<<(std::ostream& stream, const List& value)
         FBE::field("List", value.List_));
 }
 
-inline Map::Map(int32_t arg_Map)
-    : Map_(arg_Map)
-{}
-
-inline bool Map::operator==(const Map& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Map::operator<(const Map& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Map::string() const { return FBE::to_text(*this); }
-
-inline void Map::swap(Map& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Map::Map_);
-}
-
 inline void swap(Map& a, Map& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Map& value)
 {
     return FBE::print_struct(stream, "Map",
         FBE::field("Map", value.Map_));
-}
-
-inline Model::Model(int32_t arg_Model)
-    : Model_(arg_Model)
-{}
-
-inline bool Model::operator==(const Model& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Model::operator<(const Model& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Model::string() const { return FBE::to_text(*this); }
-
-inline void Model::swap(Model& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Model::Model_);
 }
 
 inline void swap(Model& a, Model& b) noexcept { a.swap(b); }
@@ -6463,40 +7120,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Model& value)
         FBE::field("Model", value.Model_));
 }
 
-inline FinalModel::FinalModel(int32_t arg_FinalModel)
-    : FinalModel_(arg_FinalModel)
-{}
-
-inline bool FinalModel::operator==(const FinalModel& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool FinalModel::operator<(const FinalModel& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string FinalModel::string() const { return FBE::to_text(*this); }
-
-inline void FinalModel::swap(FinalModel& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &FinalModel::FinalModel_);
-}
-
 inline void swap(FinalModel& a, FinalModel& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FinalModel& value)
 {
     return FBE::print_struct(stream, "FinalModel",
         FBE::field("FinalModel", value.FinalModel_));
-}
-
-inline Buffer::Buffer(int32_t arg_Buffer)
-    : Buffer_(arg_Buffer)
-{}
-
-inline bool Buffer::operator==(const Buffer& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Buffer::operator<(const Buffer& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Buffer::string() const { return FBE::to_text(*this); }
-
-inline void Buffer::swap(Buffer& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Buffer::Buffer_);
 }
 
 inline void swap(Buffer& a, Buffer& b) noexcept { a.swap(b); }
@@ -6507,40 +7136,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Buffer& value)
         FBE::field("Buffer", value.Buffer_));
 }
 
-inline Reader::Reader(int32_t arg_Reader)
-    : Reader_(arg_Reader)
-{}
-
-inline bool Reader::operator==(const Reader& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Reader::operator<(const Reader& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Reader::string() const { return FBE::to_text(*this); }
-
-inline void Reader::swap(Reader& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Reader::Reader_);
-}
-
 inline void swap(Reader& a, Reader& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Reader& value)
 {
     return FBE::print_struct(stream, "Reader",
         FBE::field("Reader", value.Reader_));
-}
-
-inline Writer::Writer(int32_t arg_Writer)
-    : Writer_(arg_Writer)
-{}
-
-inline bool Writer::operator==(const Writer& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Writer::operator<(const Writer& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Writer::string() const { return FBE::to_text(*this); }
-
-inline void Writer::swap(Writer& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Writer::Writer_);
 }
 
 inline void swap(Writer& a, Writer& b) noexcept { a.swap(b); }
@@ -6551,40 +7152,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Writer& value)
         FBE::field("Writer", value.Writer_));
 }
 
-inline Limits::Limits(int32_t arg_Limits)
-    : Limits_(arg_Limits)
-{}
-
-inline bool Limits::operator==(const Limits& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Limits::operator<(const Limits& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Limits::string() const { return FBE::to_text(*this); }
-
-inline void Limits::swap(Limits& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Limits::Limits_);
-}
-
 inline void swap(Limits& a, Limits& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Limits& value)
 {
     return FBE::print_struct(stream, "Limits",
         FBE::field("Limits", value.Limits_));
-}
-
-inline DecodeError::DecodeError(int32_t arg_DecodeError)
-    : DecodeError_(arg_DecodeError)
-{}
-
-inline bool DecodeError::operator==(const DecodeError& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool DecodeError::operator<(const DecodeError& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string DecodeError::string() const { return FBE::to_text(*this); }
-
-inline void DecodeError::swap(DecodeError& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &DecodeError::DecodeError_);
 }
 
 inline void swap(DecodeError& a, DecodeError& b) noexcept { a.swap(b); }
@@ -6595,40 +7168,12 @@ inline std::ostream& operator<<(std::ostream& stream, const DecodeError& value)
         FBE::field("DecodeError", value.DecodeError_));
 }
 
-inline DecodeException::DecodeException(int32_t arg_DecodeException)
-    : DecodeException_(arg_DecodeException)
-{}
-
-inline bool DecodeException::operator==(const DecodeException& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool DecodeException::operator<(const DecodeException& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string DecodeException::string() const { return FBE::to_text(*this); }
-
-inline void DecodeException::swap(DecodeException& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &DecodeException::DecodeException_);
-}
-
 inline void swap(DecodeException& a, DecodeException& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const DecodeException& value)
 {
     return FBE::print_struct(stream, "DecodeException",
         FBE::field("DecodeException", value.DecodeException_));
-}
-
-inline Decimal::Decimal(int32_t arg_Decimal)
-    : Decimal_(arg_Decimal)
-{}
-
-inline bool Decimal::operator==(const Decimal& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Decimal::operator<(const Decimal& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Decimal::string() const { return FBE::to_text(*this); }
-
-inline void Decimal::swap(Decimal& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Decimal::Decimal_);
 }
 
 inline void swap(Decimal& a, Decimal& b) noexcept { a.swap(b); }
@@ -6639,40 +7184,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Decimal& value)
         FBE::field("Decimal", value.Decimal_));
 }
 
-inline Uuid::Uuid(int32_t arg_Uuid)
-    : Uuid_(arg_Uuid)
-{}
-
-inline bool Uuid::operator==(const Uuid& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Uuid::operator<(const Uuid& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Uuid::string() const { return FBE::to_text(*this); }
-
-inline void Uuid::swap(Uuid& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Uuid::Uuid_);
-}
-
 inline void swap(Uuid& a, Uuid& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Uuid& value)
 {
     return FBE::print_struct(stream, "Uuid",
         FBE::field("Uuid", value.Uuid_));
-}
-
-inline UUID::UUID(int32_t arg_UUID)
-    : UUID_(arg_UUID)
-{}
-
-inline bool UUID::operator==(const UUID& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool UUID::operator<(const UUID& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string UUID::string() const { return FBE::to_text(*this); }
-
-inline void UUID::swap(UUID& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &UUID::UUID_);
 }
 
 inline void swap(UUID& a, UUID& b) noexcept { a.swap(b); }
@@ -6683,40 +7200,12 @@ inline std::ostream& operator<<(std::ostream& stream, const UUID& value)
         FBE::field("UUID", value.UUID_));
 }
 
-inline Timestamp::Timestamp(int32_t arg_Timestamp)
-    : Timestamp_(arg_Timestamp)
-{}
-
-inline bool Timestamp::operator==(const Timestamp& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Timestamp::operator<(const Timestamp& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Timestamp::string() const { return FBE::to_text(*this); }
-
-inline void Timestamp::swap(Timestamp& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Timestamp::Timestamp_);
-}
-
 inline void swap(Timestamp& a, Timestamp& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Timestamp& value)
 {
     return FBE::print_struct(stream, "Timestamp",
         FBE::field("Timestamp", value.Timestamp_));
-}
-
-inline Sender::Sender(int32_t arg_Sender)
-    : Sender_(arg_Sender)
-{}
-
-inline bool Sender::operator==(const Sender& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Sender::operator<(const Sender& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Sender::string() const { return FBE::to_text(*this); }
-
-inline void Sender::swap(Sender& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Sender::Sender_);
 }
 
 inline void swap(Sender& a, Sender& b) noexcept { a.swap(b); }
@@ -6727,40 +7216,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Sender& value)
         FBE::field("Sender", value.Sender_));
 }
 
-inline Receiver::Receiver(int32_t arg_Receiver)
-    : Receiver_(arg_Receiver)
-{}
-
-inline bool Receiver::operator==(const Receiver& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Receiver::operator<(const Receiver& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Receiver::string() const { return FBE::to_text(*this); }
-
-inline void Receiver::swap(Receiver& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Receiver::Receiver_);
-}
-
 inline void swap(Receiver& a, Receiver& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Receiver& value)
 {
     return FBE::print_struct(stream, "Receiver",
         FBE::field("Receiver", value.Receiver_));
-}
-
-inline Client::Client(int32_t arg_Client)
-    : Client_(arg_Client)
-{}
-
-inline bool Client::operator==(const Client& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Client::operator<(const Client& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Client::string() const { return FBE::to_text(*this); }
-
-inline void Client::swap(Client& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Client::Client_);
 }
 
 inline void swap(Client& a, Client& b) noexcept { a.swap(b); }
@@ -6771,40 +7232,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Client& value)
         FBE::field("Client", value.Client_));
 }
 
-inline Proxy::Proxy(int32_t arg_Proxy)
-    : Proxy_(arg_Proxy)
-{}
-
-inline bool Proxy::operator==(const Proxy& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Proxy::operator<(const Proxy& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Proxy::string() const { return FBE::to_text(*this); }
-
-inline void Proxy::swap(Proxy& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Proxy::Proxy_);
-}
-
 inline void swap(Proxy& a, Proxy& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Proxy& value)
 {
     return FBE::print_struct(stream, "Proxy",
         FBE::field("Proxy", value.Proxy_));
-}
-
-inline Handler::Handler(int32_t arg_Handler)
-    : Handler_(arg_Handler)
-{}
-
-inline bool Handler::operator==(const Handler& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Handler::operator<(const Handler& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Handler::string() const { return FBE::to_text(*this); }
-
-inline void Handler::swap(Handler& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Handler::Handler_);
 }
 
 inline void swap(Handler& a, Handler& b) noexcept { a.swap(b); }
@@ -6815,40 +7248,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Handler& value)
         FBE::field("Handler", value.Handler_));
 }
 
-inline fbe::fbe(int32_t arg_fbe)
-    : fbe_(arg_fbe)
-{}
-
-inline bool fbe::operator==(const fbe& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool fbe::operator<(const fbe& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string fbe::string() const { return FBE::to_text(*this); }
-
-inline void fbe::swap(fbe& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &fbe::fbe_);
-}
-
 inline void swap(fbe& a, fbe& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const fbe& value)
 {
     return FBE::print_struct(stream, "fbe",
         FBE::field("fbe", value.fbe_));
-}
-
-inline FBE_::FBE_(int32_t arg_FBE)
-    : FBE__(arg_FBE)
-{}
-
-inline bool FBE_::operator==(const FBE_& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool FBE_::operator<(const FBE_& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string FBE_::string() const { return FBE::to_text(*this); }
-
-inline void FBE_::swap(FBE_& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &FBE_::FBE__);
 }
 
 inline void swap(FBE_& a, FBE_& b) noexcept { a.swap(b); }
@@ -6859,40 +7264,12 @@ inline std::ostream& operator<<(std::ostream& stream, const FBE_& value)
         FBE::field("FBE", value.FBE__));
 }
 
-inline std_::std_(int32_t arg_std)
-    : std__(arg_std)
-{}
-
-inline bool std_::operator==(const std_& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool std_::operator<(const std_& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string std_::string() const { return FBE::to_text(*this); }
-
-inline void std_::swap(std_& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &std_::std__);
-}
-
 inline void swap(std_& a, std_& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const std_& value)
 {
     return FBE::print_struct(stream, "std",
         FBE::field("std", value.std__));
-}
-
-inline Companion::Companion(int32_t arg_Companion)
-    : Companion_(arg_Companion)
-{}
-
-inline bool Companion::operator==(const Companion& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Companion::operator<(const Companion& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Companion::string() const { return FBE::to_text(*this); }
-
-inline void Companion::swap(Companion& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Companion::Companion_);
 }
 
 inline void swap(Companion& a, Companion& b) noexcept { a.swap(b); }
@@ -6903,40 +7280,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Companion& value)
         FBE::field("Companion", value.Companion_));
 }
 
-inline Any::Any(int32_t arg_Any)
-    : Any_(arg_Any)
-{}
-
-inline bool Any::operator==(const Any& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Any::operator<(const Any& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Any::string() const { return FBE::to_text(*this); }
-
-inline void Any::swap(Any& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Any::Any_);
-}
-
 inline void swap(Any& a, Any& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Any& value)
 {
     return FBE::print_struct(stream, "Any",
         FBE::field("Any", value.Any_));
-}
-
-inline Self::Self(int32_t arg_Self)
-    : Self_(arg_Self)
-{}
-
-inline bool Self::operator==(const Self& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Self::operator<(const Self& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Self::string() const { return FBE::to_text(*this); }
-
-inline void Self::swap(Self& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Self::Self_);
 }
 
 inline void swap(Self& a, Self& b) noexcept { a.swap(b); }
@@ -6947,40 +7296,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Self& value)
         FBE::field("Self", value.Self_));
 }
 
-inline self::self(int32_t arg_self)
-    : self_(arg_self)
-{}
-
-inline bool self::operator==(const self& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool self::operator<(const self& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string self::string() const { return FBE::to_text(*this); }
-
-inline void self::swap(self& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &self::self_);
-}
-
 inline void swap(self& a, self& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const self& value)
 {
     return FBE::print_struct(stream, "self",
         FBE::field("self", value.self_));
-}
-
-inline None::None(int32_t arg_None)
-    : None_(arg_None)
-{}
-
-inline bool None::operator==(const None& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool None::operator<(const None& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string None::string() const { return FBE::to_text(*this); }
-
-inline void None::swap(None& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &None::None_);
 }
 
 inline void swap(None& a, None& b) noexcept { a.swap(b); }
@@ -6991,40 +7312,12 @@ inline std::ostream& operator<<(std::ostream& stream, const None& value)
         FBE::field("None", value.None_));
 }
 
-inline Option::Option(int32_t arg_Option)
-    : Option_(arg_Option)
-{}
-
-inline bool Option::operator==(const Option& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Option::operator<(const Option& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Option::string() const { return FBE::to_text(*this); }
-
-inline void Option::swap(Option& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Option::Option_);
-}
-
 inline void swap(Option& a, Option& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Option& value)
 {
     return FBE::print_struct(stream, "Option",
         FBE::field("Option", value.Option_));
-}
-
-inline Result::Result(int32_t arg_Result)
-    : Result_(arg_Result)
-{}
-
-inline bool Result::operator==(const Result& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Result::operator<(const Result& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Result::string() const { return FBE::to_text(*this); }
-
-inline void Result::swap(Result& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Result::Result_);
 }
 
 inline void swap(Result& a, Result& b) noexcept { a.swap(b); }
@@ -7035,40 +7328,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Result& value)
         FBE::field("Result", value.Result_));
 }
 
-inline Vec::Vec(int32_t arg_Vec)
-    : Vec_(arg_Vec)
-{}
-
-inline bool Vec::operator==(const Vec& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Vec::operator<(const Vec& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Vec::string() const { return FBE::to_text(*this); }
-
-inline void Vec::swap(Vec& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Vec::Vec_);
-}
-
 inline void swap(Vec& a, Vec& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Vec& value)
 {
     return FBE::print_struct(stream, "Vec",
         FBE::field("Vec", value.Vec_));
-}
-
-inline Box::Box(int32_t arg_Box)
-    : Box_(arg_Box)
-{}
-
-inline bool Box::operator==(const Box& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Box::operator<(const Box& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Box::string() const { return FBE::to_text(*this); }
-
-inline void Box::swap(Box& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Box::Box_);
 }
 
 inline void swap(Box& a, Box& b) noexcept { a.swap(b); }
@@ -7079,40 +7344,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Box& value)
         FBE::field("Box", value.Box_));
 }
 
-inline Error::Error(int32_t arg_Error)
-    : Error_(arg_Error)
-{}
-
-inline bool Error::operator==(const Error& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Error::operator<(const Error& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Error::string() const { return FBE::to_text(*this); }
-
-inline void Error::swap(Error& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Error::Error_);
-}
-
 inline void swap(Error& a, Error& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Error& value)
 {
     return FBE::print_struct(stream, "Error",
         FBE::field("Error", value.Error_));
-}
-
-inline Exception::Exception(int32_t arg_Exception)
-    : Exception_(arg_Exception)
-{}
-
-inline bool Exception::operator==(const Exception& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Exception::operator<(const Exception& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Exception::string() const { return FBE::to_text(*this); }
-
-inline void Exception::swap(Exception& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Exception::Exception_);
 }
 
 inline void swap(Exception& a, Exception& b) noexcept { a.swap(b); }
@@ -7123,40 +7360,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Exception& value)
         FBE::field("Exception", value.Exception_));
 }
 
-inline Text::Text(int32_t arg_Text)
-    : Text_(arg_Text)
-{}
-
-inline bool Text::operator==(const Text& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Text::operator<(const Text& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Text::string() const { return FBE::to_text(*this); }
-
-inline void Text::swap(Text& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Text::Text_);
-}
-
 inline void swap(Text& a, Text& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Text& value)
 {
     return FBE::print_struct(stream, "Text",
         FBE::field("Text", value.Text_));
-}
-
-inline JsonWriter::JsonWriter(int32_t arg_JsonWriter)
-    : JsonWriter_(arg_JsonWriter)
-{}
-
-inline bool JsonWriter::operator==(const JsonWriter& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool JsonWriter::operator<(const JsonWriter& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string JsonWriter::string() const { return FBE::to_text(*this); }
-
-inline void JsonWriter::swap(JsonWriter& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &JsonWriter::JsonWriter_);
 }
 
 inline void swap(JsonWriter& a, JsonWriter& b) noexcept { a.swap(b); }
@@ -7167,40 +7376,12 @@ inline std::ostream& operator<<(std::ostream& stream, const JsonWriter& value)
         FBE::field("JsonWriter", value.JsonWriter_));
 }
 
-inline int32_t_::int32_t_(int32_t arg_int32_t)
-    : int32_t__(arg_int32_t)
-{}
-
-inline bool int32_t_::operator==(const int32_t_& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool int32_t_::operator<(const int32_t_& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string int32_t_::string() const { return FBE::to_text(*this); }
-
-inline void int32_t_::swap(int32_t_& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &int32_t_::int32_t__);
-}
-
 inline void swap(int32_t_& a, int32_t_& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const int32_t_& value)
 {
     return FBE::print_struct(stream, "int32_t",
         FBE::field("int32_t", value.int32_t__));
-}
-
-inline size_t_::size_t_(int32_t arg_size_t)
-    : size_t__(arg_size_t)
-{}
-
-inline bool size_t_::operator==(const size_t_& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool size_t_::operator<(const size_t_& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string size_t_::string() const { return FBE::to_text(*this); }
-
-inline void size_t_::swap(size_t_& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &size_t_::size_t__);
 }
 
 inline void swap(size_t_& a, size_t_& b) noexcept { a.swap(b); }
@@ -7211,40 +7392,12 @@ inline std::ostream& operator<<(std::ostream& stream, const size_t_& value)
         FBE::field("size_t", value.size_t__));
 }
 
-inline list::list(int32_t arg_list)
-    : list_(arg_list)
-{}
-
-inline bool list::operator==(const list& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool list::operator<(const list& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string list::string() const { return FBE::to_text(*this); }
-
-inline void list::swap(list& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &list::list_);
-}
-
 inline void swap(list& a, list& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const list& value)
 {
     return FBE::print_struct(stream, "list",
         FBE::field("list", value.list_));
-}
-
-inline object::object(int32_t arg_object)
-    : object_(arg_object)
-{}
-
-inline bool object::operator==(const object& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool object::operator<(const object& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string object::string() const { return FBE::to_text(*this); }
-
-inline void object::swap(object& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &object::object_);
 }
 
 inline void swap(object& a, object& b) noexcept { a.swap(b); }
@@ -7255,40 +7408,12 @@ inline std::ostream& operator<<(std::ostream& stream, const object& value)
         FBE::field("object", value.object_));
 }
 
-inline v::v(int32_t arg_v)
-    : v_(arg_v)
-{}
-
-inline bool v::operator==(const v& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool v::operator<(const v& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string v::string() const { return FBE::to_text(*this); }
-
-inline void v::swap(v& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &v::v_);
-}
-
 inline void swap(v& a, v& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const v& value)
 {
     return FBE::print_struct(stream, "v",
         FBE::field("v", value.v_));
-}
-
-inline r::r(int32_t arg_r)
-    : r_(arg_r)
-{}
-
-inline bool r::operator==(const r& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool r::operator<(const r& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string r::string() const { return FBE::to_text(*this); }
-
-inline void r::swap(r& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &r::r_);
 }
 
 inline void swap(r& a, r& b) noexcept { a.swap(b); }
@@ -7299,40 +7424,12 @@ inline std::ostream& operator<<(std::ostream& stream, const r& value)
         FBE::field("r", value.r_));
 }
 
-inline w::w(int32_t arg_w)
-    : w_(arg_w)
-{}
-
-inline bool w::operator==(const w& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool w::operator<(const w& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string w::string() const { return FBE::to_text(*this); }
-
-inline void w::swap(w& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &w::w_);
-}
-
 inline void swap(w& a, w& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const w& value)
 {
     return FBE::print_struct(stream, "w",
         FBE::field("w", value.w_));
-}
-
-inline SideBuy::SideBuy(int32_t arg_SideBuy)
-    : SideBuy_(arg_SideBuy)
-{}
-
-inline bool SideBuy::operator==(const SideBuy& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool SideBuy::operator<(const SideBuy& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string SideBuy::string() const { return FBE::to_text(*this); }
-
-inline void SideBuy::swap(SideBuy& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &SideBuy::SideBuy_);
 }
 
 inline void swap(SideBuy& a, SideBuy& b) noexcept { a.swap(b); }
@@ -7343,40 +7440,12 @@ inline std::ostream& operator<<(std::ostream& stream, const SideBuy& value)
         FBE::field("SideBuy", value.SideBuy_));
 }
 
-inline OrderKey::OrderKey(int32_t arg_OrderKey)
-    : OrderKey_(arg_OrderKey)
-{}
-
-inline bool OrderKey::operator==(const OrderKey& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool OrderKey::operator<(const OrderKey& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string OrderKey::string() const { return FBE::to_text(*this); }
-
-inline void OrderKey::swap(OrderKey& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &OrderKey::OrderKey_);
-}
-
 inline void swap(OrderKey& a, OrderKey& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const OrderKey& value)
 {
     return FBE::print_struct(stream, "OrderKey",
         FBE::field("OrderKey", value.OrderKey_));
-}
-
-inline textOfside::textOfside(int32_t arg_textOfside)
-    : textOfside_(arg_textOfside)
-{}
-
-inline bool textOfside::operator==(const textOfside& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool textOfside::operator<(const textOfside& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string textOfside::string() const { return FBE::to_text(*this); }
-
-inline void textOfside::swap(textOfside& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &textOfside::textOfside_);
 }
 
 inline void swap(textOfside& a, textOfside& b) noexcept { a.swap(b); }
@@ -7387,40 +7456,12 @@ inline std::ostream& operator<<(std::ostream& stream, const textOfside& value)
         FBE::field("textOfside", value.textOfside_));
 }
 
-inline DECIMAL_1::DECIMAL_1(int32_t arg_DECIMAL_1)
-    : DECIMAL_1_(arg_DECIMAL_1)
-{}
-
-inline bool DECIMAL_1::operator==(const DECIMAL_1& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool DECIMAL_1::operator<(const DECIMAL_1& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string DECIMAL_1::string() const { return FBE::to_text(*this); }
-
-inline void DECIMAL_1::swap(DECIMAL_1& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &DECIMAL_1::DECIMAL_1_);
-}
-
 inline void swap(DECIMAL_1& a, DECIMAL_1& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const DECIMAL_1& value)
 {
     return FBE::print_struct(stream, "DECIMAL_1",
         FBE::field("DECIMAL_1", value.DECIMAL_1_));
-}
-
-inline OrderModel::OrderModel(int32_t arg_OrderModel)
-    : OrderModel_(arg_OrderModel)
-{}
-
-inline bool OrderModel::operator==(const OrderModel& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool OrderModel::operator<(const OrderModel& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string OrderModel::string() const { return FBE::to_text(*this); }
-
-inline void OrderModel::swap(OrderModel& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &OrderModel::OrderModel_);
 }
 
 inline void swap(OrderModel& a, OrderModel& b) noexcept { a.swap(b); }
@@ -7431,40 +7472,12 @@ inline std::ostream& operator<<(std::ostream& stream, const OrderModel& value)
         FBE::field("OrderModel", value.OrderModel_));
 }
 
-inline OrderFinal::OrderFinal(int32_t arg_OrderFinal)
-    : OrderFinal_(arg_OrderFinal)
-{}
-
-inline bool OrderFinal::operator==(const OrderFinal& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool OrderFinal::operator<(const OrderFinal& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string OrderFinal::string() const { return FBE::to_text(*this); }
-
-inline void OrderFinal::swap(OrderFinal& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &OrderFinal::OrderFinal_);
-}
-
 inline void swap(OrderFinal& a, OrderFinal& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const OrderFinal& value)
 {
     return FBE::print_struct(stream, "OrderFinal",
         FBE::field("OrderFinal", value.OrderFinal_));
-}
-
-inline NewOrder::NewOrder(int32_t arg_NewOrder)
-    : NewOrder_(arg_NewOrder)
-{}
-
-inline bool NewOrder::operator==(const NewOrder& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool NewOrder::operator<(const NewOrder& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string NewOrder::string() const { return FBE::to_text(*this); }
-
-inline void NewOrder::swap(NewOrder& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &NewOrder::NewOrder_);
 }
 
 inline void swap(NewOrder& a, NewOrder& b) noexcept { a.swap(b); }
@@ -7475,40 +7488,12 @@ inline std::ostream& operator<<(std::ostream& stream, const NewOrder& value)
         FBE::field("NewOrder", value.NewOrder_));
 }
 
-inline VerifyFBEOrder::VerifyFBEOrder(int32_t arg_VerifyFBEOrder)
-    : VerifyFBEOrder_(arg_VerifyFBEOrder)
-{}
-
-inline bool VerifyFBEOrder::operator==(const VerifyFBEOrder& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool VerifyFBEOrder::operator<(const VerifyFBEOrder& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string VerifyFBEOrder::string() const { return FBE::to_text(*this); }
-
-inline void VerifyFBEOrder::swap(VerifyFBEOrder& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &VerifyFBEOrder::VerifyFBEOrder_);
-}
-
 inline void swap(VerifyFBEOrder& a, VerifyFBEOrder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const VerifyFBEOrder& value)
 {
     return FBE::print_struct(stream, "VerifyFBEOrder",
         FBE::field("VerifyFBEOrder", value.VerifyFBEOrder_));
-}
-
-inline fbe_vr_Order::fbe_vr_Order(int32_t arg_fbe_vr_Order)
-    : fbe_vr_Order_(arg_fbe_vr_Order)
-{}
-
-inline bool fbe_vr_Order::operator==(const fbe_vr_Order& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool fbe_vr_Order::operator<(const fbe_vr_Order& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string fbe_vr_Order::string() const { return FBE::to_text(*this); }
-
-inline void fbe_vr_Order::swap(fbe_vr_Order& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &fbe_vr_Order::fbe_vr_Order_);
 }
 
 inline void swap(fbe_vr_Order& a, fbe_vr_Order& b) noexcept { a.swap(b); }
@@ -7519,40 +7504,12 @@ inline std::ostream& operator<<(std::ostream& stream, const fbe_vr_Order& value)
         FBE::field("fbe_vr_Order", value.fbe_vr_Order_));
 }
 
-inline e1::e1(int32_t arg_e1)
-    : e1_(arg_e1)
-{}
-
-inline bool e1::operator==(const e1& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool e1::operator<(const e1& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string e1::string() const { return FBE::to_text(*this); }
-
-inline void e1::swap(e1& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &e1::e1_);
-}
-
 inline void swap(e1& a, e1& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const e1& value)
 {
     return FBE::print_struct(stream, "e1",
         FBE::field("e1", value.e1_));
-}
-
-inline i2::i2(int32_t arg_i2)
-    : i2_(arg_i2)
-{}
-
-inline bool i2::operator==(const i2& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool i2::operator<(const i2& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string i2::string() const { return FBE::to_text(*this); }
-
-inline void i2::swap(i2& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &i2::i2_);
 }
 
 inline void swap(i2& a, i2& b) noexcept { a.swap(b); }
@@ -7563,40 +7520,12 @@ inline std::ostream& operator<<(std::ostream& stream, const i2& value)
         FBE::field("i2", value.i2_));
 }
 
-inline o3::o3(int32_t arg_o3)
-    : o3_(arg_o3)
-{}
-
-inline bool o3::operator==(const o3& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool o3::operator<(const o3& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string o3::string() const { return FBE::to_text(*this); }
-
-inline void o3::swap(o3& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &o3::o3_);
-}
-
 inline void swap(o3& a, o3& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const o3& value)
 {
     return FBE::print_struct(stream, "o3",
         FBE::field("o3", value.o3_));
-}
-
-inline Fbe::Fbe(int32_t arg_Fbe)
-    : Fbe_(arg_Fbe)
-{}
-
-inline bool Fbe::operator==(const Fbe& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Fbe::operator<(const Fbe& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Fbe::string() const { return FBE::to_text(*this); }
-
-inline void Fbe::swap(Fbe& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Fbe::Fbe_);
 }
 
 inline void swap(Fbe& a, Fbe& b) noexcept { a.swap(b); }
@@ -7607,40 +7536,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Fbe& value)
         FBE::field("Fbe", value.Fbe_));
 }
 
-inline FINGERPRINT::FINGERPRINT(int32_t arg_FINGERPRINT)
-    : FINGERPRINT_(arg_FINGERPRINT)
-{}
-
-inline bool FINGERPRINT::operator==(const FINGERPRINT& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool FINGERPRINT::operator<(const FINGERPRINT& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string FINGERPRINT::string() const { return FBE::to_text(*this); }
-
-inline void FINGERPRINT::swap(FINGERPRINT& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &FINGERPRINT::FINGERPRINT_);
-}
-
 inline void swap(FINGERPRINT& a, FINGERPRINT& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FINGERPRINT& value)
 {
     return FBE::print_struct(stream, "FINGERPRINT",
         FBE::field("FINGERPRINT", value.FINGERPRINT_));
-}
-
-inline FBE_FINGERPRINT::FBE_FINGERPRINT(int32_t arg_FBE_FINGERPRINT)
-    : FBE_FINGERPRINT_(arg_FBE_FINGERPRINT)
-{}
-
-inline bool FBE_FINGERPRINT::operator==(const FBE_FINGERPRINT& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool FBE_FINGERPRINT::operator<(const FBE_FINGERPRINT& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string FBE_FINGERPRINT::string() const { return FBE::to_text(*this); }
-
-inline void FBE_FINGERPRINT::swap(FBE_FINGERPRINT& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &FBE_FINGERPRINT::FBE_FINGERPRINT_);
 }
 
 inline void swap(FBE_FINGERPRINT& a, FBE_FINGERPRINT& b) noexcept { a.swap(b); }
@@ -7651,54 +7552,12 @@ inline std::ostream& operator<<(std::ostream& stream, const FBE_FINGERPRINT& val
         FBE::field("FBE_FINGERPRINT", value.FBE_FINGERPRINT_));
 }
 
-inline FBEFingerprint::FBEFingerprint(int32_t arg_FBEFingerprint)
-    : FBEFingerprint_(arg_FBEFingerprint)
-{}
-
-inline bool FBEFingerprint::operator==(const FBEFingerprint& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool FBEFingerprint::operator<(const FBEFingerprint& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string FBEFingerprint::string() const { return FBE::to_text(*this); }
-
-inline void FBEFingerprint::swap(FBEFingerprint& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &FBEFingerprint::FBEFingerprint_);
-}
-
 inline void swap(FBEFingerprint& a, FBEFingerprint& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FBEFingerprint& value)
 {
     return FBE::print_struct(stream, "FBEFingerprint",
         FBE::field("FBEFingerprint", value.FBEFingerprint_));
-}
-
-inline Case::Case(int32_t arg_name, int32_t arg_Name, int32_t arg_NAME, int32_t arg_class, int32_t arg_class_, int32_t arg_class__, int32_t arg_String, int32_t arg_String_)
-    : name(arg_name)
-    , Name(arg_Name)
-    , NAME(arg_NAME)
-    , class___(arg_class)
-    , class_(arg_class_)
-    , class__(arg_class__)
-    , String(arg_String)
-    , String_(arg_String_)
-{}
-
-inline bool Case::operator==(const Case& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Case::operator<(const Case& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Case::string() const { return FBE::to_text(*this); }
-
-inline void Case::swap(Case& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Case::name,
-        &Case::Name,
-        &Case::NAME,
-        &Case::class___,
-        &Case::class_,
-        &Case::class__,
-        &Case::String,
-        &Case::String_);
 }
 
 inline void swap(Case& a, Case& b) noexcept { a.swap(b); }
@@ -7716,24 +7575,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Case& value)
         FBE::field("String_", value.String_));
 }
 
-inline Imported::Imported(::market::Side arg_market, const ::market::Instrument& arg_org, ::market::Side arg_example)
-    : market(arg_market)
-    , org(arg_org)
-    , example(arg_example)
-{}
-
-inline bool Imported::operator==(const Imported& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Imported::operator<(const Imported& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Imported::string() const { return FBE::to_text(*this); }
-
-inline void Imported::swap(Imported& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Imported::market,
-        &Imported::org,
-        &Imported::example);
-}
-
 inline void swap(Imported& a, Imported& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Imported& value)
@@ -7744,45 +7585,12 @@ inline std::ostream& operator<<(std::ostream& stream, const Imported& value)
         FBE::field("example", value.example));
 }
 
-inline symbol::symbol(::import::digits arg_digits)
-    : digits(arg_digits)
-{}
-
-inline bool symbol::operator==(const symbol& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool symbol::operator<(const symbol& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string symbol::string() const { return FBE::to_text(*this); }
-
-inline void symbol::swap(symbol& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &symbol::digits);
-}
-
 inline void swap(symbol& a, symbol& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const symbol& value)
 {
     return FBE::print_struct(stream, "symbol",
         FBE::field("digits", value.digits));
-}
-
-inline Listed::Listed(const ::market::Instrument& base, ::import::digits arg_precision, const ::import::symbol& arg_ticker)
-    : ::market::Instrument(base)
-    , precision(arg_precision)
-    , ticker(arg_ticker)
-{}
-
-inline bool Listed::operator==(const Listed& other) const noexcept { return FBE::equal_members(*this, other, &Listed::symbol); }
-inline bool Listed::operator<(const Listed& other) const noexcept { return FBE::less_members(*this, other, &Listed::symbol); }
-inline std::string Listed::string() const { return FBE::to_text(*this); }
-
-inline void Listed::swap(Listed& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Listed::symbol,
-        &Listed::digits,
-        &Listed::precision,
-        &Listed::ticker);
 }
 
 inline void swap(Listed& a, Listed& b) noexcept { a.swap(b); }
@@ -7795,26 +7603,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Listed& value)
         FBE::field("ticker", value.ticker));
 }
 
-inline Derived::Derived(const ::import::Order& base, ::import::Word arg_Word, ::import::range arg_side_)
-    : ::import::Order(base)
-    , Word(arg_Word)
-    , side_(arg_side_)
-{}
-
-inline bool Derived::operator==(const Derived& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Derived::operator<(const Derived& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Derived::string() const { return FBE::to_text(*this); }
-
-inline void Derived::swap(Derived& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Derived::side,
-        &Derived::s,
-        &Derived::range,
-        &Derived::Word,
-        &Derived::side_);
-}
-
 inline void swap(Derived& a, Derived& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Derived& value)
@@ -7823,210 +7611,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Derived& value)
         static_cast<const ::import::Order&>(value),
         FBE::field("Word", value.Word),
         FBE::field("side_", value.side_));
-}
-
-inline Shadows::Shadows(const std::array<int32_t, 3>& arg_ints, const std::array<::import::Order, 2>& arg_orders, const std::array<std::string, 2>& arg_strings, const std::array<FBE::decimal_t, 2>& arg_decimals, const std::array<FBE::uuid_t, 2>& arg_uuids, const std::array<uint64_t, 2>& arg_times, const std::array<::import::Word, 2>& arg_words, const std::array<::import::Modifier, 2>& arg_modifiers, const std::array<FBE::buffer_t, 2>& arg_blobs, const std::array<bool, 2>& arg_bools, const std::array<char, 2>& arg_chars, const std::array<double, 2>& arg_doubles, const std::vector<int64_t>& arg_vector, const std::vector<::import::Order>& arg_orderVector, const std::list<int32_t>& arg_listed, const std::unordered_map<int32_t, std::string>& arg_hashed, const std::map<std::string, int32_t>& arg_mapped, const std::set<std::string>& arg_setted, const std::optional<::import::Order>& arg_order, FBE::decimal_t arg_price, const std::string& arg_text, FBE::uuid_t arg_made, FBE::uuid_t arg_random, FBE::uuid_t arg_nil, uint64_t arg_now, uint64_t arg_start, ::import::Word arg_word, ::import::Modifier arg_modifier, int32_t arg_range, int32_t arg_len, int32_t arg_sorted, int32_t arg_enumerate, int32_t arg_tuple, int32_t arg_frozenset, int32_t arg_bytearray, int32_t arg_int, const std::string& arg_str, const std::string& arg_dict, int32_t arg_set, FBE::decimal_t arg_Decimal, FBE::uuid_t arg_UUID, int32_t arg_fbe, int32_t arg_type, int32_t arg_Array, int32_t arg_Map, int64_t arg_BigInt, double arg_Number, const std::string& arg_String, const FBE::buffer_t& arg_Uint8Array, int32_t arg_Object, int32_t arg_Math, int32_t arg_JSON, uint64_t arg_Date, int32_t arg_Arrays, int32_t arg_ArrayList, int32_t arg_HashMap, int32_t arg_TreeMap, int32_t arg_LinkedList, int32_t arg_HashSet, int32_t arg_TreeSet, int32_t arg_Optional, FBE::decimal_t arg_BigDecimal, uint64_t arg_Instant, int32_t arg_IntArray, int32_t arg_LongArray, const FBE::buffer_t& arg_ByteArray, int32_t arg_arrayOf, int32_t arg_listOf, int32_t arg_mutableListOf, int32_t arg_emptyList, int32_t arg_mutableMapOf, int32_t arg_Collections, int32_t arg_make, int32_t arg_append, int32_t arg_copy, int32_t arg_time, int32_t arg_std, int32_t arg_FBE, int32_t arg_Vec, int32_t arg_Default, int32_t arg_Some, int32_t arg_Box, FBE::uuid_t arg_Uuid, FBE::uuid_t arg_Guid, int32_t arg_Dictionary, int32_t arg_SortedDictionary, int32_t arg_System, int32_t arg_Fbe, int32_t arg_Hash, int32_t arg_hash, int32_t arg_freeze, int32_t arg_dup, int32_t arg_clone, int32_t arg_send, int32_t arg_format, int32_t arg_to_s)
-    : ints(arg_ints)
-    , orders(arg_orders)
-    , strings(arg_strings)
-    , decimals(arg_decimals)
-    , uuids(arg_uuids)
-    , times(arg_times)
-    , words(arg_words)
-    , modifiers(arg_modifiers)
-    , blobs(arg_blobs)
-    , bools(arg_bools)
-    , chars(arg_chars)
-    , doubles(arg_doubles)
-    , vector(arg_vector)
-    , orderVector(arg_orderVector)
-    , listed(arg_listed)
-    , hashed(arg_hashed)
-    , mapped(arg_mapped)
-    , setted(arg_setted)
-    , order(arg_order)
-    , price(arg_price)
-    , text(arg_text)
-    , made(arg_made)
-    , random(arg_random)
-    , nil(arg_nil)
-    , now(arg_now)
-    , start(arg_start)
-    , word(arg_word)
-    , modifier(arg_modifier)
-    , range(arg_range)
-    , len(arg_len)
-    , sorted(arg_sorted)
-    , enumerate(arg_enumerate)
-    , tuple(arg_tuple)
-    , frozenset(arg_frozenset)
-    , bytearray(arg_bytearray)
-    , int_(arg_int)
-    , str(arg_str)
-    , dict(arg_dict)
-    , set(arg_set)
-    , Decimal(arg_Decimal)
-    , UUID(arg_UUID)
-    , fbe(arg_fbe)
-    , type(arg_type)
-    , Array(arg_Array)
-    , Map(arg_Map)
-    , BigInt(arg_BigInt)
-    , Number(arg_Number)
-    , String(arg_String)
-    , Uint8Array(arg_Uint8Array)
-    , Object(arg_Object)
-    , Math(arg_Math)
-    , JSON(arg_JSON)
-    , Date(arg_Date)
-    , Arrays(arg_Arrays)
-    , ArrayList(arg_ArrayList)
-    , HashMap(arg_HashMap)
-    , TreeMap(arg_TreeMap)
-    , LinkedList(arg_LinkedList)
-    , HashSet(arg_HashSet)
-    , TreeSet(arg_TreeSet)
-    , Optional(arg_Optional)
-    , BigDecimal(arg_BigDecimal)
-    , Instant(arg_Instant)
-    , IntArray(arg_IntArray)
-    , LongArray(arg_LongArray)
-    , ByteArray(arg_ByteArray)
-    , arrayOf(arg_arrayOf)
-    , listOf(arg_listOf)
-    , mutableListOf(arg_mutableListOf)
-    , emptyList(arg_emptyList)
-    , mutableMapOf(arg_mutableMapOf)
-    , Collections(arg_Collections)
-    , make(arg_make)
-    , append(arg_append)
-    , copy(arg_copy)
-    , time(arg_time)
-    , std_(arg_std)
-    , FBE_(arg_FBE)
-    , Vec(arg_Vec)
-    , Default(arg_Default)
-    , Some(arg_Some)
-    , Box(arg_Box)
-    , Uuid(arg_Uuid)
-    , Guid(arg_Guid)
-    , Dictionary(arg_Dictionary)
-    , SortedDictionary(arg_SortedDictionary)
-    , System(arg_System)
-    , Fbe(arg_Fbe)
-    , Hash(arg_Hash)
-    , hash(arg_hash)
-    , freeze(arg_freeze)
-    , dup(arg_dup)
-    , clone(arg_clone)
-    , send(arg_send)
-    , format(arg_format)
-    , to_s(arg_to_s)
-{}
-
-inline bool Shadows::operator==(const Shadows& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Shadows::operator<(const Shadows& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Shadows::string() const { return FBE::to_text(*this); }
-
-inline void Shadows::swap(Shadows& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Shadows::ints,
-        &Shadows::orders,
-        &Shadows::strings,
-        &Shadows::decimals,
-        &Shadows::uuids,
-        &Shadows::times,
-        &Shadows::words,
-        &Shadows::modifiers,
-        &Shadows::blobs,
-        &Shadows::bools,
-        &Shadows::chars,
-        &Shadows::doubles,
-        &Shadows::vector,
-        &Shadows::orderVector,
-        &Shadows::listed,
-        &Shadows::hashed,
-        &Shadows::mapped,
-        &Shadows::setted,
-        &Shadows::order,
-        &Shadows::price,
-        &Shadows::text,
-        &Shadows::made,
-        &Shadows::random,
-        &Shadows::nil,
-        &Shadows::now,
-        &Shadows::start,
-        &Shadows::word,
-        &Shadows::modifier,
-        &Shadows::range,
-        &Shadows::len,
-        &Shadows::sorted,
-        &Shadows::enumerate,
-        &Shadows::tuple,
-        &Shadows::frozenset,
-        &Shadows::bytearray,
-        &Shadows::int_,
-        &Shadows::str,
-        &Shadows::dict,
-        &Shadows::set,
-        &Shadows::Decimal,
-        &Shadows::UUID,
-        &Shadows::fbe,
-        &Shadows::type,
-        &Shadows::Array,
-        &Shadows::Map,
-        &Shadows::BigInt,
-        &Shadows::Number,
-        &Shadows::String,
-        &Shadows::Uint8Array,
-        &Shadows::Object,
-        &Shadows::Math,
-        &Shadows::JSON,
-        &Shadows::Date,
-        &Shadows::Arrays,
-        &Shadows::ArrayList,
-        &Shadows::HashMap,
-        &Shadows::TreeMap,
-        &Shadows::LinkedList,
-        &Shadows::HashSet,
-        &Shadows::TreeSet,
-        &Shadows::Optional,
-        &Shadows::BigDecimal,
-        &Shadows::Instant,
-        &Shadows::IntArray,
-        &Shadows::LongArray,
-        &Shadows::ByteArray,
-        &Shadows::arrayOf,
-        &Shadows::listOf,
-        &Shadows::mutableListOf,
-        &Shadows::emptyList,
-        &Shadows::mutableMapOf,
-        &Shadows::Collections,
-        &Shadows::make,
-        &Shadows::append,
-        &Shadows::copy,
-        &Shadows::time,
-        &Shadows::std_,
-        &Shadows::FBE_,
-        &Shadows::Vec,
-        &Shadows::Default,
-        &Shadows::Some,
-        &Shadows::Box,
-        &Shadows::Uuid,
-        &Shadows::Guid,
-        &Shadows::Dictionary,
-        &Shadows::SortedDictionary,
-        &Shadows::System,
-        &Shadows::Fbe,
-        &Shadows::Hash,
-        &Shadows::hash,
-        &Shadows::freeze,
-        &Shadows::dup,
-        &Shadows::clone,
-        &Shadows::send,
-        &Shadows::format,
-        &Shadows::to_s);
 }
 
 inline void swap(Shadows& a, Shadows& b) noexcept { a.swap(b); }
@@ -8130,184 +7714,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Shadows& value)
         FBE::field("send", value.send),
         FBE::field("format", value.format),
         FBE::field("to_s", value.to_s));
-}
-
-inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters, const ::import::Shadows& arg_Shadows)
-    : Order(arg_Order)
-    , CppWords(arg_CppWords)
-    , PythonWords(arg_PythonWords)
-    , GoWords(arg_GoWords)
-    , JavaWords(arg_JavaWords)
-    , KotlinWords(arg_KotlinWords)
-    , JsWords(arg_JsWords)
-    , RustWords(arg_RustWords)
-    , CSharpWords(arg_CSharpWords)
-    , RubyWords(arg_RubyWords)
-    , CppMembers(arg_CppMembers)
-    , PythonMembers(arg_PythonMembers)
-    , GoMembers(arg_GoMembers)
-    , JvmMembers(arg_JvmMembers)
-    , JsMembers(arg_JsMembers)
-    , RuntimeNames(arg_RuntimeNames)
-    , class_(arg_class)
-    , Object(arg_Object)
-    , String(arg_String)
-    , List(arg_List)
-    , Map(arg_Map)
-    , Model(arg_Model)
-    , FinalModel(arg_FinalModel)
-    , Buffer(arg_Buffer)
-    , Reader(arg_Reader)
-    , Writer(arg_Writer)
-    , Limits(arg_Limits)
-    , DecodeError(arg_DecodeError)
-    , DecodeException(arg_DecodeException)
-    , Decimal(arg_Decimal)
-    , Uuid(arg_Uuid)
-    , UUID(arg_UUID)
-    , Timestamp(arg_Timestamp)
-    , Sender(arg_Sender)
-    , Receiver(arg_Receiver)
-    , Client(arg_Client)
-    , Proxy(arg_Proxy)
-    , Handler(arg_Handler)
-    , fbe(arg_fbe)
-    , FBE_(arg_FBE)
-    , std_(arg_std)
-    , Companion(arg_Companion)
-    , Any(arg_Any)
-    , Self(arg_Self)
-    , self(arg_self)
-    , None(arg_None)
-    , Option(arg_Option)
-    , Result(arg_Result)
-    , Vec(arg_Vec)
-    , Box(arg_Box)
-    , Error(arg_Error)
-    , Exception(arg_Exception)
-    , Text(arg_Text)
-    , JsonWriter(arg_JsonWriter)
-    , int32_t_(arg_int32_t)
-    , size_t_(arg_size_t)
-    , list(arg_list)
-    , object(arg_object)
-    , v(arg_v)
-    , r(arg_r)
-    , w(arg_w)
-    , SideBuy(arg_SideBuy)
-    , OrderKey(arg_OrderKey)
-    , textOfside(arg_textOfside)
-    , DECIMAL_1(arg_DECIMAL_1)
-    , OrderModel(arg_OrderModel)
-    , OrderFinal(arg_OrderFinal)
-    , NewOrder(arg_NewOrder)
-    , VerifyFBEOrder(arg_VerifyFBEOrder)
-    , fbe_vr_Order(arg_fbe_vr_Order)
-    , e1(arg_e1)
-    , i2(arg_i2)
-    , o3(arg_o3)
-    , Fbe(arg_Fbe)
-    , FINGERPRINT(arg_FINGERPRINT)
-    , FBE_FINGERPRINT(arg_FBE_FINGERPRINT)
-    , FBEFingerprint(arg_FBEFingerprint)
-    , Case(arg_Case)
-    , Imported(arg_Imported)
-    , Derived(arg_Derived)
-    , Listed(arg_Listed)
-    , Letters(arg_Letters)
-    , Shadows(arg_Shadows)
-{}
-
-inline bool Hostile::operator==(const Hostile& other) const noexcept { return FBE::equal_members(*this, other); }
-inline bool Hostile::operator<(const Hostile& other) const noexcept { return FBE::less_members(*this, other); }
-inline std::string Hostile::string() const { return FBE::to_text(*this); }
-
-inline void Hostile::swap(Hostile& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Hostile::Order,
-        &Hostile::CppWords,
-        &Hostile::PythonWords,
-        &Hostile::GoWords,
-        &Hostile::JavaWords,
-        &Hostile::KotlinWords,
-        &Hostile::JsWords,
-        &Hostile::RustWords,
-        &Hostile::CSharpWords,
-        &Hostile::RubyWords,
-        &Hostile::CppMembers,
-        &Hostile::PythonMembers,
-        &Hostile::GoMembers,
-        &Hostile::JvmMembers,
-        &Hostile::JsMembers,
-        &Hostile::RuntimeNames,
-        &Hostile::class_,
-        &Hostile::Object,
-        &Hostile::String,
-        &Hostile::List,
-        &Hostile::Map,
-        &Hostile::Model,
-        &Hostile::FinalModel,
-        &Hostile::Buffer,
-        &Hostile::Reader,
-        &Hostile::Writer,
-        &Hostile::Limits,
-        &Hostile::DecodeError,
-        &Hostile::DecodeException,
-        &Hostile::Decimal,
-        &Hostile::Uuid,
-        &Hostile::UUID,
-        &Hostile::Timestamp,
-        &Hostile::Sender,
-        &Hostile::Receiver,
-        &Hostile::Client,
-        &Hostile::Proxy,
-        &Hostile::Handler,
-        &Hostile::fbe,
-        &Hostile::FBE_,
-        &Hostile::std_,
-        &Hostile::Companion,
-        &Hostile::Any,
-        &Hostile::Self,
-        &Hostile::self,
-        &Hostile::None,
-        &Hostile::Option,
-        &Hostile::Result,
-        &Hostile::Vec,
-        &Hostile::Box,
-        &Hostile::Error,
-        &Hostile::Exception,
-        &Hostile::Text,
-        &Hostile::JsonWriter,
-        &Hostile::int32_t_,
-        &Hostile::size_t_,
-        &Hostile::list,
-        &Hostile::object,
-        &Hostile::v,
-        &Hostile::r,
-        &Hostile::w,
-        &Hostile::SideBuy,
-        &Hostile::OrderKey,
-        &Hostile::textOfside,
-        &Hostile::DECIMAL_1,
-        &Hostile::OrderModel,
-        &Hostile::OrderFinal,
-        &Hostile::NewOrder,
-        &Hostile::VerifyFBEOrder,
-        &Hostile::fbe_vr_Order,
-        &Hostile::e1,
-        &Hostile::i2,
-        &Hostile::o3,
-        &Hostile::Fbe,
-        &Hostile::FINGERPRINT,
-        &Hostile::FBE_FINGERPRINT,
-        &Hostile::FBEFingerprint,
-        &Hostile::Case,
-        &Hostile::Imported,
-        &Hostile::Derived,
-        &Hostile::Listed,
-        &Hostile::Letters,
-        &Hostile::Shadows);
 }
 
 inline void swap(Hostile& a, Hostile& b) noexcept { a.swap(b); }

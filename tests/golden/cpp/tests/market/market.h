@@ -33,11 +33,10 @@ enum class Side : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, Side value)
 {
-    static constexpr FBE::ValueName<uint8_t> names[] = {
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), {
         {0, "buy"},
         {1, "sell"},
-    };
-    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
+    });
 }
 
 struct Instrument;
@@ -71,18 +70,27 @@ struct Instrument
     static constexpr uint32_t fbe_type() noexcept { return 501; }
 
     Instrument() = default;
-    Instrument(const std::string& arg_symbol, int32_t arg_digits);
+    Instrument(const std::string& arg_symbol, int32_t arg_digits)
+        : symbol(arg_symbol)
+        , digits(arg_digits)
+    {}
 
-    bool operator==(const Instrument& other) const noexcept;
+    bool operator==(const Instrument& other) const noexcept { return FBE::equal_members(*this, other, &Instrument::symbol); }
     bool operator!=(const Instrument& other) const noexcept { return !(*this == other); }
-    bool operator<(const Instrument& other) const noexcept;
+    bool operator<(const Instrument& other) const noexcept { return FBE::less_members(*this, other, &Instrument::symbol); }
     bool operator<=(const Instrument& other) const noexcept { return !(other < *this); }
     bool operator>(const Instrument& other) const noexcept { return other < *this; }
     bool operator>=(const Instrument& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Instrument& other) noexcept;
+    void swap(Instrument& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Instrument::symbol,
+            &Instrument::digits);
+    }
+
     friend void swap(Instrument&, Instrument&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Instrument&);
@@ -96,38 +104,31 @@ struct Failure
     static constexpr uint32_t fbe_type() noexcept { return 502; }
 
     Failure() = default;
-    Failure(FBE::uuid_t arg_id, const std::string& arg_reason);
+    Failure(FBE::uuid_t arg_id, const std::string& arg_reason)
+        : id(arg_id)
+        , reason(arg_reason)
+    {}
 
-    bool operator==(const Failure& other) const noexcept;
+    bool operator==(const Failure& other) const noexcept { return FBE::equal_members(*this, other, &Failure::id); }
     bool operator!=(const Failure& other) const noexcept { return !(*this == other); }
-    bool operator<(const Failure& other) const noexcept;
+    bool operator<(const Failure& other) const noexcept { return FBE::less_members(*this, other, &Failure::id); }
     bool operator<=(const Failure& other) const noexcept { return !(other < *this); }
     bool operator>(const Failure& other) const noexcept { return other < *this; }
     bool operator>=(const Failure& other) const noexcept { return !(*this < other); }
 
-    std::string string() const;
+    std::string string() const { return FBE::to_text(*this); }
 
-    void swap(Failure& other) noexcept;
+    void swap(Failure& other) noexcept
+    {
+        FBE::swap_members(*this, other,
+            &Failure::id,
+            &Failure::reason);
+    }
+
     friend void swap(Failure&, Failure&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Failure&);
 };
-
-inline Instrument::Instrument(const std::string& arg_symbol, int32_t arg_digits)
-    : symbol(arg_symbol)
-    , digits(arg_digits)
-{}
-
-inline bool Instrument::operator==(const Instrument& other) const noexcept { return FBE::equal_members(*this, other, &Instrument::symbol); }
-inline bool Instrument::operator<(const Instrument& other) const noexcept { return FBE::less_members(*this, other, &Instrument::symbol); }
-inline std::string Instrument::string() const { return FBE::to_text(*this); }
-
-inline void Instrument::swap(Instrument& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Instrument::symbol,
-        &Instrument::digits);
-}
 
 inline void swap(Instrument& a, Instrument& b) noexcept { a.swap(b); }
 
@@ -136,22 +137,6 @@ inline std::ostream& operator<<(std::ostream& stream, const Instrument& value)
     return FBE::print_struct(stream, "Instrument",
         FBE::field("symbol", value.symbol),
         FBE::field("digits", value.digits));
-}
-
-inline Failure::Failure(FBE::uuid_t arg_id, const std::string& arg_reason)
-    : id(arg_id)
-    , reason(arg_reason)
-{}
-
-inline bool Failure::operator==(const Failure& other) const noexcept { return FBE::equal_members(*this, other, &Failure::id); }
-inline bool Failure::operator<(const Failure& other) const noexcept { return FBE::less_members(*this, other, &Failure::id); }
-inline std::string Failure::string() const { return FBE::to_text(*this); }
-
-inline void Failure::swap(Failure& other) noexcept
-{
-    FBE::swap_members(*this, other,
-        &Failure::id,
-        &Failure::reason);
 }
 
 inline void swap(Failure& a, Failure& b) noexcept { a.swap(b); }
