@@ -60,7 +60,7 @@ FIELD_MODEL_MEMBERS = frozenset({
     "get_begin", "get_end", "fbe_offset", "fbe_shift", "fbe_unshift", "fbe_buffer", "fbe_size", "fbe_extra",
     "fbe_type", "fbe_body", "fbe_limit", "body_limit", "shared_body", "slot", "block", "allocate", "relative",
     "read_value", "verify_value", "write_value", "FieldModel", "StructModel", "ValueModel", "FieldModelBase",
-    "fbe_in_buffer", "fbe_in_offset", "fbe_in_limit", "fbe_in_body", "other",
+    "other",
     # the views' (runtime view.h, View<S> in field_models.py)
     "fbe_body_size", "fbe_field", "fbe_part", "View", "StructView", "ViewBase", "kAbsent", "Verified",
     "VerifiedView",
